@@ -1,0 +1,16 @@
+# Detects the CUDA toolkit. Sets CLUSTERBENCH_HAVE_CUDA. The CUDA backend is its own library
+# (kernels/cuda) so that a build without a toolkit loses only that backend.
+set(CLUSTERBENCH_HAVE_CUDA OFF)
+if(CLUSTERBENCH_WITH_CUDA)
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      set(CMAKE_CUDA_ARCHITECTURES "80;90;100")
+    endif()
+    enable_language(CUDA)
+    find_package(CUDAToolkit REQUIRED)
+    set(CLUSTERBENCH_HAVE_CUDA ON)
+  endif()
+endif()
+message(STATUS "clusterbench: CUDA backend ${CLUSTERBENCH_HAVE_CUDA}")

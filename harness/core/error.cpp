@@ -1,0 +1,26 @@
+#include "core/error.hpp"
+
+#include <unistd.h>
+
+#include <array>
+#include <cstdlib>
+
+namespace cb {
+
+void throw_run_error(const char* file, int line, const std::string& what) {
+  std::array<char, 256> host{};
+  gethostname(host.data(), host.size() - 1);
+  // OMPI_COMM_WORLD_RANK / PMI_RANK are set by the launcher before MPI_Init, so the rank is known
+  // even when the error happens while MPI itself is failing.
+  std::string rank = "?";
+  for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"}) {
+    if (const char* v = std::getenv(var)) {
+      rank = v;
+      break;
+    }
+  }
+  throw RunError(what + " (" + file + ":" + std::to_string(line) + ", host " + host.data() +
+                 ", rank " + rank + ")");
+}
+
+}  // namespace cb

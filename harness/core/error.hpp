@@ -1,0 +1,38 @@
+#pragma once
+// Typed errors. Every error maps to one of the documented exit codes, so the CLI's top level is
+// the only place that turns an error into a process exit:
+//   1 a verdict failed, 2 bad input or usage, 3 the run failed.
+#include <stdexcept>
+#include <string>
+
+namespace cb {
+
+enum class ExitCode : int { ok = 0, verdict_failed = 1, bad_input = 2, run_failed = 3 };
+
+class Error : public std::runtime_error {
+ public:
+  Error(ExitCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  ExitCode code() const { return code_; }
+
+ private:
+  ExitCode code_;
+};
+
+// Bad input or usage: the message names the file, field or flag and what is allowed.
+class InputError : public Error {
+ public:
+  explicit InputError(const std::string& message) : Error(ExitCode::bad_input, message) {}
+};
+
+// The run itself failed: a device error, a lost rank, a hang past the timeout.
+class RunError : public Error {
+ public:
+  explicit RunError(const std::string& message) : Error(ExitCode::run_failed, message) {}
+};
+
+// Wraps a failing call with where it happened, for errors raised from backend code.
+[[noreturn]] void throw_run_error(const char* file, int line, const std::string& what);
+
+}  // namespace cb
+
+#define CB_RUN_ERROR(msg) ::cb::throw_run_error(__FILE__, __LINE__, (msg))

@@ -1,0 +1,23 @@
+#pragma once
+// Summary statistics of timing samples. The median is the figure quoted; the rest describe spread.
+#include <vector>
+
+namespace cb {
+
+struct Stats {
+  std::size_t count = 0;
+  double median = 0, mean = 0, min = 0, max = 0, stddev = 0, cv = 0, p05 = 0, p95 = 0;
+};
+
+// Percentile by linear interpolation between closest ranks (numpy's default), q in [0, 1].
+double percentile(std::vector<double> values, double q);
+double median(std::vector<double> values);
+// Sample standard deviation (n - 1); 0 for fewer than two values.
+double stddev(const std::vector<double>& values);
+// Coefficient of variation: stddev / mean; 0 when the mean is 0.
+double coefficient_of_variation(const std::vector<double>& values);
+// Median absolute deviation (unscaled).
+double median_absolute_deviation(const std::vector<double>& values);
+Stats summarize(const std::vector<double>& values);
+
+}  // namespace cb

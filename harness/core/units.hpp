@@ -1,0 +1,22 @@
+#pragma once
+// Parsing of the numbers users type: sizes with K/M/G suffixes, lists, durations.
+// Each parser throws InputError naming the flag (or field) and what is allowed.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cb {
+
+// "8", "4K", "1M", "2G", "64KiB", "1MB" -> bytes. K/M/G are binary (1024-based), as in nccl-tests.
+std::uint64_t parse_size(std::string_view text, std::string_view flag);
+// Prints a size the way nccl-tests users read it: 8, 4K, 1M (exact binary multiples), else bytes.
+std::string format_size(std::uint64_t bytes);
+// A strictly parsed integer / floating-point number; the whole text must be consumed.
+long long parse_integer(std::string_view text, std::string_view flag);
+double parse_number(std::string_view text, std::string_view flag);
+// "a,b,c" -> {"a","b","c"}; empty items rejected.
+std::vector<std::string> split_list(std::string_view text, std::string_view flag);
+std::string join(const std::vector<std::string>& items, std::string_view sep);
+
+}  // namespace cb

@@ -1,0 +1,54 @@
+#include "results/record.hpp"
+
+namespace cb {
+
+nlohmann::json stats_to_json(const Stats& s) {
+  return {{"count", s.count}, {"median_s", s.median}, {"mean_s", s.mean}, {"min_s", s.min},
+          {"max_s", s.max},   {"stddev_s", s.stddev}, {"cv", s.cv},       {"p05_s", s.p05},
+          {"p95_s", s.p95}};
+}
+
+Stats stats_from_json(const nlohmann::json& j) {
+  Stats s;
+  s.count = j.value("count", std::size_t{0});
+  s.median = j.value("median_s", 0.0);
+  s.mean = j.value("mean_s", 0.0);
+  s.min = j.value("min_s", 0.0);
+  s.max = j.value("max_s", 0.0);
+  s.stddev = j.value("stddev_s", 0.0);
+  s.cv = j.value("cv", 0.0);
+  s.p05 = j.value("p05_s", 0.0);
+  s.p95 = j.value("p95_s", 0.0);
+  return s;
+}
+
+nlohmann::json record_to_json(const Record& r) {
+  nlohmann::json j = {{"suite", r.suite},
+                      {"case", r.case_name},
+                      {"params", r.params},
+                      {"gpus", r.gpus},
+                      {"nodes", r.nodes},
+                      {"ranks_per_node", r.ranks_per_node},
+                      {"tier", r.tier},
+                      {"samples_s", r.samples_s},
+                      {"stats", stats_to_json(r.stats)},
+                      {"metrics", r.metrics},
+                      {"per_rank", r.per_rank},
+                      {"check", r.check},
+                      {"status", r.status}};
+  if (!r.reason.empty()) j["reason"] = r.reason;
+  if (!r.extra.empty()) j["extra"] = r.extra;
+  return j;
+}
+
+nlohmann::json results_to_json(const ResultsFile& f) {
+  nlohmann::json records = nlohmann::json::array();
+  for (const auto& r : f.records) records.push_back(record_to_json(r));
+  return {{"schema", kResultsSchemaName},
+          {"schema_version", kResultsSchemaVersion},
+          {"run", f.run},
+          {"records", std::move(records)},
+          {"fits", f.fits}};
+}
+
+}  // namespace cb

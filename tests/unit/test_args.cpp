@@ -1,0 +1,69 @@
+#include <gtest/gtest.h>
+
+#include "core/args.hpp"
+#include "core/error.hpp"
+
+using namespace cb;
+
+namespace {
+ArgParser make() {
+  ArgParser p("clusterbench demo", "clusterbench demo [options] FILE");
+  p.option("out", "FILE", "where to write").flag("json", "machine-readable output");
+  p.positional("FILE", "input");
+  return p;
+}
+}  // namespace
+
+TEST(ArgParser, ParsesOptionsFlagsAndPositionals) {
+  auto p = make();
+  ASSERT_TRUE(p.parse({"in.json", "--out", "x.json", "--json"}));
+  EXPECT_EQ(p.positional_value("FILE"), "in.json");
+  EXPECT_EQ(p.get_or("out", ""), "x.json");
+  EXPECT_TRUE(p.has("json"));
+}
+
+TEST(ArgParser, AcceptsEqualsForm) {
+  auto p = make();
+  ASSERT_TRUE(p.parse({"--out=y.json", "in.json"}));
+  EXPECT_EQ(*p.get("out"), "y.json");
+}
+
+TEST(ArgParser, HelpReturnsFalseAndListsOptions) {
+  auto p = make();
+  EXPECT_FALSE(p.parse({"--help"}));
+  EXPECT_NE(p.help().find("--out FILE"), std::string::npos);
+}
+
+TEST(ArgParser, RejectsUnknownFlagMissingValueAndMissingPositional) {
+  {
+    auto p = make();
+    try {
+      p.parse({"--bogus", "in.json"});
+      FAIL();
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("--bogus"), std::string::npos);
+    }
+  }
+  {
+    auto p = make();
+    EXPECT_THROW(p.parse({"in.json", "--out"}), InputError);
+  }
+  {
+    auto p = make();
+    EXPECT_THROW(p.parse({}), InputError);
+  }
+  {
+    auto p = make();
+    EXPECT_THROW(p.parse({"a", "b"}), InputError);
+  }
+  {
+    auto p = make();
+    EXPECT_THROW(p.parse({"--json=1", "a"}), InputError);
+  }
+}
+
+TEST(ArgParser, KeepsEverythingAfterDoubleDash) {
+  auto p = make();
+  ASSERT_TRUE(p.parse({"in.json", "--", "--quick", "--gpus", "2"}));
+  EXPECT_EQ(p.passthrough(), (std::vector<std::string>{"--quick", "--gpus", "2"}));
+}

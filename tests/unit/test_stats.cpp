@@ -1,0 +1,45 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/stats.hpp"
+
+using namespace cb;
+
+TEST(Stats, MedianOddAndEven) {
+  EXPECT_DOUBLE_EQ(median({3, 1, 2}), 2);
+  EXPECT_DOUBLE_EQ(median({4, 1, 3, 2}), 2.5);
+}
+
+TEST(Stats, PercentileMatchesNumpyLinear) {
+  // numpy.percentile([1..10], [5, 95]) = [1.45, 9.55]
+  std::vector<double> v{1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  EXPECT_NEAR(percentile(v, 0.05), 1.45, 1e-12);
+  EXPECT_NEAR(percentile(v, 0.95), 9.55, 1e-12);
+  EXPECT_DOUBLE_EQ(percentile(v, 0.0), 1);
+  EXPECT_DOUBLE_EQ(percentile(v, 1.0), 10);
+}
+
+TEST(Stats, SampleStddevAndCv) {
+  std::vector<double> v{2, 4, 4, 4, 5, 5, 7, 9};  // mean 5, sample var 32/7
+  EXPECT_NEAR(stddev(v), std::sqrt(32.0 / 7.0), 1e-12);
+  EXPECT_NEAR(coefficient_of_variation(v), std::sqrt(32.0 / 7.0) / 5.0, 1e-12);
+  EXPECT_DOUBLE_EQ(stddev({1.0}), 0.0);
+}
+
+TEST(Stats, MedianAbsoluteDeviation) {
+  EXPECT_DOUBLE_EQ(median_absolute_deviation({1, 1, 2, 2, 4, 6, 9}), 1);
+}
+
+TEST(Stats, SummarizeFillsEveryField) {
+  auto s = summarize({1, 2, 3, 4});
+  EXPECT_EQ(s.count, 4u);
+  EXPECT_DOUBLE_EQ(s.median, 2.5);
+  EXPECT_DOUBLE_EQ(s.mean, 2.5);
+  EXPECT_DOUBLE_EQ(s.min, 1);
+  EXPECT_DOUBLE_EQ(s.max, 4);
+  EXPECT_GT(s.stddev, 0);
+  EXPECT_NEAR(s.cv, s.stddev / 2.5, 1e-12);
+  EXPECT_LT(s.p05, s.p95);
+  EXPECT_EQ(summarize({}).count, 0u);
+}

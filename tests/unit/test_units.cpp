@@ -1,0 +1,52 @@
+#include <gtest/gtest.h>
+
+#include "core/error.hpp"
+#include "core/units.hpp"
+
+using namespace cb;
+
+TEST(ParseSize, AcceptsBinarySuffixes) {
+  EXPECT_EQ(parse_size("8", "--min-bytes"), 8u);
+  EXPECT_EQ(parse_size("4K", "--min-bytes"), 4096u);
+  EXPECT_EQ(parse_size("4k", "--min-bytes"), 4096u);
+  EXPECT_EQ(parse_size("1M", "--min-bytes"), 1u << 20);
+  EXPECT_EQ(parse_size("2G", "--min-bytes"), 2ull << 30);
+  EXPECT_EQ(parse_size("64KiB", "--min-bytes"), 65536u);
+  EXPECT_EQ(parse_size("3MB", "--min-bytes"), 3u << 20);
+}
+
+TEST(ParseSize, RejectsZeroNegativeAndJunkNamingTheFlag) {
+  for (const char* bad : {"0", "-1", "", "abc", "1X", "1.5M", "0K"}) {
+    try {
+      parse_size(bad, "--max-bytes");
+      FAIL() << "accepted " << bad;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("--max-bytes"), std::string::npos) << e.what();
+      EXPECT_EQ(e.code(), ExitCode::bad_input);
+    }
+  }
+}
+
+TEST(FormatSize, UsesLargestExactSuffix) {
+  EXPECT_EQ(format_size(8), "8");
+  EXPECT_EQ(format_size(1024), "1K");
+  EXPECT_EQ(format_size(1536), "1536");
+  EXPECT_EQ(format_size(16u << 20), "16M");
+  EXPECT_EQ(format_size(1ull << 30), "1G");
+}
+
+TEST(ParseNumber, StrictWholeText) {
+  EXPECT_EQ(parse_integer("42", "--np"), 42);
+  EXPECT_THROW(parse_integer("42x", "--np"), InputError);
+  EXPECT_THROW(parse_integer("", "--np"), InputError);
+  EXPECT_DOUBLE_EQ(parse_number("1.5", "--step-factor"), 1.5);
+  EXPECT_THROW(parse_number("two", "--step-factor"), InputError);
+  EXPECT_THROW(parse_number("inf", "--step-factor"), InputError);
+}
+
+TEST(SplitList, RejectsEmptyItems) {
+  EXPECT_EQ(split_list("a,b,c", "--cases"), (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_THROW(split_list("a,,c", "--cases"), InputError);
+  EXPECT_THROW(split_list("", "--cases"), InputError);
+  EXPECT_THROW(split_list("a,", "--cases"), InputError);
+}
