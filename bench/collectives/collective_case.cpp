@@ -1,0 +1,220 @@
+#include "collectives/collective_case.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+
+#include "core/collective_math.hpp"
+#include "core/units.hpp"
+#include "runtime/element_codec.hpp"
+
+namespace cb {
+namespace {
+
+constexpr std::size_t kChunkBytes = 4u << 20;  // staging chunk for fill and verify
+
+// Writes send_value for elements [first, first + count) of a device buffer starting at element
+// `base`, through a bounded host staging buffer.
+template <typename ValueOf>
+void fill(Backend& backend, DeviceBuffer& buffer, std::size_t base, std::size_t count, DType t,
+          ValueOf value_of) {
+  const std::size_t size = dtype_size(t);
+  std::vector<unsigned char> stage(std::min(count * size, kChunkBytes));
+  for (std::size_t done = 0; done < count;) {
+    const std::size_t n = std::min(count - done, stage.size() / size);
+    for (std::size_t i = 0; i < n; ++i) encode_element(t, value_of(done + i), &stage[i * size]);
+    backend.upload(buffer, (base + done) * size, stage.data(), n * size);
+    done += n;
+  }
+}
+
+template <typename ExpectedOf>
+long long count_wrong(Backend& backend, const DeviceBuffer& buffer, std::size_t base,
+                      std::size_t count, DType t, double tolerance, ExpectedOf expected_of) {
+  const std::size_t size = dtype_size(t);
+  std::vector<unsigned char> stage(std::min(count * size, kChunkBytes));
+  long long wrong = 0;
+  for (std::size_t done = 0; done < count;) {
+    const std::size_t n = std::min(count - done, stage.size() / size);
+    backend.download(stage.data(), buffer, (base + done) * size, n * size);
+    for (std::size_t i = 0; i < n; ++i) {
+      const double got = decode_element(t, &stage[i * size]);
+      const double want = expected_of(done + i);
+      if (std::fabs(got - want) > tolerance * std::fabs(want)) ++wrong;
+    }
+    done += n;
+  }
+  return wrong;
+}
+
+}  // namespace
+
+double pattern_value(int rank, std::size_t element) {
+  return 1.0 + static_cast<double>((static_cast<std::size_t>(rank) + element) % 8);
+}
+
+double CollectiveCase::reduce_over_ranks(int ranks, std::size_t j, ReduceOp op) {
+  // pattern_value cycles with period 8 in rank, so the reduction needs at most 8 distinct terms.
+  double sum = 0, lo = 1e300, hi = -1e300;
+  const int full_cycles = ranks / 8;
+  for (int r = 0; r < std::min(ranks, 8); ++r) {
+    const double v = pattern_value(r, j);
+    const int times = full_cycles + (r < ranks % 8 ? 1 : 0);
+    sum += v * times;
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  switch (op) {
+    case ReduceOp::sum: return sum;
+    case ReduceOp::min: return lo;
+    case ReduceOp::max: return hi;
+  }
+  return sum;
+}
+
+std::size_t CollectiveCase::in_place_send_offset(int, const CollectiveShape&) const { return 0; }
+std::size_t CollectiveCase::in_place_recv_offset(int, const CollectiveShape&) const { return 0; }
+bool CollectiveCase::receives(int, bool) const { return true; }
+
+std::vector<nlohmann::json> CollectiveCase::instances(const RunConfig& config) const {
+  std::vector<nlohmann::json> out;
+  const std::vector<std::string> no_op{"none"};
+  for (const auto& dtype : config.dtypes) {
+    for (const auto& op : reduces() ? config.ops : no_op) {
+      for (auto bytes : config.message_sizes()) {
+        out.push_back({{"bytes", bytes}, {"dtype", dtype}, {"op", op}});
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<Record> CollectiveCase::run(const CaseContext& ctx, const nlohmann::json& params) {
+  auto comm = ctx.backend.collectives(ctx.comm);
+  std::vector<Record> records;
+  for (bool in_place : ctx.config.in_place) records.push_back(run_one(ctx, *comm, params, in_place));
+  return records;
+}
+
+Record CollectiveCase::run_one(const CaseContext& ctx, CollectiveComm& comm,
+                               const nlohmann::json& params, bool in_place) {
+  const DType t = dtype_from_name(params.at("dtype").get<std::string>());
+  const std::string op_name = params.at("op").get<std::string>();
+  const ReduceOp op = reduces() ? reduce_op_from_name(op_name) : ReduceOp::sum;
+  const int ranks = ctx.comm.size();
+  const int rank = ctx.comm.rank();
+  const CollectiveShape s = shape(params.at("bytes").get<std::size_t>(), dtype_size(t), ranks);
+
+  nlohmann::json record_params = params;
+  record_params["bytes"] = s.bytes;
+  record_params["count"] = s.call_count;
+  record_params["in_place"] = in_place;
+  if (!reduces()) record_params.erase("op");
+  Record record = ctx.new_record(suite(), name(), record_params);
+  if (auto why = comm.why_unsupported(kind_, t, op, in_place); !why.empty()) {
+    CaseContext::skip(record, why);
+    return record;
+  }
+
+  // Buffers: out of place, separate send and receive; in place, one buffer holding both.
+  std::unique_ptr<DeviceBuffer> send_buffer, recv_buffer;
+  std::size_t send_base = 0, recv_base = 0;
+  if (in_place) {
+    recv_buffer = ctx.backend.allocate(std::max(s.send_count, s.recv_count) * dtype_size(t));
+    send_base = in_place_send_offset(rank, s);
+    recv_base = in_place_recv_offset(rank, s);
+  } else {
+    send_buffer = ctx.backend.allocate(s.send_count * dtype_size(t));
+    recv_buffer = ctx.backend.allocate(s.recv_count * dtype_size(t));
+  }
+  DeviceBuffer& send_buf = in_place ? *recv_buffer : *send_buffer;
+  auto* send_ptr = static_cast<char*>(send_buf.data()) + send_base * dtype_size(t);
+  auto* recv_ptr = static_cast<char*>(recv_buffer->data()) + recv_base * dtype_size(t);
+  auto fill_send = [&] {
+    fill(ctx.backend, send_buf, send_base, s.send_count, t,
+         [&](std::size_t j) { return send_value(rank, ranks, s, j); });
+    ctx.backend.synchronize();
+  };
+  auto one_op = [&] { call(comm, send_ptr, recv_ptr, s.call_count, t, op); };
+
+  fill_send();  // first touch, outside any timing
+  const auto bytes = static_cast<double>(s.bytes);
+  const double factor = busbw_factor(kind_, ranks);
+  ctx.measure_into(record, one_op, [&](double seconds, bool) {
+    const double algbw = gbps(bytes, seconds);
+    return nlohmann::json{{"time_us", seconds * 1e6}, {"algbw_gbps", algbw},
+                          {"busbw_gbps", algbw * factor}};
+  });
+
+  // Verification outside the timed region: fresh data (in-place timing overwrote it), one call.
+  fill_send();
+  ctx.comm.barrier();
+  one_op();
+  ctx.backend.synchronize();
+  long long wrong = 0;
+  if (receives(rank, in_place)) {
+    wrong = count_wrong(ctx.backend, *recv_buffer, recv_base, s.recv_count, t,
+                        check_tolerance(t, ranks),
+                        [&](std::size_t j) { return expected_value(rank, ranks, s, j, op); });
+  }
+  wrong = ctx.comm.sum(wrong);
+  record.extra["wrong_elements"] = wrong;
+  record.check = wrong == 0 ? "pass" : "fail";
+  if (wrong != 0) {
+    record.reason = std::to_string(wrong) + " wrong elements after " + name();
+  }
+  return record;
+}
+
+void CollectiveCase::print_header(std::ostream& out, const CaseContext& ctx) const {
+  BenchmarkCase::print_header(out, ctx);
+  char line[256];
+  std::snprintf(line, sizeof line, "#%12s %12s %8s %6s %6s %52s\n", "", "", "", "", "",
+                "out-of-place                       in-place");
+  out << line;
+  std::snprintf(line, sizeof line,
+                "#%12s %12s %8s %6s %6s %9s %7s %7s %6s %9s %7s %7s %6s\n", "size", "count", "type",
+                "redop", "root", "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw",
+                "#wrong");
+  out << line;
+  std::snprintf(line, sizeof line,
+                "#%12s %12s %8s %6s %6s %9s %7s %7s %6s %9s %7s %7s %6s\n", "(B)", "(elements)", "",
+                "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "");
+  out << line;
+}
+
+void CollectiveCase::print_rows(std::ostream& out, const std::vector<Record>& records) const {
+  if (records.empty()) return;
+  const auto& p = records.front().params;
+  char line[256];
+  std::snprintf(line, sizeof line, " %12llu %12llu %8s %6s %6d",
+                static_cast<unsigned long long>(p.value("bytes", 0ull)),
+                static_cast<unsigned long long>(p.value("count", 0ull)),
+                p.value("dtype", "").c_str(), p.value("op", "none").c_str(),
+                name() == "broadcast" ? 0 : -1);
+  out << line;
+  for (bool in_place : {false, true}) {
+    const Record* r = nullptr;
+    for (const auto& candidate : records) {
+      if (candidate.params.value("in_place", false) == in_place) r = &candidate;
+    }
+    if (!r) {
+      std::snprintf(line, sizeof line, " %9s %7s %7s %6s", "-", "-", "-", "-");
+    } else if (r->status == "skipped") {
+      std::snprintf(line, sizeof line, " %9s %7s %7s %6s", "skip", "-", "-", "-");
+    } else {
+      std::snprintf(line, sizeof line, " %9.2f %7.2f %7.2f %6lld%s",
+                    r->metrics.value("time_us", 0.0), r->metrics.value("algbw_gbps", 0.0),
+                    r->metrics.value("busbw_gbps", 0.0),
+                    r->extra.value("wrong_elements", 0LL), r->status == "noisy" ? "~" : "");
+    }
+    out << line;
+  }
+  out << "\n";
+  for (const auto& r : records) {
+    if (r.status == "skipped") out << "#   skipped: " << r.reason << "\n";
+  }
+}
+
+}  // namespace cb

@@ -1,0 +1,62 @@
+#pragma once
+// What every collective case shares: the size/dtype/op sweep, buffers in out-of-place and in-place
+// layouts, timing through the engine, data verification after timing, nccl-tests' bandwidth
+// accounting and its console table. Each collective is a small file that says only what is its
+// own: buffer shapes, the pattern it sends, what a rank must receive, and the call.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runtime/case.hpp"
+#include "runtime/dtype.hpp"
+
+namespace cb {
+
+// Element counts for one size, in nccl-tests' terms.
+struct CollectiveShape {
+  std::size_t send_count = 0;  // elements in this rank's send buffer
+  std::size_t recv_count = 0;  // elements in this rank's receive buffer
+  std::size_t call_count = 0;  // the count argument of the call
+  std::size_t bytes = 0;       // the size reported: the larger buffer, in bytes
+};
+
+// The value rank r puts at element j of its send buffer: small positive integers, exact in every
+// type once reduced over any realistic number of ranks.
+double pattern_value(int rank, std::size_t element);
+
+class CollectiveCase : public BenchmarkCase {
+ public:
+  explicit CollectiveCase(Collective kind) : kind_(kind) {}
+  std::string suite() const override { return "collectives"; }
+  std::string name() const override { return std::string(collective_name(kind_)); }
+  std::vector<nlohmann::json> instances(const RunConfig& config) const override;
+  std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override;
+  void print_header(std::ostream& out, const CaseContext& ctx) const override;
+  void print_rows(std::ostream& out, const std::vector<Record>& records) const override;
+
+ protected:
+  // Does the collective reduce (and so sweep ops)?
+  virtual bool reduces() const { return true; }
+  virtual CollectiveShape shape(std::size_t bytes, std::size_t element_size, int ranks) const = 0;
+  // Send value at element j on `rank` of `ranks`; expected receive value at element j.
+  virtual double send_value(int rank, int ranks, const CollectiveShape& s, std::size_t j) const = 0;
+  virtual double expected_value(int rank, int ranks, const CollectiveShape& s, std::size_t j,
+                                ReduceOp op) const = 0;
+  // Where, in element offsets, the send and receive buffers start when in place (NCCL's layouts).
+  virtual std::size_t in_place_send_offset(int rank, const CollectiveShape& s) const;
+  virtual std::size_t in_place_recv_offset(int rank, const CollectiveShape& s) const;
+  // Ranks whose receive buffer the call defines (out-of-place broadcast leaves the root's alone).
+  virtual bool receives(int rank, bool in_place) const;
+  virtual void call(CollectiveComm& comm, const void* send, void* recv, std::size_t count, DType t,
+                    ReduceOp op) const = 0;
+
+  // The reduction of pattern_value over every rank at element j.
+  static double reduce_over_ranks(int ranks, std::size_t j, ReduceOp op);
+
+ private:
+  Record run_one(const CaseContext& ctx, CollectiveComm& comm, const nlohmann::json& params,
+                 bool in_place);
+  Collective kind_;
+};
+
+}  // namespace cb

@@ -1,0 +1,191 @@
+// clusterbench run: the GPU-count sweep of the chosen families, end to end.
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+#include "cli/command.hpp"
+#include "core/error.hpp"
+#include "core/stats.hpp"
+#include "core/units.hpp"
+#include "results/results_io.hpp"
+#include "runtime/backend_registry.hpp"
+#include "runtime/communicator.hpp"
+#include "runtime/host_backend.hpp"
+#include "runtime/launcher.hpp"
+#include "runtime/run_metadata.hpp"
+#include "runtime/run_options.hpp"
+#include "runtime/sweep.hpp"
+
+namespace cb {
+namespace {
+
+// Parent side: not under MPI, so start the ranks through mpirun and wait for them.
+int launch_ranks(const RunConfig& config, const std::vector<std::string>& args) {
+  std::string note;
+  const std::string backend = BackendRegistry::instance().resolve(config.backend, note);
+  if (!note.empty() && config.backend == "auto" && backend == "host") {
+    std::cerr << "clusterbench run: " << note << "using the host backend\n";
+  }
+  std::string why;
+  const int devices = BackendRegistry::instance().find(backend)->count_devices(why);
+  const int np = config.np > 0 ? config.np : devices;
+  if (config.gpus != "auto") parse_gpu_counts(config.gpus, np);  // exit 2 before any job starts
+
+  std::vector<std::string> child_args{"run"};
+  child_args.insert(child_args.end(), args.begin(), args.end());
+  // The parent decides the file and the backend, so the ranks agree with what it printed.
+  child_args.insert(child_args.end(), {"--out", config.out, "--backend", backend});
+
+  const std::string mpirun = find_on_path("mpirun");
+  if (mpirun.empty()) {
+    if (np > 1) {
+      throw InputError("--np: mpirun is not on PATH, so only one rank can run; install Open MPI "
+                       "or launch with your MPI's launcher");
+    }
+    std::cerr << "clusterbench run: mpirun not found; running as a single rank\n";
+    std::vector<std::string> cmd{self_executable()};
+    cmd.insert(cmd.end(), child_args.begin(), child_args.end());
+    return run_child(cmd);
+  }
+  const auto cmd = mpirun_command(mpirun, self_executable(), child_args, np, ::geteuid() == 0,
+                                  physical_core_count());
+  std::cerr << "clusterbench run: launching " << command_line(cmd) << "\n";
+  return run_child(cmd);
+}
+
+long peak_rss_bytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss * 1024L;  // Linux reports KiB
+}
+
+void print_summary(const SweepSummary& s, const std::vector<double>& rss, const std::string& out) {
+  std::printf("#\n# %d records: %d ok, %d noisy (hit the time cap), %d skipped, %d failed, "
+              "%d failed data checks\n",
+              s.records, s.records - s.noisy - s.skipped - s.failed, s.noisy, s.skipped, s.failed,
+              s.check_failed);
+  if (!s.noisy_cv.empty()) {
+    std::printf("# noisy records' cv: min %.2f%%, median %.2f%%, max %.2f%%\n",
+                *std::min_element(s.noisy_cv.begin(), s.noisy_cv.end()) * 100,
+                median(s.noisy_cv) * 100,
+                *std::max_element(s.noisy_cv.begin(), s.noisy_cv.end()) * 100);
+  }
+  std::printf("# peak RSS per rank: max %.1f MiB\n",
+              *std::max_element(rss.begin(), rss.end()) / 1048576.0);
+  std::printf("# results: %s\n", out.c_str());
+  std::fflush(stdout);
+}
+
+// Rank side: under MPI (our own launch, an external mpirun, or srun).
+int run_ranks(const RunConfig& config, const std::vector<std::string>& argv, LaunchMode mode) {
+  MpiSession mpi(nullptr, nullptr);
+  const Communicator world = Communicator::world();
+  const bool root = world.rank() == 0;
+  int exit_code = 0;
+  try {
+    const Communicator node = world.split_shared();
+    int node_key = world.rank();
+    node.broadcast(&node_key, sizeof node_key);
+    const NodeLayout layout = make_layout(world.all_gather_int(node_key),
+                                          world.all_gather_string(host_name()));
+    std::vector<int> counts = config.gpus == "auto" ? auto_gpu_counts(layout)
+                                                    : parse_gpu_counts(config.gpus, world.size());
+
+    std::string note;
+    const std::string backend_name = BackendRegistry::instance().resolve(config.backend, note);
+    std::unique_ptr<Backend> backend =
+        BackendRegistry::instance().find(backend_name)->create(node.rank());
+    std::vector<nlohmann::json> devices;
+    for (const auto& text : world.all_gather_string(backend->device().dump())) {
+      devices.push_back(nlohmann::json::parse(text));
+    }
+
+    std::unique_ptr<IncrementalResultsWriter> writer;
+    int writer_ok = 1;
+    std::string writer_error;
+    if (root) {
+      try {
+        writer = std::make_unique<IncrementalResultsWriter>(
+            config.out, make_run_header(argv, backend_name, launch_mode_name(mode), layout, devices,
+                                        backend->versions(), MpiSession::library_version()));
+      } catch (const Error& e) {
+        writer_ok = 0;
+        writer_error = e.what();
+      }
+    }
+    if (!world.broadcast_int(writer_ok)) {
+      if (root) throw InputError(writer_error);
+      return 2;
+    }
+
+    std::vector<std::unique_ptr<BenchmarkCase>> cases;
+    for (auto& c : CaseRegistry::instance().create_all()) {
+      if (config.wants_case(c->suite(), c->name())) cases.push_back(std::move(c));
+    }
+    if (root) {
+      std::printf("# clusterbench run: %d ranks on %d node%s, backend %s, GPU counts %s\n",
+                  world.size(), layout.node_count(), layout.node_count() == 1 ? "" : "s",
+                  backend_name.c_str(), [&] {
+                    std::vector<std::string> items;
+                    for (int n : counts) items.push_back(std::to_string(n));
+                    return join(items, ",");
+                  }().c_str());
+      std::fflush(stdout);
+    }
+    SweepRunner runner(*backend, world, config, layout, devices, counts);
+    const SweepSummary summary = runner.run(cases, writer.get(), root ? &std::cout : nullptr);
+
+    const std::vector<double> rss = world.gather(static_cast<double>(peak_rss_bytes()));
+    if (root) {
+      writer->set_run_field("finished", utc_timestamp(false));
+      nlohmann::json rss_json = nlohmann::json::array();
+      for (double v : rss) rss_json.push_back(static_cast<long long>(v));
+      writer->set_run_field("peak_rss_bytes", rss_json);
+      print_summary(summary, rss, config.out);
+      exit_code = summary.failed > 0 ? 3 : (summary.check_failed > 0 ? 1 : 0);
+    }
+    return world.broadcast_int(exit_code);
+  } catch (const InputError&) {
+    // Validation errors are reached by every rank alike; one line, from rank 0.
+    if (root) throw;
+    return 2;
+  } catch (const Error& e) {
+    // A failure on one rank would leave the others waiting in a collective: stop the job.
+    std::fprintf(stderr, "clusterbench run: rank %d: %s\n", world.rank(), e.what());
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, static_cast<int>(e.code()));
+    return static_cast<int>(e.code());
+  }
+}
+
+int run_main(const std::vector<std::string>& args) {
+  ArgParser parser = run_argument_parser();
+  if (!parser.parse(args)) {
+    std::cout << parser.help();
+    return 0;
+  }
+  RunConfig config = run_config_from(parser);
+  const LaunchMode mode = detect_launch_mode();
+  if (mode == LaunchMode::needs_launch) {
+    const bool is_default = config.out.empty();
+    if (is_default) config.out = default_results_path();
+    check_output_path(config.out, is_default);
+    return launch_ranks(config, args);
+  }
+  if (config.out.empty()) {
+    config.out = default_results_path();
+    check_output_path(config.out, true);
+  }
+  std::vector<std::string> argv{"clusterbench", "run"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_ranks(config, argv, mode);
+}
+
+}  // namespace
+
+CB_REGISTER_COMMAND("run", "measure the families at increasing GPU counts", run_main);
+
+}  // namespace cb

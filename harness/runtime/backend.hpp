@@ -1,0 +1,66 @@
+#pragma once
+// The backend interface: what a device is, how its memory is allocated and filled, how a batch of
+// operations is timed, and how collectives run. Two real implementations: host (an MPI rank is a
+// device, a CPU core) and cuda (a GPU; CUDA events, NCCL). Cases are written once against this.
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "core/collective_math.hpp"
+#include "runtime/dtype.hpp"
+
+namespace cb {
+
+class Communicator;
+
+// Memory on the device. Freed when destroyed.
+class DeviceBuffer {
+ public:
+  virtual ~DeviceBuffer() = default;
+  virtual void* data() = 0;
+  virtual const void* data() const = 0;
+  virtual std::size_t bytes() const = 0;
+};
+
+// Collectives bound to one sub-communicator, with NCCL's conventions for buffers: in-place means
+// recv == send for all_reduce, broadcast and alltoall; send == recv + rank * send_count for
+// all_gather; recv == send + rank * recv_count for reduce_scatter.
+class CollectiveComm {
+ public:
+  virtual ~CollectiveComm() = default;
+  // Empty when supported, else the reason it is skipped (the same on every rank).
+  virtual std::string why_unsupported(Collective c, DType t, ReduceOp op, bool in_place) const = 0;
+  virtual void all_reduce(const void* send, void* recv, std::size_t count, DType t, ReduceOp op) = 0;
+  virtual void all_gather(const void* send, void* recv, std::size_t send_count, DType t) = 0;
+  virtual void reduce_scatter(const void* send, void* recv, std::size_t recv_count, DType t,
+                              ReduceOp op) = 0;
+  virtual void broadcast(const void* send, void* recv, std::size_t count, DType t, int root) = 0;
+  virtual void alltoall(const void* send, void* recv, std::size_t count_per_peer, DType t) = 0;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;
+  // This rank's device: {index, name, uuid, memory_bytes, pci_bus_id, ...}.
+  virtual nlohmann::json device() const = 0;
+  // Library and driver versions this backend knows: {cuda, driver, nccl, ...}.
+  virtual nlohmann::json versions() const = 0;
+  virtual std::unique_ptr<DeviceBuffer> allocate(std::size_t bytes) = 0;
+  // Host <-> device copies of `bytes` at byte `offset` of the device buffer (untimed set-up and
+  // verification; chunked by callers so verifying needs no second full-size host copy).
+  virtual void upload(DeviceBuffer& dst, std::size_t offset, const void* src, std::size_t bytes) = 0;
+  virtual void download(void* dst, const DeviceBuffer& src, std::size_t offset,
+                        std::size_t bytes) = 0;
+  // Seconds for k operations issued by enqueue_one, to completion. Host: steady clock around the
+  // loop. GPU: events around the enqueued batch, then a synchronize.
+  virtual double time_batch(int k, const std::function<void()>& enqueue_one) = 0;
+  virtual void synchronize() = 0;
+  virtual std::unique_ptr<CollectiveComm> collectives(const Communicator& comm) = 0;
+  // Device state worth keeping beside a record (power, temperature, throttling); may be empty.
+  virtual nlohmann::json state() const { return nlohmann::json::object(); }
+};
+
+}  // namespace cb

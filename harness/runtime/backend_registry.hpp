@@ -1,0 +1,40 @@
+#pragma once
+// Backends register themselves (the CUDA one only when it is built), so `--backend` choices, the
+// auto rule and the launcher's device count need no #ifdefs outside the backend's own files.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/backend.hpp"
+
+namespace cb {
+
+struct BackendInfo {
+  std::string name;
+  int priority = 0;  // auto picks the highest-priority backend that has devices
+  // Devices this process can use on this node; 0 with `why` filled when none (driver message).
+  std::function<int(std::string& why)> count_devices;
+  std::function<std::unique_ptr<Backend>(int local_rank)> create;
+};
+
+class BackendRegistry {
+ public:
+  static BackendRegistry& instance();
+  void add(BackendInfo info);
+  const BackendInfo* find(const std::string& name) const;
+  std::vector<std::string> names() const;
+  // Resolves "auto" (and checks a named backend has devices): returns the backend's name, fills
+  // `note` with why auto fell back. Throws InputError for an unknown name or a named backend
+  // without devices.
+  std::string resolve(const std::string& requested, std::string& note) const;
+
+ private:
+  std::vector<BackendInfo> backends_;
+};
+
+struct BackendRegistration {
+  explicit BackendRegistration(BackendInfo info) { BackendRegistry::instance().add(std::move(info)); }
+};
+
+}  // namespace cb

@@ -1,0 +1,142 @@
+#include "runtime/case.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <ostream>
+
+#include "core/stats.hpp"
+
+namespace cb {
+
+Record CaseContext::new_record(const std::string& suite, const std::string& name,
+                               const nlohmann::json& params) const {
+  Record r;
+  r.suite = suite;
+  r.case_name = name;
+  r.params = params;
+  r.gpus = comm.size();
+  r.nodes = placement.nodes;
+  r.ranks_per_node = placement.ranks_per_node;
+  r.tier = placement.tier();
+  return r;
+}
+
+Measurement CaseContext::measure_into(Record& record, const std::function<void()>& one_op,
+                                      const std::function<nlohmann::json(double, bool)>& metrics) const {
+  return measure_timed_into(
+      record, [&](int k) { return backend.time_batch(k, one_op); }, metrics);
+}
+
+Measurement CaseContext::measure_timed_into(
+    Record& record, const std::function<double(int)>& timed_batch,
+    const std::function<nlohmann::json(double, bool)>& metrics) const {
+  Measurement m = measure(comm, config.measure, timed_batch);
+  finish_record(record, m, metrics);
+  return m;
+}
+
+void CaseContext::finish_record(Record& record, const Measurement& m,
+                                const std::function<nlohmann::json(double, bool)>& metrics) const {
+  record.samples_s = m.samples_s;
+  record.stats = summarize(m.samples_s);
+  record.extra["batch"] = m.batch;
+  if (!m.converged) {
+    record.status = "noisy";
+    char text[160];
+    std::snprintf(text, sizeof text, "cv %.2f%% above the %.2f%% target at the %.2f s cap",
+                  record.stats.cv * 100, config.measure.target_cv * 100, config.measure.max_time_s);
+    record.reason = text;
+  }
+  if (comm.rank() != 0) return;
+  record.metrics = metrics(record.stats.median, true);
+  record.per_rank = nlohmann::json::array();
+  for (std::size_t i = 0; i < m.rank_median_s.size(); ++i) {
+    const int world_rank = members[i];
+    const auto& device = world_devices[static_cast<std::size_t>(world_rank)];
+    nlohmann::json entry = {{"rank", world_rank},
+                            {"host", layout.host_of_rank[static_cast<std::size_t>(world_rank)]},
+                            {"node", layout.node_of_rank[static_cast<std::size_t>(world_rank)]},
+                            {"device", device.value("index", 0)},
+                            {"uuid", device.value("uuid", "")},
+                            {"median_s", m.rank_median_s[i]}};
+    entry.update(metrics(m.rank_median_s[i], false));
+    record.per_rank.push_back(std::move(entry));
+  }
+}
+
+void CaseContext::skip(Record& record, const std::string& reason) {
+  record.status = "skipped";
+  record.check = "skipped";
+  record.reason = reason;
+}
+
+void BenchmarkCase::print_header(std::ostream& out, const CaseContext& ctx) const {
+  out << "# " << suite() << " " << name() << " on " << ctx.comm.size() << " rank"
+      << (ctx.comm.size() == 1 ? "" : "s") << " (" << ctx.placement.nodes << " node"
+      << (ctx.placement.nodes == 1 ? "" : "s") << ", " << ctx.placement.tier() << "), backend "
+      << ctx.backend.name() << "\n";
+}
+
+void BenchmarkCase::print_rows(std::ostream& out, const std::vector<Record>& records) const {
+  for (const auto& r : records) {
+    std::string params;
+    for (const auto& [key, value] : r.params.items()) {
+      params += key + "=" + (value.is_string() ? value.get<std::string>() : value.dump()) + " ";
+    }
+    char line[512];
+    std::snprintf(line, sizeof line, "  %-48s %12.2f us", params.c_str(), r.stats.median * 1e6);
+    out << line;
+    for (const auto& [key, value] : r.metrics.items()) {
+      if (key == "time_us" || !value.is_number()) continue;
+      std::snprintf(line, sizeof line, "  %s %.4g", key.c_str(), value.get<double>());
+      out << line;
+    }
+    out << "  " << r.status << (r.check == "fail" ? " CHECK FAILED" : "");
+    if (!r.reason.empty()) out << " (" << r.reason << ")";
+    out << "\n";
+  }
+}
+
+CaseRegistry& CaseRegistry::instance() {
+  static CaseRegistry registry;
+  return registry;
+}
+
+void CaseRegistry::add(Factory factory) { factories_.push_back(factory); }
+
+namespace {
+int suite_rank(const std::string& suite) {
+  static const std::map<std::string, int> order = {
+      {"compute", 0}, {"links", 1}, {"collectives", 2}, {"storage", 3}};
+  auto it = order.find(suite);
+  return it == order.end() ? 4 : it->second;
+}
+}  // namespace
+
+std::vector<std::unique_ptr<BenchmarkCase>> CaseRegistry::create_all() const {
+  std::vector<std::unique_ptr<BenchmarkCase>> cases;
+  for (auto factory : factories_) cases.push_back(factory());
+  std::stable_sort(cases.begin(), cases.end(), [](const auto& a, const auto& b) {
+    return suite_rank(a->suite()) < suite_rank(b->suite());
+  });
+  return cases;
+}
+
+std::vector<std::string> CaseRegistry::suites() const {
+  std::vector<std::string> out;
+  for (const auto& c : create_all()) {
+    if (std::find(out.begin(), out.end(), c->suite()) == out.end()) out.push_back(c->suite());
+  }
+  return out;
+}
+
+std::vector<std::string> CaseRegistry::case_names(const std::string& suite) const {
+  std::vector<std::string> out;
+  for (const auto& c : create_all()) {
+    if (c->suite() == suite) out.push_back(c->name());
+  }
+  return out;
+}
+
+}  // namespace cb

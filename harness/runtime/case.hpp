@@ -1,0 +1,89 @@
+#pragma once
+// A benchmark case says *what* to run; the engine (engine.hpp) decides *how* to time it.
+//
+// Each case is one file that registers itself with CB_REGISTER_CASE. For every GPU count of the
+// sweep, the ranks taking part call instances() (the parameter sets; the same on every rank) and
+// run() for each, collectively; run() returns the records, which rank 0 keeps.
+#include <iosfwd>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "results/record.hpp"
+#include "runtime/backend.hpp"
+#include "runtime/communicator.hpp"
+#include "runtime/engine.hpp"
+#include "runtime/run_config.hpp"
+#include "runtime/topology.hpp"
+
+namespace cb {
+
+// Everything a case needs to run at one GPU count.
+struct CaseContext {
+  Backend& backend;
+  const Communicator& comm;   // the ranks taking part at this count
+  const RunConfig& config;
+  const NodeLayout& layout;   // of the whole job
+  std::vector<int> members;   // world ranks taking part, in comm rank order
+  Placement placement;
+  const std::vector<nlohmann::json>& world_devices;  // backend.device() of every world rank
+
+  // A record with the identity fields filled in: suite, case, params, gpus, nodes, tier.
+  Record new_record(const std::string& suite, const std::string& name,
+                    const nlohmann::json& params) const;
+  // Times `one_op` with the engine and fills samples, stats, status and per-rank figures.
+  // `metrics(seconds_per_op, whole)` gives the metrics for the whole group (whole = true) or for one
+  // rank's own time (whole = false).
+  Measurement measure_into(Record& record, const std::function<void()>& one_op,
+                           const std::function<nlohmann::json(double, bool)>& metrics) const;
+  // The same, for an operation that times itself: timed_batch(k) returns this rank's seconds.
+  Measurement measure_timed_into(Record& record, const std::function<double(int)>& timed_batch,
+                                 const std::function<nlohmann::json(double, bool)>& metrics) const;
+  // Fills samples, stats, status and per-rank figures from a finished measurement (collective: every
+  // member calls it).
+  void finish_record(Record& record, const Measurement& m,
+                     const std::function<nlohmann::json(double, bool)>& metrics) const;
+  // Marks a record skipped with a reason (the same decision on every rank).
+  static void skip(Record& record, const std::string& reason);
+};
+
+class BenchmarkCase {
+ public:
+  virtual ~BenchmarkCase() = default;
+  virtual std::string suite() const = 0;
+  virtual std::string name() const = 0;
+  virtual std::vector<nlohmann::json> instances(const RunConfig& config) const = 0;
+  virtual std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) = 0;
+  // The fewest ranks the case needs (pairs need 2); smaller counts of the sweep are not run.
+  virtual int min_gpus() const { return 1; }
+  // Cases that measure every pair in one record run once, at the largest count of the sweep.
+  virtual bool largest_count_only() const { return false; }
+  // Console output on rank 0: a header for each GPU count, rows for each run()'s records.
+  virtual void print_header(std::ostream& out, const CaseContext& ctx) const;
+  virtual void print_rows(std::ostream& out, const std::vector<Record>& records) const;
+};
+
+class CaseRegistry {
+ public:
+  using Factory = std::unique_ptr<BenchmarkCase> (*)();
+  static CaseRegistry& instance();
+  void add(Factory factory);
+  // Fresh instances of every registered case, ordered by suite (DESIGN order) then registration.
+  std::vector<std::unique_ptr<BenchmarkCase>> create_all() const;
+  std::vector<std::string> suites() const;
+  std::vector<std::string> case_names(const std::string& suite) const;
+
+ private:
+  std::vector<Factory> factories_;
+};
+
+struct CaseRegistration {
+  explicit CaseRegistration(CaseRegistry::Factory f) { CaseRegistry::instance().add(f); }
+};
+
+}  // namespace cb
+
+#define CB_REGISTER_CASE(Type)                                                       \
+  static const ::cb::CaseRegistration CB_CASE_REG_##Type{                            \
+      []() -> std::unique_ptr<::cb::BenchmarkCase> { return std::make_unique<Type>(); }}

@@ -1,0 +1,83 @@
+#include "runtime/engine.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "core/stats.hpp"
+#include "runtime/communicator.hpp"
+
+namespace cb {
+
+StopDecision stopping_rule(const std::vector<double>& samples, double elapsed_s,
+                           const MeasureSettings& settings) {
+  const bool enough = static_cast<int>(samples.size()) >= settings.min_samples &&
+                      elapsed_s >= settings.min_time_s;
+  if (enough && coefficient_of_variation(samples) <= settings.target_cv) {
+    return StopDecision::converged;
+  }
+  if (elapsed_s >= settings.max_time_s || static_cast<int>(samples.size()) >= settings.max_samples) {
+    // At the cap with too few samples to judge, it still counts as capped: the record says so.
+    return StopDecision::capped;
+  }
+  return StopDecision::keep_going;
+}
+
+int batch_for(double seconds_per_op, const MeasureSettings& settings) {
+  int k = 1;
+  while (k < settings.max_batch && seconds_per_op * k < settings.batch_time_s) k *= 2;
+  return k;
+}
+
+Measurement measure(const Communicator& comm, const MeasureSettings& settings,
+                    const std::function<double(int)>& timed_batch) {
+  using clock = std::chrono::steady_clock;
+  Measurement m;
+  const bool root = comm.rank() == 0;
+
+  // Warm-up: first touch, connection set-up, caches. Never kept.
+  for (int i = 0; i < settings.warmup_batches; ++i) {
+    comm.barrier();
+    timed_batch(1);
+  }
+  // Calibration: time one operation (max over ranks), pick the batch on rank 0, broadcast it.
+  comm.barrier();
+  double one = comm.max(timed_batch(1));
+  int k = root ? batch_for(one, settings) : 0;
+  k = comm.broadcast_int(k);
+  if (k > 1) {
+    // A second look with a real batch: single-operation timings of microsecond collectives are
+    // dominated by clock resolution and jitter.
+    comm.barrier();
+    const double per_op = comm.max(timed_batch(k)) / k;
+    k = root ? batch_for(per_op, settings) : 0;
+    k = comm.broadcast_int(k);
+  }
+  m.batch = k;
+
+  std::vector<std::vector<double>> per_rank;  // rank 0: per rank, seconds per op
+  if (root) per_rank.resize(static_cast<std::size_t>(comm.size()));
+  const auto start = clock::now();
+  while (true) {
+    comm.barrier();
+    const double mine = timed_batch(k) / k;
+    const std::vector<double> all = comm.gather(mine);
+    int decision = 0;
+    if (root) {
+      for (std::size_t r = 0; r < all.size(); ++r) per_rank[r].push_back(all[r]);
+      m.samples_s.push_back(*std::max_element(all.begin(), all.end()));
+      const double elapsed = std::chrono::duration<double>(clock::now() - start).count();
+      decision = static_cast<int>(stopping_rule(m.samples_s, elapsed, settings));
+    }
+    decision = comm.broadcast_int(decision);
+    if (decision != static_cast<int>(StopDecision::keep_going)) {
+      m.converged = decision == static_cast<int>(StopDecision::converged);
+      break;
+    }
+  }
+  if (root) {
+    for (const auto& samples : per_rank) m.rank_median_s.push_back(median(samples));
+  }
+  return m;
+}
+
+}  // namespace cb

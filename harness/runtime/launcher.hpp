@@ -1,0 +1,31 @@
+#pragma once
+// How `clusterbench run` gets its ranks: already under MPI (an external mpirun, or srun under
+// Slurm) it runs as it is; otherwise it re-executes itself through mpirun with one rank per device.
+#include <string>
+#include <vector>
+
+namespace cb {
+
+enum class LaunchMode { external_mpi, slurm_step, self_launched, needs_launch };
+
+// From the environment the MPI launchers and Slurm set.
+LaunchMode detect_launch_mode();
+std::string launch_mode_name(LaunchMode mode);
+
+// mpirun -np N [--allow-run-as-root] [--oversubscribe | --bind-to core --map-by core] EXE ARGS...
+// --oversubscribe only when more ranks than cores are asked for.
+std::vector<std::string> mpirun_command(const std::string& mpirun, const std::string& exe,
+                                        const std::vector<std::string>& args, int np, bool as_root,
+                                        int cores);
+
+std::string self_executable();
+// Finds a program on PATH; empty when absent.
+std::string find_on_path(const std::string& program);
+std::string shell_quote(const std::string& word);
+std::string command_line(const std::vector<std::string>& argv);
+
+// Runs argv as a child (environment plus CLUSTERBENCH_LAUNCHED=1) and returns its exit code; a
+// child killed by a signal counts as a failed run (3).
+int run_child(const std::vector<std::string>& argv);
+
+}  // namespace cb

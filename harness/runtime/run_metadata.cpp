@@ -1,0 +1,74 @@
+#include "runtime/run_metadata.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+
+#include "core/version.hpp"
+#include "runtime/host_backend.hpp"
+
+namespace cb {
+
+std::string utc_timestamp(bool compact) {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, compact ? "%Y%m%dT%H%M%SZ" : "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+std::string default_results_path() {
+  return "results/" + utc_timestamp(true) + "-" + host_name() + ".json";
+}
+
+nlohmann::json make_run_header(const std::vector<std::string>& argv, const std::string& backend,
+                               const std::string& launcher, const NodeLayout& layout,
+                               const std::vector<nlohmann::json>& world_devices,
+                               const nlohmann::json& backend_versions,
+                               const std::string& mpi_version) {
+  nlohmann::json hosts = nlohmann::json::array();
+  for (int node = 0; node < layout.node_count(); ++node) {
+    nlohmann::json devices = nlohmann::json::array();
+    std::string host;
+    for (std::size_t r = 0; r < layout.node_of_rank.size(); ++r) {
+      if (layout.node_of_rank[r] != node) continue;
+      host = layout.host_of_rank[r];
+      nlohmann::json d = world_devices[r];
+      d["rank"] = static_cast<int>(r);
+      devices.push_back(std::move(d));
+    }
+    hosts.push_back({{"host", host}, {"node", node}, {"devices", std::move(devices)}});
+  }
+  nlohmann::json versions = backend_versions;
+  versions["mpi"] = mpi_version;
+  versions["compiler"] = std::string("g++ ") + __VERSION__;
+  nlohmann::json environment = nlohmann::json::object();
+  for (char** e = environ; *e; ++e) {
+    const std::string entry = *e;
+    // The variables that change how collectives and transports behave.
+    for (const char* prefix : {"NCCL_", "UCX_", "OMPI_MCA_", "CUDA_VISIBLE_DEVICES", "SLURM_JOB_ID"}) {
+      if (entry.rfind(prefix, 0) == 0) {
+        const auto eq = entry.find('=');
+        environment[entry.substr(0, eq)] = entry.substr(eq + 1);
+      }
+    }
+  }
+  return {{"id", utc_timestamp(true) + "-" + host_name() + "-" + std::to_string(::getpid())},
+          {"started", utc_timestamp(false)},
+          {"finished", nullptr},
+          {"tool_version", kToolVersion},
+          {"git_sha", kGitSha},
+          {"argv", argv},
+          {"backend", backend},
+          {"launcher", launcher},
+          {"world_size", layout.node_of_rank.size()},
+          {"nodes", layout.node_count()},
+          {"hosts", std::move(hosts)},
+          {"versions", std::move(versions)},
+          {"environment", std::move(environment)}};
+}
+
+}  // namespace cb

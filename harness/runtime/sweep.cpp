@@ -1,0 +1,114 @@
+#include "runtime/sweep.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <ostream>
+#include <thread>
+
+#include "core/units.hpp"
+
+namespace cb {
+
+SweepRunner::SweepRunner(Backend& backend, const Communicator& world, const RunConfig& config,
+                         const NodeLayout& layout, const std::vector<nlohmann::json>& world_devices,
+                         std::vector<int> counts)
+    : backend_(backend),
+      world_(world),
+      config_(config),
+      layout_(layout),
+      world_devices_(world_devices),
+      counts_(std::move(counts)) {}
+
+std::vector<int> SweepRunner::counts_for(const BenchmarkCase& c) const {
+  std::vector<int> out;
+  for (int n : counts_) {
+    if (n >= c.min_gpus()) out.push_back(n);
+  }
+  if (c.largest_count_only() && !out.empty()) out = {out.back()};
+  return out;
+}
+
+void SweepRunner::wait_idle() const {
+  // A non-blocking barrier polled with sleeps: idle ranks must not spin on a core that a working
+  // rank needs (oversubscribed nodes, emulated clusters).
+  MPI_Request request;
+  check_mpi(MPI_Ibarrier(world_.get(), &request), "MPI_Ibarrier");
+  int done = 0;
+  while (!done) {
+    check_mpi(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    if (!done) std::this_thread::sleep_for(std::chrono::microseconds(500));
+  }
+}
+
+SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases,
+                              IncrementalResultsWriter* writer, std::ostream* table) {
+  SweepSummary summary;
+  const bool root = world_.rank() == 0;
+  long total = 0;
+  for (const auto& c : cases) {
+    total += static_cast<long>(c->instances(config_).size() * counts_for(*c).size());
+  }
+  Progress progress(total, root);
+  Watchdog watchdog(config_.timeout_s);
+
+  // One sub-communicator per count, made once and reused by every case.
+  const std::vector<int> order = layout_.node_aware_order();
+  std::vector<Communicator> comms;
+  std::vector<std::vector<int>> members;
+  for (int n : counts_) {
+    members.push_back(members_for_count(layout_, n));
+    const auto& m = members.back();
+    const auto pos = std::find(m.begin(), m.end(), world_.rank());
+    const bool member = pos != m.end();
+    comms.push_back(world_.split(member ? 0 : -1, member ? static_cast<int>(pos - m.begin()) : 0));
+  }
+
+  for (auto& c : cases) {
+    for (int n : counts_for(*c)) {
+      const std::size_t index = static_cast<std::size_t>(
+          std::find(counts_.begin(), counts_.end(), n) - counts_.begin());
+      const Communicator& comm = comms[index];
+      if (!comm.valid()) {
+        wait_idle();
+        continue;
+      }
+      CaseContext ctx{backend_, comm, config_, layout_, members[index],
+                      placement_of(layout_, members[index]), world_devices_};
+      const auto instances = c->instances(config_);
+      if (root) {
+        progress.stage(c->suite() + " " + c->name() + " on " + std::to_string(n));
+        progress.clear();
+        c->print_header(*table, ctx);
+        table->flush();
+      }
+      for (const auto& params : instances) {
+        std::vector<Record> records;
+        {
+          WatchdogScope guard(watchdog, c->suite() + "/" + c->name() + " " + params.dump() +
+                                            " on " + std::to_string(n) + " ranks");
+          records = c->run(ctx, params);
+        }
+        if (!root) continue;
+        for (const auto& r : records) {
+          writer->append(r);
+          ++summary.records;
+          if (r.status == "noisy") {
+            ++summary.noisy;
+            summary.noisy_cv.push_back(r.stats.cv);
+          }
+          if (r.status == "skipped") ++summary.skipped;
+          if (r.status == "failed") ++summary.failed;
+          if (r.check == "fail") ++summary.check_failed;
+        }
+        progress.clear();
+        c->print_rows(*table, records);
+        table->flush();
+        progress.advance();
+      }
+      wait_idle();
+    }
+  }
+  return summary;
+}
+
+}  // namespace cb

@@ -1,0 +1,46 @@
+#pragma once
+// The GPU-count sweep: for each case, for each count N, the first N ranks in node-aware order form
+// a sub-communicator and run the case's instances; the other ranks wait (without spinning) until
+// the count is done. Rank 0 appends each finished record to the results file and prints it.
+#include <iosfwd>
+#include <memory>
+#include <vector>
+
+#include "results/results_io.hpp"
+#include "runtime/case.hpp"
+#include "runtime/progress.hpp"
+#include "runtime/watchdog.hpp"
+
+namespace cb {
+
+struct SweepSummary {
+  int records = 0;
+  int noisy = 0;
+  int skipped = 0;
+  int failed = 0;         // status failed (the case could not run)
+  int check_failed = 0;   // data verification failed
+  std::vector<double> noisy_cv;
+};
+
+class SweepRunner {
+ public:
+  SweepRunner(Backend& backend, const Communicator& world, const RunConfig& config,
+              const NodeLayout& layout, const std::vector<nlohmann::json>& world_devices,
+              std::vector<int> counts);
+  // Rank 0 passes the writer and the table stream; other ranks pass nullptr.
+  SweepSummary run(std::vector<std::unique_ptr<BenchmarkCase>>& cases,
+                   IncrementalResultsWriter* writer, std::ostream* table);
+
+ private:
+  std::vector<int> counts_for(const BenchmarkCase& c) const;
+  void wait_idle() const;
+
+  Backend& backend_;
+  const Communicator& world_;
+  const RunConfig& config_;
+  const NodeLayout& layout_;
+  const std::vector<nlohmann::json>& world_devices_;
+  std::vector<int> counts_;
+};
+
+}  // namespace cb

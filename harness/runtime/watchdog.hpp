@@ -1,0 +1,45 @@
+#pragma once
+// A hang never waits forever: while armed, a watchdog thread aborts the whole job with exit code 3
+// if the armed step does not finish within the timeout. Records already written stay on disk.
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace cb {
+
+class Watchdog {
+ public:
+  explicit Watchdog(double timeout_s);
+  ~Watchdog();
+  Watchdog(const Watchdog&) = delete;
+  Watchdog& operator=(const Watchdog&) = delete;
+  void arm(const std::string& what);
+  void disarm();
+
+ private:
+  void watch();
+  std::chrono::duration<double> timeout_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::string what_;
+  std::chrono::steady_clock::time_point deadline_{};
+  bool armed_ = false;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+// Arms on construction, disarms on destruction.
+class WatchdogScope {
+ public:
+  WatchdogScope(Watchdog& dog, const std::string& what) : dog_(dog) { dog_.arm(what); }
+  ~WatchdogScope() { dog_.disarm(); }
+  WatchdogScope(const WatchdogScope&) = delete;
+  WatchdogScope& operator=(const WatchdogScope&) = delete;
+
+ private:
+  Watchdog& dog_;
+};
+
+}  // namespace cb
