@@ -1,0 +1,53 @@
+"""Human-readable labels: sizes, parameter sets, metric names with units."""
+
+_SIZE_KEYS = ("bytes", "block_bytes", "file_bytes")
+_UNITS = ("B", "KiB", "MiB", "GiB", "TiB")
+
+METRIC_LABELS = {
+    "busbw_gbps": "bus bandwidth (GB/s)",
+    "algbw_gbps": "algorithm bandwidth (GB/s)",
+    "gbps": "throughput (GB/s)",
+    "tflops": "TFLOP/s",
+    "gflops": "GFLOP/s",
+    "latency_us": "latency (µs)",
+    "time_us": "time (µs)",
+}
+
+
+def format_size(n):
+    """1024 -> '1 KiB', 3 * 1024**2 -> '3 MiB', 1536 -> '1.5 KiB', 8 -> '8 B'."""
+    value = float(n)
+    unit = 0
+    while abs(value) >= 1024 and unit < len(_UNITS) - 1:
+        value /= 1024
+        unit += 1
+    text = f"{value:.0f}" if value == int(value) else f"{value:.3g}"
+    return f"{text} {_UNITS[unit]}"
+
+
+def format_param(key, value):
+    if key in _SIZE_KEYS and isinstance(value, (int, float)) and not isinstance(value, bool):
+        size = format_size(value)
+        return size if key == "bytes" else f"{key.replace('_bytes', '')} {size}"
+    if key == "in_place" and isinstance(value, bool):
+        return "in-place" if value else "out-of-place"
+    if isinstance(value, bool):
+        return key.replace("_", " ") if value else f"no {key.replace('_', ' ')}"
+    return f"{key} {value}"
+
+
+def params_label(params, keys):
+    """The parameters among `keys` (those that tell curves apart), in a stable order."""
+    return ", ".join(format_param(k, params[k]) for k in sorted(keys) if k in params)
+
+
+def distinguishing_keys(param_sets):
+    """Keys whose values differ between the given parameter dicts (absent counts as a value)."""
+    keys = set()
+    for p in param_sets:
+        keys.update(p.keys())
+    return {k for k in keys if len({repr(p.get(k)) for p in param_sets}) > 1}
+
+
+def metric_label(metric):
+    return METRIC_LABELS.get(metric, metric)

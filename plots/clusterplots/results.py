@@ -1,0 +1,191 @@
+"""Reading clusterbench results files (schema v1) for plotting.
+
+The C++ loader (harness/results/results_io.cpp) is the authority on the schema; this reader checks
+the same top-level contract and the record fields the plots use, so a bad file stops with one line
+naming the file and the field instead of a traceback halfway through drawing.
+"""
+
+import json
+import math
+from dataclasses import dataclass, field
+
+SCHEMA_NAME = "clusterbench.results"
+SCHEMA_VERSION = 1
+USABLE_STATUSES = ("ok", "noisy")
+_STATUSES = ("ok", "noisy", "skipped", "failed")
+_CHECKS = ("pass", "fail", "skipped")
+
+
+class ResultsError(ValueError):
+    """Bad input: the message names the file and the field."""
+
+
+@dataclass
+class Record:
+    suite: str
+    case: str
+    params: dict
+    gpus: int
+    nodes: int
+    ranks_per_node: int
+    tier: str
+    samples_s: list
+    stats: dict
+    metrics: dict
+    per_rank: list
+    check: str
+    status: str
+    reason: str = ""
+    extra: dict = field(default_factory=dict)
+    where: str = ""  # "FILE: records[i]", for messages about this record
+
+    @property
+    def usable(self):
+        return self.status in USABLE_STATUSES
+
+
+@dataclass
+class Results:
+    path: str
+    run: dict
+    records: list
+    fits: dict
+
+    def usable_records(self):
+        return [r for r in self.records if r.usable]
+
+
+def _type_name(kind):
+    return {dict: "an object", list: "an array", str: "a string", int: "an integer",
+            float: "a number", bool: "a boolean"}[kind]
+
+
+def _require(obj, key, kind, where):
+    if key not in obj:
+        raise ResultsError(f"{where}: missing field '{key}'")
+    value = obj[key]
+    if kind is float:
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    elif kind is int:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    else:
+        ok = isinstance(value, kind)
+    if not ok:
+        raise ResultsError(f"{where}: field '{key}' must be {_type_name(kind)}")
+    return value
+
+
+def _require_one_of(obj, key, allowed, where):
+    value = _require(obj, key, str, where)
+    if value not in allowed:
+        raise ResultsError(f"{where}: field '{key}' is '{value}', allowed {'|'.join(allowed)}")
+    return value
+
+
+def _finite_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def record_from_json(obj, where):
+    if not isinstance(obj, dict):
+        raise ResultsError(f"{where}: must be an object")
+    gpus = _require(obj, "gpus", int, where)
+    if gpus < 1:
+        raise ResultsError(f"{where}: field 'gpus' must be at least 1")
+    nodes = _require(obj, "nodes", int, where)
+    metrics = _require(obj, "metrics", dict, where)
+    for name, value in metrics.items():
+        if not _finite_number(value):
+            raise ResultsError(f"{where}: metric '{name}' must be a finite number")
+    samples = _require(obj, "samples_s", list, where)
+    if not all(_finite_number(s) for s in samples):
+        raise ResultsError(f"{where}: field 'samples_s' must hold numbers")
+    per_rank = obj.get("per_rank", [])
+    if not isinstance(per_rank, list):
+        raise ResultsError(f"{where}: field 'per_rank' must be an array")
+    extra = obj.get("extra", {})
+    if not isinstance(extra, dict):
+        raise ResultsError(f"{where}: field 'extra' must be an object")
+    return Record(
+        suite=_require(obj, "suite", str, where),
+        case=_require(obj, "case", str, where),
+        params=_require(obj, "params", dict, where),
+        gpus=gpus,
+        nodes=nodes,
+        ranks_per_node=_require(obj, "ranks_per_node", int, where),
+        tier=obj.get("tier", "inter" if nodes > 1 else "intra"),
+        samples_s=[float(s) for s in samples],
+        stats=_require(obj, "stats", dict, where),
+        metrics={name: float(value) for name, value in metrics.items()},
+        per_rank=per_rank,
+        check=_require_one_of(obj, "check", _CHECKS, where),
+        status=_require_one_of(obj, "status", _STATUSES, where),
+        reason=obj.get("reason", "") if isinstance(obj.get("reason", ""), str) else "",
+        extra=extra,
+        where=where,
+    )
+
+
+def results_from_json(obj, source):
+    if not isinstance(obj, dict):
+        raise ResultsError(f"{source}: not a clusterbench results file "
+                           "(top level is not an object)")
+    schema = _require(obj, "schema", str, source)
+    if schema != SCHEMA_NAME:
+        raise ResultsError(f"{source}: field 'schema' is '{schema}', expected '{SCHEMA_NAME}'")
+    version = _require(obj, "schema_version", int, source)
+    if version != SCHEMA_VERSION:
+        raise ResultsError(f"{source}: field 'schema_version' is {version}, "
+                           f"these plots read {SCHEMA_VERSION}")
+    run = _require(obj, "run", dict, source)
+    records = _require(obj, "records", list, source)
+    parsed = [record_from_json(r, f"{source}: records[{i}]") for i, r in enumerate(records)]
+    fits = obj.get("fits", {})
+    return Results(path=source, run=run, records=parsed,
+                   fits=fits if isinstance(fits, dict) else {})
+
+
+def load_results(path):
+    try:
+        with open(path, "r", encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise ResultsError(f"{path}: cannot open: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise ResultsError(f"{path}: not valid JSON (not UTF-8 text)") from None
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as e:
+        where = f"line {e.lineno} column {e.colno}"
+        raise ResultsError(f"{path}: not valid JSON ({e.msg} at {where})") from None
+    return results_from_json(obj, path)
+
+
+def _first_device_name(run):
+    hosts = run.get("hosts")
+    if not isinstance(hosts, list) or not hosts or not isinstance(hosts[0], dict):
+        return None
+    devices = hosts[0].get("devices")
+    if isinstance(devices, list) and devices and isinstance(devices[0], dict):
+        name = devices[0].get("name")
+        if isinstance(name, str) and name:
+            return name
+    return None
+
+
+def cluster_label(run):
+    """'n1 (+1 host) · NVIDIA H200 · cuda': what a title or legend says about where a run ran."""
+    parts = []
+    hosts = run.get("hosts")
+    if isinstance(hosts, list) and hosts and isinstance(hosts[0], dict):
+        host = hosts[0].get("host")
+        if isinstance(host, str) and host:
+            more = len(hosts) - 1
+            parts.append(host + (f" (+{more} host{'s' if more > 1 else ''})" if more else ""))
+    device = _first_device_name(run)
+    if device:
+        parts.append(device)
+    backend = run.get("backend")
+    if isinstance(backend, str) and backend:
+        parts.append(backend)
+    return " · ".join(parts) if parts else "unknown cluster"

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Bad input: exit 2 with one line naming the flag, before any MPI job starts; never a hang.
+set -uo pipefail
+bin=$1
+fail=0
+expect() {
+  local flag=$1
+  shift
+  local err rc
+  err=$(timeout 20 "$bin" run "$@" 2>&1 >/dev/null)
+  rc=$?
+  if [ "$rc" != 2 ] || [ "$(printf '%s\n' "$err" | wc -l)" != 1 ] || [[ "$err" != *"$flag"* ]]; then
+    echo "FAIL: run $* -> exit $rc, stderr: $err"
+    fail=1
+  else
+    echo "ok: run $* -> $err"
+  fi
+}
+expect --min-bytes --min-bytes 0
+expect --min-bytes --min-bytes -8
+expect --min-bytes --min-bytes 1M --max-bytes 1K
+expect --step-factor --step-factor 1
+expect --suite --suite nosuch
+expect --cases --suite collectives --cases nosuch
+expect --dtypes --dtypes quad
+expect --backend --backend tpu
+expect --gpus --np 2 --gpus 1,4
+expect --gpus --gpus 2,1
+expect --out --out /nonexistent-dir/r.json
+expect --out --out /
+expect --bogus --bogus
+exit $fail

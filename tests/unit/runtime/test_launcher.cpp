@@ -1,0 +1,44 @@
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "runtime/launcher.hpp"
+
+using namespace cb;
+
+TEST(Launcher, BindsOneRankPerCoreWhenTheyFit) {
+  const auto cmd = mpirun_command("mpirun", "/x/clusterbench", {"run", "--quick"}, 2, false, 2);
+  EXPECT_EQ(command_line(cmd), "mpirun -np 2 --bind-to core --map-by core /x/clusterbench run --quick");
+}
+
+TEST(Launcher, OversubscribesOnlyWhenAskedForMoreRanksThanCores) {
+  const auto cmd = mpirun_command("mpirun", "cb", {"run"}, 4, true, 2);
+  EXPECT_EQ(command_line(cmd), "mpirun -np 4 --allow-run-as-root --oversubscribe cb run");
+}
+
+TEST(Launcher, QuotesForTheShell) {
+  EXPECT_EQ(shell_quote("plain-word_1.json"), "plain-word_1.json");
+  EXPECT_EQ(shell_quote("two words"), "'two words'");
+  EXPECT_EQ(shell_quote("it's"), "'it'\\''s'");
+  EXPECT_EQ(shell_quote(""), "''");
+  EXPECT_EQ(shell_quote("a;rm -rf /"), "'a;rm -rf /'");
+}
+
+TEST(Launcher, DetectsTheLaunchEnvironment) {
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "PMI_RANK",
+                        "SLURM_STEP_ID", "SLURM_PROCID", "CLUSTERBENCH_LAUNCHED"}) {
+    unsetenv(v);
+  }
+  EXPECT_EQ(detect_launch_mode(), LaunchMode::needs_launch);
+  setenv("OMPI_COMM_WORLD_SIZE", "2", 1);
+  EXPECT_EQ(detect_launch_mode(), LaunchMode::external_mpi);
+  setenv("CLUSTERBENCH_LAUNCHED", "1", 1);
+  EXPECT_EQ(detect_launch_mode(), LaunchMode::self_launched);
+  unsetenv("CLUSTERBENCH_LAUNCHED");
+  unsetenv("OMPI_COMM_WORLD_SIZE");
+  setenv("SLURM_STEP_ID", "0", 1);
+  setenv("SLURM_PROCID", "0", 1);
+  setenv("PMIX_RANK", "0", 1);
+  EXPECT_EQ(detect_launch_mode(), LaunchMode::slurm_step);
+  for (const char* v : {"SLURM_STEP_ID", "SLURM_PROCID", "PMIX_RANK"}) unsetenv(v);
+}

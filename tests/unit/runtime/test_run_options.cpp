@@ -1,0 +1,86 @@
+#include <gtest/gtest.h>
+
+#include "core/error.hpp"
+#include "runtime/run_options.hpp"
+
+using namespace cb;
+
+namespace {
+RunConfig parse(const std::vector<std::string>& args) {
+  ArgParser p = run_argument_parser();
+  p.parse(args);
+  return run_config_from(p);
+}
+
+std::string rejection(const std::vector<std::string>& args) {
+  try {
+    parse(args);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(RunOptions, DefaultsAndQuickProfile) {
+  RunConfig c = parse({});
+  EXPECT_TRUE(c.suites.empty());
+  EXPECT_EQ(c.min_bytes, 8u);
+  EXPECT_EQ(c.max_bytes, 64u << 20);
+  EXPECT_EQ(c.in_place, (std::vector<bool>{false, true}));
+  RunConfig q = parse({"--quick"});
+  EXPECT_TRUE(q.quick);
+  EXPECT_EQ(q.max_bytes, 2u << 20);
+  EXPECT_LT(q.measure.max_time_s, c.measure.max_time_s);
+}
+
+TEST(RunOptions, SizesAndSuitesAndCases) {
+  RunConfig c = parse({"--suite", "collectives", "--cases", "all_reduce,broadcast", "--min-bytes",
+                       "1K", "--max-bytes", "1M", "--step-factor", "4", "--dtypes",
+                       "float,double,int32", "--ops", "sum,min,max", "--placement", "out"});
+  EXPECT_EQ(c.suites, (std::vector<std::string>{"collectives"}));
+  EXPECT_TRUE(c.wants_case("collectives", "broadcast"));
+  EXPECT_FALSE(c.wants_case("collectives", "alltoall"));
+  EXPECT_EQ(c.message_sizes(),
+            (std::vector<std::uint64_t>{1024, 4096, 16384, 65536, 262144, 1048576}));
+  EXPECT_EQ(c.in_place, (std::vector<bool>{false}));
+}
+
+TEST(RunOptions, MessageSizesIncludeMinAndStopAtMax) {
+  RunConfig c;
+  c.min_bytes = 8;
+  c.max_bytes = 100;
+  c.step_factor = 3;
+  EXPECT_EQ(c.message_sizes(), (std::vector<std::uint64_t>{8, 24, 72}));
+}
+
+TEST(RunOptions, RejectionsNameTheFlag) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--min-bytes", "0"}, "--min-bytes"},
+      {{"--min-bytes", "-5"}, "--min-bytes"},
+      {{"--max-bytes", "lots"}, "--max-bytes"},
+      {{"--min-bytes", "1M", "--max-bytes", "1K"}, "--min-bytes"},
+      {{"--step-factor", "1"}, "--step-factor"},
+      {{"--step-factor", "0.5"}, "--step-factor"},
+      {{"--suite", "graphics"}, "--suite"},
+      {{"--suite", "collectives", "--cases", "all_reduce,teleport"}, "--cases"},
+      {{"--dtypes", "float,quad"}, "--dtypes"},
+      {{"--ops", "avg"}, "--ops"},
+      {{"--gpus", "4,2"}, "--gpus"},
+      {{"--gpus", "0"}, "--gpus"},
+      {{"--np", "0"}, "--np"},
+      {{"--placement", "sideways"}, "--placement"},
+      {{"--timeout", "0"}, "--timeout"},
+      {{"--bogus"}, "--bogus"},
+  };
+  for (const auto& [args, flag] : cases) {
+    const std::string message = rejection(args);
+    EXPECT_NE(message.find(flag), std::string::npos) << args[0] << ": '" << message << "'";
+  }
+}
+
+TEST(RunOptions, OutputPathChecks) {
+  EXPECT_THROW(check_output_path("/nonexistent-dir-cb/x.json", false), InputError);
+  EXPECT_THROW(check_output_path("/tmp", false), InputError);
+  EXPECT_NO_THROW(check_output_path("/tmp/cb-out-check.json", false));
+}
