@@ -1,0 +1,48 @@
+#pragma once
+// What a Slurm job's environment says: whether this process is a task of a job step (started by
+// srun, so `clusterbench run` must not launch ranks itself) and what the allocation holds.
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cb {
+
+// Looks up one environment variable; nullopt when it is unset.
+using EnvironmentLookup = std::function<std::optional<std::string>(const std::string& name)>;
+
+// The process's own environment (getenv).
+EnvironmentLookup process_environment();
+
+struct SlurmAllocation {
+  std::string job_id;              // SLURM_JOB_ID
+  std::vector<std::string> nodes;  // SLURM_JOB_NODELIST (or SLURM_NODELIST), expanded
+  int ntasks = 0;                  // SLURM_NTASKS (or SLURM_NPROCS); 0 when unset
+  std::vector<int> tasks_per_node; // SLURM_TASKS_PER_NODE expanded, one entry per node
+  int gpus_per_node = 0;           // SLURM_GPUS_ON_NODE, else SLURM_GPUS_PER_NODE, else 0
+  std::optional<int> procid;       // SLURM_PROCID: this task's rank in the step
+  std::optional<int> localid;      // SLURM_LOCALID: its rank on its node
+  std::optional<int> nodeid;       // SLURM_NODEID: its node's index in `nodes`
+};
+
+// True for a task of a job step started by srun: SLURM_STEP_ID (or SLURM_STEPID), SLURM_PROCID and
+// SLURM_NTASKS are set. A batch script has SLURM_PROCID and SLURM_NTASKS but no step id: there
+// `clusterbench run` still launches its ranks itself.
+bool running_under_slurm_step(const EnvironmentLookup& environment);
+bool running_under_slurm_step();
+
+// Throws InputError naming the variable when there is no job (SLURM_JOB_ID unset) or a variable
+// is malformed.
+SlurmAllocation read_slurm_allocation(const EnvironmentLookup& environment);
+SlurmAllocation read_slurm_allocation();
+
+// Slurm's host list notation: "gpu[01-03,7],login1" -> gpu01 gpu02 gpu03 gpu7 login1. Zero
+// padding is kept; several bracket groups in one name expand to every combination. `variable`
+// names the source in errors.
+std::vector<std::string> expand_hostlist(std::string_view list, std::string_view variable);
+
+// SLURM_TASKS_PER_NODE notation: "2(x3),1" -> 2 2 2 1.
+std::vector<int> expand_tasks_per_node(std::string_view text, std::string_view variable);
+
+} // namespace cb
