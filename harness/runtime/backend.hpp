@@ -14,6 +14,7 @@
 namespace cb {
 
 class Communicator;
+class ComputeKernels;
 
 // Memory on the device. Freed when destroyed.
 class DeviceBuffer {
@@ -61,6 +62,9 @@ class Backend {
   virtual std::unique_ptr<CollectiveComm> collectives(const Communicator& comm) = 0;
   // Device state worth keeping beside a record (power, temperature, throttling); may be empty.
   virtual nlohmann::json state() const { return nlohmann::json::object(); }
+  // The backend's own compute kernels (runtime/compute_kernels.hpp), or nullptr when the compute
+  // family should use its host kernels. Owned by the backend.
+  virtual ComputeKernels* compute() { return nullptr; }
 };
 
 }  // namespace cb

@@ -31,8 +31,30 @@ Measurement CaseContext::measure_into(Record& record, const std::function<void()
 Measurement CaseContext::measure_timed_into(
     Record& record, const std::function<double(int)>& timed_batch,
     const std::function<nlohmann::json(double, bool)>& metrics) const {
+  // Device state (power, temperature, throttling) around the measurement, where the backend has
+  // it: a record taken while the device throttled says so.
+  const nlohmann::json before = backend.state();
   Measurement m = measure(comm, config.measure, timed_batch);
+  const nlohmann::json after = backend.state();
   finish_record(record, m, metrics);
+  if (!before.empty() || !after.empty()) {
+    record.extra["state_before"] = before;
+    record.extra["state_after"] = after;
+  }
+  // Any rank throttling taints the record; every rank must take part in the sum.
+  const long long throttled_ranks =
+      comm.sum(static_cast<long long>(after.value("throttled", false) ? 1 : 0));
+  if (throttled_ranks > 0) {
+    record.extra["throttled_ranks"] = throttled_ranks;
+    std::string reasons;
+    for (const auto& r : after.value("throttle_reasons", nlohmann::json::array())) {
+      reasons += (reasons.empty() ? "" : ",") + r.get<std::string>();
+    }
+    record.reason += std::string(record.reason.empty() ? "" : "; ") + "throttled on " +
+                     std::to_string(throttled_ranks) + " rank(s)" +
+                     (reasons.empty() ? "" : " (" + reasons + " on rank " +
+                                                  std::to_string(comm.rank()) + ")");
+  }
   return m;
 }
 

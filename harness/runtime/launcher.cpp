@@ -19,10 +19,9 @@ namespace cb {
 
 LaunchMode detect_launch_mode() {
   auto set = [](const char* name) { return std::getenv(name) != nullptr; };
-  if (set("CLUSTERBENCH_LAUNCHED") &&
-      (set("OMPI_COMM_WORLD_SIZE") || set("PMI_SIZE") || set("PMIX_RANK"))) {
-    return LaunchMode::self_launched;
-  }
+  // Our own child: under the mpirun we started, or alone when no mpirun was found (a singleton
+  // MPI process). Either way it must not launch again.
+  if (set("CLUSTERBENCH_LAUNCHED")) return LaunchMode::self_launched;
   // srun sets SLURM_STEP_ID for the tasks of a job step; inside an sbatch script without srun
   // only SLURM_JOB_ID is set, and then we launch like anywhere else.
   if (set("SLURM_STEP_ID") && set("SLURM_PROCID") && (set("PMIX_RANK") || set("PMI_RANK") || set("PMI_SIZE"))) {

@@ -75,6 +75,10 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
       CaseContext ctx{backend_, comm, config_, layout_, members[index],
                       placement_of(layout_, members[index]), world_devices_};
       const auto instances = c->instances(config_);
+      if (instances.empty()) {  // the case has nothing to run on this backend or with these flags
+        wait_idle();
+        continue;
+      }
       if (root) {
         progress.stage(c->suite() + " " + c->name() + " on " + std::to_string(n));
         progress.clear();

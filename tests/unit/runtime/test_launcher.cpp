@@ -34,8 +34,10 @@ TEST(Launcher, DetectsTheLaunchEnvironment) {
   EXPECT_EQ(detect_launch_mode(), LaunchMode::external_mpi);
   setenv("CLUSTERBENCH_LAUNCHED", "1", 1);
   EXPECT_EQ(detect_launch_mode(), LaunchMode::self_launched);
-  unsetenv("CLUSTERBENCH_LAUNCHED");
   unsetenv("OMPI_COMM_WORLD_SIZE");
+  // Launched by us without mpirun (none on PATH): a single rank, never a second launch.
+  EXPECT_EQ(detect_launch_mode(), LaunchMode::self_launched);
+  unsetenv("CLUSTERBENCH_LAUNCHED");
   setenv("SLURM_STEP_ID", "0", 1);
   setenv("SLURM_PROCID", "0", 1);
   setenv("PMIX_RANK", "0", 1);

@@ -1,0 +1,74 @@
+// device_local_copy: a copy within one GPU's memory, by copy engine (cudaMemcpyAsync) or by SM
+// kernel, every rank at once. gbps counts the bytes copied; read_write_gbps counts each byte read
+// and written (the figure to set beside the memory bandwidth of the data sheet).
+#include "core/collective_math.hpp"
+#include "cuda/cuda_handles.hpp"
+#include "cuda/device_kernels.hpp"
+#include "gpu_case.hpp"
+
+namespace cb {
+namespace {
+
+constexpr std::uint64_t kCopyBytes = 1ull << 30;
+
+class DeviceLocalCopyCase : public GpuCase {
+public:
+  std::string suite() const override { return "links"; }
+  std::string name() const override { return "device_local_copy"; }
+
+protected:
+  std::vector<nlohmann::json> gpu_instances(const RunConfig&) const override {
+    return {{{"bytes", kCopyBytes}, {"initiator", "copy_engine"}},
+            {{"bytes", kCopyBytes}, {"initiator", "sm"}}};
+  }
+
+  std::vector<Record> run_gpu(const CaseContext& ctx, cuda::CudaBackend& backend,
+                              const nlohmann::json& params) override {
+    const std::size_t bytes = params.at("bytes").get<std::size_t>();
+    const bool by_sm = params.at("initiator") == "sm";
+    Record record = ctx.new_record(suite(), name(), params);
+    cuda::DeviceScope scope(backend.device_index());
+    cuda::DeviceMemory src(bytes), dst(bytes);
+    const std::size_t floats = bytes / sizeof(float);
+    cuda::launch_fill_constant(DType::f32, src.get(), floats, 1.5, backend.stream());
+    cuda::launch_fill_constant(DType::f32, dst.get(), floats, 0, backend.stream());
+    backend.synchronize();
+    const int blocks = cuda::full_occupancy_blocks(backend.device_index(), 256);
+    auto copy_on = [=, s = src.get(), d = dst.get()](cudaStream_t stream) {
+      if (by_sm) {
+        cuda::launch_sm_copy(d, s, bytes, blocks, stream);
+      } else {
+        CB_CUDA(cudaMemcpyAsync(d, s, bytes, cudaMemcpyDeviceToDevice, stream));
+      }
+    };
+    const std::vector<cuda::CopyStream> streams{{backend.device_index(), copy_on}};
+    const double peak = backend.compute()->peak("memory_gbps");
+    const int ranks = ctx.comm.size();
+    ctx.measure_timed_into(
+        record, [&](int k) { return held_copy_seconds(streams, k); },
+        [&](double s, bool whole) {
+          const double per_gpu = gbps(static_cast<double>(bytes), s);
+          nlohmann::json m = {{"time_us", s * 1e6},
+                              {"gbps", whole ? per_gpu * ranks : per_gpu},
+                              {"read_write_gbps", 2 * per_gpu * (whole ? ranks : 1)}};
+          if (peak > 0)
+            m["fraction_of_peak"] = 2 * per_gpu / peak;
+          return m;
+        });
+    if (peak > 0)
+      record.extra["peak_gbps"] = peak;
+    record.extra["state"] = backend.state();
+    const long long wrong = ctx.comm.sum(
+        static_cast<long long>(count_float_mismatches(backend, dst.get(), floats, 1.5)));
+    record.check = wrong == 0 ? "pass" : "fail";
+    if (wrong != 0)
+      record.reason = std::to_string(wrong) + " wrong floats after the copy";
+    return {record};
+  }
+};
+
+} // namespace
+
+CB_REGISTER_CASE(DeviceLocalCopyCase);
+
+} // namespace cb

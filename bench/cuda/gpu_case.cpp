@@ -1,0 +1,36 @@
+#include "gpu_case.hpp"
+
+#include <algorithm>
+
+#include "cuda/cuda_handles.hpp"
+#include "cuda/device_kernels.hpp"
+
+namespace cb {
+
+double held_copy_seconds(const std::vector<cuda::CopyStream>& streams, int k) {
+  constexpr int kRound = 32;
+  double total = 0;
+  while (k > 0) {
+    const int n = std::min(k, kRound);
+    const std::vector<double> seconds = cuda::time_held_copies(streams, 1, n);
+    total += *std::max_element(seconds.begin(), seconds.end());
+    k -= n;
+  }
+  return total;
+}
+
+std::size_t count_float_mismatches(cuda::CudaBackend& backend, const void* p, std::size_t n,
+                                   double value) {
+  cuda::DeviceScope scope(backend.device_index());
+  cuda::DeviceMemory count(sizeof(unsigned long long));
+  CB_CUDA(cudaMemsetAsync(count.get(), 0, sizeof(unsigned long long), backend.stream()));
+  cuda::launch_count_not_equal(DType::f32, p, n, value,
+                               static_cast<unsigned long long*>(count.get()), backend.stream());
+  unsigned long long wrong = 0;
+  CB_CUDA(
+      cudaMemcpyAsync(&wrong, count.get(), sizeof wrong, cudaMemcpyDeviceToHost, backend.stream()));
+  backend.synchronize();
+  return static_cast<std::size_t>(wrong);
+}
+
+} // namespace cb

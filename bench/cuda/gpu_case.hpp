@@ -1,0 +1,47 @@
+#pragma once
+// What the GPU-only cases share: they run on the cuda backend and produce no instances for a host
+// run (so host results carry no empty GPU rows); under `--backend auto` outside our own launcher,
+// a host backend skips them with the reason.
+#include <string>
+#include <vector>
+
+#include "cuda/copy_timing.hpp"
+#include "cuda/cuda_backend.hpp"
+#include "runtime/case.hpp"
+
+namespace cb {
+
+class GpuCase : public BenchmarkCase {
+public:
+  std::vector<nlohmann::json> instances(const RunConfig& config) const override {
+    if (config.backend == "host")
+      return {};
+    return gpu_instances(config);
+  }
+  void print_header(std::ostream& out, const CaseContext& ctx) const override {
+    if (ctx.backend.name() == "cuda")
+      BenchmarkCase::print_header(out, ctx);
+  }
+  std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {
+    auto* cuda = dynamic_cast<cuda::CudaBackend*>(&ctx.backend);
+    if (!cuda) {
+      Record r = ctx.new_record(suite(), name(), params);
+      CaseContext::skip(r, "needs the cuda backend (this run uses " + ctx.backend.name() + ")");
+      return {r};
+    }
+    return run_gpu(ctx, *cuda, params);
+  }
+
+protected:
+  virtual std::vector<nlohmann::json> gpu_instances(const RunConfig& config) const = 0;
+  virtual std::vector<Record> run_gpu(const CaseContext& ctx, cuda::CudaBackend& backend,
+                                      const nlohmann::json& params) = 0;
+};
+
+// Runs k timed copies as rounds of at most 32 held copies (the launch queue must hold a round).
+double held_copy_seconds(const std::vector<cuda::CopyStream>& streams, int k);
+// Floats of device buffer p (n of them, on the backend's device) that are not `value`.
+std::size_t count_float_mismatches(cuda::CudaBackend& backend, const void* p, std::size_t n,
+                                   double value);
+
+} // namespace cb

@@ -1,0 +1,179 @@
+// p2p_matrix: bandwidth between every pair of GPUs of the first node, by copy engine
+// (cudaMemcpyPeerAsync) or by SM kernel (stores into the peer's memory), one way or both ways at
+// once, as one record holding the matrix (rows = source, columns = destination, GB/s). Like
+// nvbandwidth, one process drives every GPU of the node: comm rank 0 measures, the other ranks
+// take part in the engine's barriers only. Pairs without peer access are skipped with the reason.
+#include <algorithm>
+#include <map>
+
+#include "core/collective_math.hpp"
+#include "core/stats.hpp"
+#include "cuda/cuda_handles.hpp"
+#include "cuda/device_kernels.hpp"
+#include "cuda/p2p_plan.hpp"
+#include "gpu_case.hpp"
+
+namespace cb {
+namespace {
+
+constexpr std::uint64_t kCopyBytes = 256ull << 20;
+
+void enable_peer(int from, int to) {
+  cuda::DeviceScope scope(from);
+  const cudaError_t rc = cudaDeviceEnablePeerAccess(to, 0);
+  if (rc == cudaErrorPeerAccessAlreadyEnabled) {
+    cudaGetLastError();
+    return;
+  }
+  CB_CUDA(rc);
+}
+
+class P2pMatrixCase : public GpuCase {
+public:
+  std::string suite() const override { return "links"; }
+  std::string name() const override { return "p2p_matrix"; }
+  bool largest_count_only() const override { return true; }
+
+protected:
+  std::vector<nlohmann::json> gpu_instances(const RunConfig&) const override {
+    std::vector<nlohmann::json> out;
+    for (const char* initiator : {"copy_engine", "sm"}) {
+      for (const char* direction : {"uni", "bi"}) {
+        out.push_back({{"bytes", kCopyBytes}, {"initiator", initiator}, {"direction", direction}});
+      }
+    }
+    return out;
+  }
+
+  std::vector<Record> run_gpu(const CaseContext& ctx, cuda::CudaBackend& backend,
+                              const nlohmann::json& params) override {
+    const std::size_t bytes = params.at("bytes").get<std::size_t>();
+    const bool by_sm = params.at("initiator") == "sm";
+    const bool bidirectional = params.at("direction") == "bi";
+    const bool root = ctx.comm.rank() == 0;
+    Record record = ctx.new_record(suite(), name(), params);
+    std::string why;
+    const int devices = ctx.comm.broadcast_int(root ? cuda::count_cuda_devices(why) : 0);
+    if (devices < 2) {
+      CaseContext::skip(record, "needs at least 2 GPUs on the node; " + std::to_string(devices) +
+                                    " visible to rank 0");
+      return {record};
+    }
+    std::map<std::pair<int, int>, double> values;
+    nlohmann::json skipped = nlohmann::json::array();
+    std::vector<double> pair_seconds;
+    long long wrong = 0;
+    for (const cuda::DevicePair& pair : cuda::p2p_pairs(devices, bidirectional)) {
+      int access = 0;
+      if (root) {
+        int forward = 0, backward = 1;
+        CB_CUDA(cudaDeviceCanAccessPeer(&forward, pair.src, pair.dst));
+        if (bidirectional || by_sm)
+          CB_CUDA(cudaDeviceCanAccessPeer(&backward, pair.dst, pair.src));
+        access = forward && backward;
+      }
+      if (!ctx.comm.broadcast_int(access)) {
+        skipped.push_back({{"src", pair.src},
+                           {"dst", pair.dst},
+                           {"reason", "no peer access between these GPUs"}});
+        continue;
+      }
+      // Rank 0 owns the buffers; the others only join the engine's rounds.
+      std::vector<cuda::DeviceMemory> buffers;
+      std::vector<cuda::CopyStream> streams;
+      std::vector<std::pair<int, const void*>> destinations;
+      if (root) {
+        enable_peer(pair.src, pair.dst);
+        enable_peer(pair.dst, pair.src);
+        auto add_direction = [&](int from, int to) {
+          void *src = nullptr, *dst = nullptr;
+          {
+            cuda::DeviceScope scope(from);
+            buffers.emplace_back(bytes);
+            src = buffers.back().get();
+            cuda::launch_fill_constant(DType::f32, src, bytes / 4, 1.5, nullptr);
+            CB_CUDA(cudaDeviceSynchronize());
+          }
+          {
+            cuda::DeviceScope scope(to);
+            buffers.emplace_back(bytes);
+            dst = buffers.back().get();
+            cuda::launch_fill_constant(DType::f32, dst, bytes / 4, 0, nullptr);
+            CB_CUDA(cudaDeviceSynchronize());
+          }
+          destinations.emplace_back(to, dst);
+          // Both initiators run on the source GPU: the copy engine pushes, the SM kernel stores.
+          streams.push_back({from, [=](cudaStream_t s) {
+                               if (by_sm) {
+                                 cuda::launch_sm_copy(dst, src, bytes,
+                                                      cuda::full_occupancy_blocks(from, 256), s);
+                               } else {
+                                 CB_CUDA(cudaMemcpyPeerAsync(dst, to, src, from, bytes, s));
+                               }
+                             }});
+        };
+        buffers.reserve(4);
+        add_direction(pair.src, pair.dst);
+        if (bidirectional)
+          add_direction(pair.dst, pair.src);
+      }
+      const Measurement m = measure(ctx.comm, ctx.config.measure, [&](int k) {
+        return root ? held_copy_seconds(streams, k) : 0.0;
+      });
+      if (!root)
+        continue;
+      const double seconds = median(m.samples_s);
+      pair_seconds.push_back(seconds);
+      const double figure = gbps(static_cast<double>(bytes) * (bidirectional ? 2 : 1), seconds);
+      values[{pair.src, pair.dst}] = figure;
+      for (const auto& [device, dst] : destinations) {
+        cuda::DeviceScope scope(device);
+        cuda::DeviceMemory count(sizeof(unsigned long long));
+        CB_CUDA(cudaMemset(count.get(), 0, sizeof(unsigned long long)));
+        cuda::launch_count_not_equal(DType::f32, dst, bytes / 4, 1.5,
+                                     static_cast<unsigned long long*>(count.get()), nullptr);
+        unsigned long long n = 0;
+        CB_CUDA(cudaMemcpy(&n, count.get(), sizeof n, cudaMemcpyDeviceToHost));
+        wrong += static_cast<long long>(n);
+      }
+      if (!m.converged)
+        record.status = "noisy";
+    }
+    wrong = ctx.comm.sum(wrong);
+    if (!root)
+      return {record};
+    record.extra["devices"] = devices;
+    record.extra["skipped_pairs"] = skipped;
+    record.extra["matrix"] = cuda::link_matrix_json(devices, values, bidirectional);
+    record.extra["samples_are"] = "the median seconds of each measured pair";
+    record.extra["bidirectional_sums_both_directions"] = bidirectional;
+    if (pair_seconds.empty()) {
+      CaseContext::skip(record, "no pair of GPUs has peer access");
+      return {record};
+    }
+    record.samples_s = pair_seconds;
+    record.stats = summarize(pair_seconds);
+    std::vector<double> figures;
+    for (const auto& [key, v] : values)
+      figures.push_back(v);
+    record.metrics = {{"gbps", median(figures)},
+                      {"min_gbps", *std::min_element(figures.begin(), figures.end())},
+                      {"max_gbps", *std::max_element(figures.begin(), figures.end())},
+                      {"pairs", static_cast<int>(figures.size())}};
+    const double nvlink = backend.compute()->peak("nvlink_gbps");
+    // The data sheet's NVLink figure is bidirectional; one direction gets half of it.
+    if (nvlink > 0) {
+      record.metrics["fraction_of_peak"] = median(figures) / (bidirectional ? nvlink : nvlink / 2);
+    }
+    record.check = wrong == 0 ? "pass" : "fail";
+    if (wrong != 0)
+      record.reason = std::to_string(wrong) + " wrong floats after the copies";
+    return {record};
+  }
+};
+
+} // namespace
+
+CB_REGISTER_CASE(P2pMatrixCase);
+
+} // namespace cb

@@ -1,0 +1,111 @@
+// read_to_gpu: each rank reads its own file into pinned host buffers and on to its GPU, double-
+// buffered (the read of block k+1 overlaps the copy of block k), beside the same reads into pinned
+// memory alone (target host), so the cost of the GPU hop shows. GPUDirect Storage (cuFile) is
+// measured only in builds that found cufile.h; other builds record it as skipped with the reason.
+#include <filesystem>
+
+#include "core/collective_math.hpp"
+#include "core/error.hpp"
+#include "cuda/storage_to_gpu.hpp"
+#include "gpu_case.hpp"
+
+namespace cb {
+namespace {
+
+constexpr std::uint64_t kFileBytes = 1ull << 30;
+constexpr std::uint64_t kQuickFileBytes = 256ull << 20;
+
+// The GPU reads' own directory beside the storage family's: <storage dir>-gpu, so neither family
+// ever finds the other's files in its directory.
+std::filesystem::path gpu_storage_dir(const RunConfig& config) {
+  std::filesystem::path base = config.storage_dir.empty()
+                                   ? std::filesystem::temp_directory_path() / "clusterbench-storage"
+                                   : std::filesystem::path(config.storage_dir);
+  base = base.lexically_normal();
+  if (!base.has_filename())
+    base = base.parent_path();
+  return base.parent_path() / (base.filename().string() + "-gpu");
+}
+
+class ReadToGpuCase : public GpuCase {
+public:
+  std::string suite() const override { return "storage"; }
+  std::string name() const override { return "read_to_gpu"; }
+
+protected:
+  std::vector<nlohmann::json> gpu_instances(const RunConfig& config) const override {
+    std::vector<nlohmann::json> out;
+    for (auto block : config.block_sizes) {
+      for (const char* target : {"host", "gpu", "gpu_direct"}) {
+        out.push_back({{"block_bytes", block}, {"target", target}});
+      }
+    }
+    return out;
+  }
+
+  std::vector<Record> run_gpu(const CaseContext& ctx, cuda::CudaBackend& backend,
+                              const nlohmann::json& params) override {
+    const std::string target = params.at("target");
+    Record record = ctx.new_record(suite(), name(), params);
+    if (target == "gpu_direct") {
+#ifdef CB_HAVE_CUFILE
+      CaseContext::skip(record, "GPUDirect Storage reads are not measured by this case yet");
+#else
+      CaseContext::skip(record, "built without cuFile (cufile.h not found at build time): "
+                                "GPUDirect Storage not measured");
+#endif
+      return {record};
+    }
+    const std::size_t block = params.at("block_bytes").get<std::size_t>();
+    const std::uint64_t file_bytes = ctx.config.file_bytes
+                                         ? ctx.config.file_bytes
+                                         : (ctx.config.quick ? kQuickFileBytes : kFileBytes);
+    const std::filesystem::path dir = gpu_storage_dir(ctx.config);
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec)
+      throw InputError("--storage-dir: cannot create " + dir.string() + ": " + ec.message());
+    const int world_rank = ctx.members[static_cast<std::size_t>(ctx.comm.rank())];
+    const cuda::ReadFile file = cuda::prepare_read_file(
+        (dir / ("rank" + std::to_string(world_rank) + ".bin")).string(), file_bytes / block * block,
+        static_cast<std::uint64_t>(world_rank) + 1);
+    cuda::StorageToGpu reader(file, block, backend.device_index(), backend.stream(),
+                              ctx.config.buffered);
+    const bool to_gpu = target == "gpu";
+    const double bytes = static_cast<double>(reader.bytes_per_pass());
+    const int ranks = ctx.comm.size();
+    ctx.measure_timed_into(
+        record,
+        [&](int k) {
+          double seconds = 0;
+          for (int i = 0; i < k; ++i)
+            seconds += reader.pass(to_gpu);
+          return seconds;
+        },
+        [&](double s, bool whole) {
+          return nlohmann::json{{"time_us", s * 1e6},
+                                {"gbps", gbps(bytes * (whole ? ranks : 1), s)}};
+        });
+    record.params["file_bytes"] = reader.bytes_per_pass();
+    record.extra["direct_io"] = reader.direct();
+    record.extra["directory"] = dir.string();
+    if (!reader.note().empty())
+      record.reason = reader.note();
+    long long wrong = 0;
+    if (to_gpu)
+      wrong = reader.verify().empty() ? 0 : 1;
+    wrong = ctx.comm.sum(wrong);
+    record.check = wrong == 0 ? "pass" : "fail";
+    if (wrong != 0)
+      record.reason = std::to_string(wrong) + " ranks' GPU copies differ from their files";
+    if (ctx.config.cleanup)
+      std::filesystem::remove(file.path, ec);
+    return {record};
+  }
+};
+
+} // namespace
+
+CB_REGISTER_CASE(ReadToGpuCase);
+
+} // namespace cb

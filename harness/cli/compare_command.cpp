@@ -1,0 +1,67 @@
+// clusterbench compare: two clusters (or two runs) side by side, environment first.
+#include <iostream>
+
+#include "cli/command.hpp"
+#include "core/args.hpp"
+#include "core/error.hpp"
+#include "verdicts/cluster_compare.hpp"
+#include "verdicts/compare_report.hpp"
+#include "verdicts/overlay_plot.hpp"
+#include "verdicts/verdict_input.hpp"
+
+namespace {
+
+int compare_main(const std::vector<std::string>& args) {
+  cb::ArgParser parser("compare", "clusterbench compare A.json B.json [--json] [--plot DIR]");
+  parser.positional("A.json", "the first run (clusterbench results or Google Benchmark JSON)")
+      .positional("B.json", "the second run")
+      .flag("json", "print the comparison as JSON")
+      .option("plot", "DIR",
+              "also draw both runs on the same axes into DIR (plots/plot.py --overlay; Python "
+              "from $CLUSTERBENCH_PYTHON, else /usr/bin/python3, else python3)")
+      .epilog(
+          "Prints the environment difference first (GPU model, node and GPU counts, backend,\n"
+          "driver, CUDA, NCCL, MPI), then each case measured by both at the same GPU count:\n"
+          "both medians (headline metric and time), B's speed relative to A with a 95 %\n"
+          "bootstrap interval, the Mann-Whitney p-value and whether it is significant at 0.05,\n"
+          "then the scaling efficiency of both at each GPU count.\n\n"
+          "exit: 0 done (even when plotting fails), 2 bad input or nothing in common");
+  if (!parser.parse(args)) {
+    std::cout << parser.help();
+    return 0;
+  }
+  cb::CompareContext context;
+  context.a_path = parser.positional_value("A.json");
+  context.b_path = parser.positional_value("B.json");
+  const auto plot_dir = parser.get("plot");
+  if (plot_dir && plot_dir->empty())
+    throw cb::InputError("--plot: needs a directory");
+
+  const cb::ResultsFile a = cb::load_verdict_input(context.a_path);
+  const cb::ResultsFile b = cb::load_verdict_input(context.b_path);
+  cb::CompareOptions options;
+  options.significance = context.significance;
+  options.bootstrap.confidence = context.confidence;
+  const cb::ClusterComparison comparison = cb::compare_clusters(a, b, options);
+  if (comparison.cases.empty()) {
+    throw cb::InputError(context.a_path + " and " + context.b_path +
+                         " have no measured case in common (same suite, case, params and gpus): "
+                         "nothing to compare");
+  }
+  if (parser.has("json")) {
+    std::cout << cb::compare_report_json(comparison, context).dump(2) << "\n";
+  } else {
+    std::cout << cb::compare_report_markdown(comparison, context);
+  }
+  std::cout.flush();
+  if (plot_dir) {
+    const cb::PlotOutcome plot = cb::run_overlay_plot(context.a_path, context.b_path, *plot_dir);
+    std::cerr << "clusterbench compare: " << plot.message << "\n";
+  }
+  return 0;
+}
+
+} // namespace
+
+CB_REGISTER_COMMAND("compare", "two clusters or runs side by side: environment, speed, scaling",
+                    compare_main);

@@ -1,0 +1,172 @@
+// clusterbench cost: what a training job costs at a given scaling efficiency, the efficiency given
+// or predicted from measured results.
+#include <cctype>
+#include <cmath>
+#include <iostream>
+
+#include "analysis/cost.hpp"
+#include "analysis/prediction.hpp"
+#include "cli/command.hpp"
+#include "core/args.hpp"
+#include "core/error.hpp"
+#include "core/units.hpp"
+#include "results/results_io.hpp"
+
+namespace cb {
+namespace {
+
+// A count as people write model sizes: 7e9, 7B, 1.5T, 350M (decimal multiples).
+double parse_count(const std::string& text, const std::string& flag) {
+  if (text.empty())
+    throw InputError(flag + ": expected a number such as 7e9 or 7B, got ''");
+  const char last = static_cast<char>(std::toupper(static_cast<unsigned char>(text.back())));
+  double scale = 1;
+  switch (last) {
+  case 'K':
+    scale = 1e3;
+    break;
+  case 'M':
+    scale = 1e6;
+    break;
+  case 'B':
+  case 'G':
+    scale = 1e9;
+    break;
+  case 'T':
+    scale = 1e12;
+    break;
+  default:
+    break;
+  }
+  const std::string digits = scale == 1 ? text : text.substr(0, text.size() - 1);
+  try {
+    return parse_number(digits, flag) * scale;
+  } catch (const InputError&) {
+    throw InputError(flag + ": expected a number such as 7e9 or 7B, got '" + text + "'");
+  }
+}
+
+std::string required(const ArgParser& args, const std::string& name, const std::string& what) {
+  auto value = args.get(name);
+  if (!value)
+    throw InputError("--" + name + ": required (" + what + ")");
+  return *value;
+}
+
+PredictionConfig prediction_config(const ArgParser& args) {
+  PredictionConfig config;
+  config.model_params =
+      parse_count(required(args, "model-params", "the model's parameter count, needed with --from"),
+                  "--model-params");
+  config.tokens_per_gpu =
+      parse_count(required(args, "tokens-per-gpu", "tokens per GPU per step, needed with --from"),
+                  "--tokens-per-gpu");
+  if (auto v = args.get("grad-bytes"))
+    config.grad_bytes = double(parse_size(*v, "--grad-bytes"));
+  if (auto v = args.get("overlap"))
+    config.overlap = parse_number(*v, "--overlap");
+  if (auto v = args.get("bytes-per-step")) {
+    config.bytes_per_step = double(parse_size(*v, "--bytes-per-step"));
+  }
+  return config;
+}
+
+int cost_main(const std::vector<std::string>& argv) {
+  ArgParser args("clusterbench cost",
+                 "clusterbench cost --gpu-hours H --price P --gpus N (--efficiency E | --from "
+                 "RESULTS.json --model-params P --tokens-per-gpu T [--grad-bytes B] [--overlap F] "
+                 "[--bytes-per-step B]) [--utilization U] [--json]");
+  args.option("gpu-hours", "H", "GPU-hours of work at perfect scaling")
+      .option("price", "P", "price per GPU-hour")
+      .option("gpus", "N", "GPUs the job runs on")
+      .option("efficiency", "E", "scaling efficiency at N GPUs, in (0, 1]")
+      .option("from", "RESULTS.json", "predict the efficiency at N GPUs from measured results")
+      .option("model-params", "P", "with --from: model parameters (7e9, 7B)")
+      .option("tokens-per-gpu", "T", "with --from: tokens per GPU per step")
+      .option("grad-bytes", "B",
+              "with --from: gradient bytes all-reduced per step (default 2 x params)")
+      .option("overlap", "F", "with --from: share of the all-reduce hidden behind compute, [0, 1]")
+      .option("bytes-per-step", "B", "with --from: input bytes each GPU reads per step (default 0)")
+      .option("utilization", "U", "share of billed GPU time doing useful work, in (0, 1]")
+      .flag("json", "print the figures as JSON")
+      .epilog("wall_hours = H / (N E); cost = N wall_hours P; ideal_cost = H P;\n"
+              "overhead_fraction = cost / ideal_cost - 1; cost_per_useful_gpu_hour = P / U.");
+  if (!args.parse(argv)) {
+    std::cout << args.help();
+    return 0;
+  }
+  CostInputs inputs;
+  inputs.gpu_hours = parse_number(required(args, "gpu-hours", "GPU-hours of work"), "--gpu-hours");
+  inputs.price_per_gpu_hour =
+      parse_number(required(args, "price", "price per GPU-hour"), "--price");
+  const long long gpus = parse_integer(required(args, "gpus", "GPUs the job runs on"), "--gpus");
+  if (gpus < 1 || gpus > 1'000'000'000) {
+    throw InputError("--gpus: must be at least 1, got " + std::to_string(gpus));
+  }
+  inputs.gpus = static_cast<int>(gpus);
+  if (auto u = args.get("utilization"))
+    inputs.utilization = parse_number(*u, "--utilization");
+
+  const bool from = args.has("from");
+  if (from == args.has("efficiency")) {
+    throw InputError("--efficiency: give either --efficiency E or --from RESULTS.json");
+  }
+  if (!from) {
+    for (const char* flag :
+         {"model-params", "tokens-per-gpu", "grad-bytes", "overlap", "bytes-per-step"}) {
+      if (args.has(flag))
+        throw InputError(std::string("--") + flag + ": applies with --from only");
+    }
+  }
+  std::optional<StepTime> step;
+  std::vector<std::string> warnings;
+  if (from) {
+    const std::string path = *args.get("from");
+    PredictionConfig config = prediction_config(args);
+    config.predict_to = inputs.gpus;
+    const ResultsFile results = load_results(path);
+    const TrainingStepModel model = build_training_step_model(results, config, path);
+    step = predict_step(model, inputs.gpus);
+    warnings = model.warnings;
+    inputs.efficiency = step->efficiency;
+  } else {
+    inputs.efficiency = parse_number(*args.get("efficiency"), "--efficiency");
+  }
+  const CostEstimate estimate = estimate_cost(inputs);
+  if (args.has("json")) {
+    nlohmann::json out = cost_to_json(estimate);
+    if (step) {
+      out["prediction"] = {{"from", *args.get("from")},
+                           {"gpus", step->gpus},
+                           {"step_s", step->step_s},
+                           {"compute_s", step->compute_s},
+                           {"all_reduce_s", step->all_reduce_s},
+                           {"input_s", step->input_s},
+                           {"dominant", step->dominant},
+                           {"extrapolated", step->extrapolated},
+                           {"warnings", warnings}};
+    }
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  if (step) {
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "predicted from %s: step %.3f ms on %d GPUs (compute %.3f, all-reduce %.3f, "
+                  "input %.3f ms; %s dominates%s)\n",
+                  args.get("from")->c_str(), step->step_s * 1e3, step->gpus, step->compute_s * 1e3,
+                  step->all_reduce_s * 1e3, step->input_s * 1e3, step->dominant.c_str(),
+                  step->extrapolated ? ", extrapolated" : "");
+    std::cout << line;
+    for (const auto& w : warnings)
+      std::cout << "warning: " << w << "\n";
+  }
+  std::cout << format_cost(estimate) << "\n";
+  return 0;
+}
+
+} // namespace
+} // namespace cb
+
+CB_REGISTER_COMMAND("cost", "what a job costs at the scaling efficiency measured or given",
+                    cb::cost_main);

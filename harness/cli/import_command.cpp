@@ -1,0 +1,76 @@
+// clusterbench import: other tools' output (nccl-tests, fio, OSU) as a clusterbench results file.
+#include <iostream>
+
+#include "cli/command.hpp"
+#include "core/args.hpp"
+#include "core/error.hpp"
+#include "core/units.hpp"
+#include "imports/importer.hpp"
+#include "results/results_io.hpp"
+
+namespace {
+
+int positive_flag(const cb::ArgParser& parser, const std::string& name) {
+  const long long value = cb::parse_integer(*parser.get(name), "--" + name);
+  if (value < 1 || value > 1000000) {
+    throw cb::InputError("--" + name + ": must be a positive count, got " + std::to_string(value));
+  }
+  return static_cast<int>(value);
+}
+
+int import_main(const std::vector<std::string>& args) {
+  cb::ArgParser parser("import",
+                       "clusterbench import nccl-tests|fio|osu FILE [FILE...] --out RESULTS.json "
+                       "[--np N] [--nodes N]");
+  parser.positional("TOOL", "nccl-tests, fio or osu")
+      .positional("FILE", "the tool's output; several files are merged into one run")
+      .allow_extra_positionals()
+      .option("out", "RESULTS.json", "where to write the results (atomically)")
+      .option("np", "N", "osu: ranks of the run (required for collectives; OSU does not print it)")
+      .option("nodes", "N", "osu: nodes the ranks ran on (default 1)")
+      .epilog("nccl-tests: the text table of any *_perf program (several runs may be\n"
+              "concatenated) or its -J JSON file. fio: --output-format=json. osu: osu_allreduce,\n"
+              "osu_allgather, osu_bcast, osu_alltoall, osu_reduce, osu_latency, osu_bw, osu_bibw.\n"
+              "Each figure becomes a record with one sample; lines that cannot be read are\n"
+              "reported on stderr as FILE:LINE: cannot parse: ...; a file with no table is an\n"
+              "error (exit 2).");
+  if (!parser.parse(args)) {
+    std::cout << parser.help();
+    return 0;
+  }
+  const cb::ImportTool tool = cb::import_tool_from_name(parser.positional_value("TOOL"));
+  const auto out = parser.get("out");
+  if (!out || out->empty())
+    throw cb::InputError("--out: required (the results file to write)");
+  cb::ImportOptions options;
+  for (const char* osu_only : {"np", "nodes"}) {
+    if (parser.has(osu_only) && tool != cb::ImportTool::osu) {
+      throw cb::InputError(std::string("--") + osu_only + ": applies to osu only");
+    }
+  }
+  if (parser.has("np"))
+    options.osu.np = positive_flag(parser, "np");
+  if (parser.has("nodes"))
+    options.osu.nodes = positive_flag(parser, "nodes");
+
+  const std::vector<std::string> files(parser.positionals().begin() + 1,
+                                       parser.positionals().end());
+  const cb::ImportOutcome outcome = cb::import_files(tool, files, options);
+  for (const auto& warning : outcome.warnings)
+    std::cerr << warning << "\n";
+  cb::write_results_atomic(outcome.results, *out);
+  std::cout << "imported " << outcome.results.records.size() << " records from " << files.size()
+            << " file" << (files.size() == 1 ? "" : "s") << " (" << cb::import_tool_name(tool)
+            << ") into " << *out;
+  if (!outcome.warnings.empty()) {
+    std::cout << "; " << outcome.warnings.size() << " line"
+              << (outcome.warnings.size() == 1 ? "" : "s") << " not imported (see stderr)";
+  }
+  std::cout << "\n";
+  return 0;
+}
+
+} // namespace
+
+CB_REGISTER_COMMAND("import", "turn nccl-tests, fio or OSU output into a results file",
+                    import_main);

@@ -1,0 +1,66 @@
+// clusterbench qualify: is this hardware up to spec, and if not, which GPU, link or node is bad.
+#include <iostream>
+#include <optional>
+
+#include "cli/command.hpp"
+#include "core/args.hpp"
+#include "core/error.hpp"
+#include "core/units.hpp"
+#include "qualify/qualify.hpp"
+#include "qualify/qualify_report.hpp"
+#include "qualify/reference_spec.hpp"
+#include "qualify/spec_locator.hpp"
+#include "results/results_io.hpp"
+
+namespace {
+
+int qualify_main(const std::vector<std::string>& args) {
+  const auto bundled = cb::available_spec_names(cb::specs_directory());
+  cb::ArgParser parser("qualify", "clusterbench qualify RESULTS.json --spec NAME|FILE [--json] "
+                                  "[--allow-inconclusive] [--fraction F]");
+  parser.positional("RESULTS.json", "the results file to judge")
+      .option("spec", "NAME|FILE",
+              "a bundled spec name, a spec file, or a known-good results file as the reference")
+      .option("fraction", "F",
+              "share of each expected figure that passes: default 0.90 of a reference run; "
+              "overrides every check of a spec file")
+      .flag("json", "print the report as JSON")
+      .flag("allow-inconclusive", "exit 0 when the verdict is INCONCLUSIVE")
+      .epilog("Checks compare measured figures with stated ones (data sheets, published\n"
+              "measurements; each spec check carries its source). Fleet rules compare every GPU,\n"
+              "link and node with its peers in the same run (median and MAD) and name outliers.\n"
+              "Verdicts: PASS; FAIL; INCONCLUSIVE (fewer than 3 samples, noisy records, missing\n"
+              "cases). Exit 0 on PASS, 1 on FAIL and on INCONCLUSIVE unless allowed, 2 on bad\n"
+              "input.\n\nbundled specs (" +
+              cb::specs_directory() +
+              "): " + (bundled.empty() ? std::string("none") : cb::join(bundled, ", ")));
+  if (!parser.parse(args)) {
+    std::cout << parser.help();
+    return 0;
+  }
+  const auto spec_argument = parser.get("spec");
+  if (!spec_argument || spec_argument->empty()) {
+    throw cb::InputError("--spec: required (a bundled name such as h200-sxm, a spec file, or a "
+                         "known-good results file)");
+  }
+  std::optional<double> fraction;
+  if (auto text = parser.get("fraction"))
+    fraction = cb::parse_number(*text, "--fraction");
+
+  const std::string results_path = parser.positional_value("RESULTS.json");
+  const cb::ResultsFile results = cb::load_results(results_path);
+  const cb::Spec spec =
+      cb::load_spec_or_reference(cb::resolve_spec_argument(*spec_argument), fraction);
+  const cb::QualifyReport report = cb::qualify(results, results_path, spec);
+  if (parser.has("json")) {
+    std::cout << cb::qualify_to_json(report).dump(2) << "\n";
+  } else {
+    std::cout << cb::format_qualify_text(report);
+  }
+  return cb::qualify_exit_code(report, parser.has("allow-inconclusive"));
+}
+
+} // namespace
+
+CB_REGISTER_COMMAND("qualify", "judge results against a hardware spec and name outlier parts",
+                    qualify_main);

@@ -1,0 +1,171 @@
+#include "cuda/cuda_backend.hpp"
+
+#include <chrono>
+#include <cstring>
+
+#include "core/error.hpp"
+#include "cuda/async_wait.hpp"
+#include "cuda/compute_kernels_cuda.hpp"
+#include "cuda/device_info.hpp"
+#include "cuda/nccl_collectives.hpp"
+#include "cuda/nvml_state.hpp"
+
+namespace cb::cuda {
+namespace {
+
+std::string version_text(int code) {
+  // 13000 -> "13.0", 12040 -> "12.4"
+  return std::to_string(code / 1000) + "." + std::to_string((code % 1000) / 10);
+}
+
+int select_device(int local_rank) {
+  std::string why;
+  const int count = count_cuda_devices(why);
+  if (count <= 0)
+    CB_RUN_ERROR("no usable CUDA device: " + why);
+  const int device = local_rank % count;
+  CB_CUDA(cudaSetDevice(device));
+  return device;
+}
+
+class CudaBuffer : public DeviceBuffer {
+public:
+  explicit CudaBuffer(std::size_t bytes) : memory_(bytes) {}
+  void* data() override { return memory_.get(); }
+  const void* data() const override { return memory_.get(); }
+  std::size_t bytes() const override { return memory_.bytes(); }
+
+private:
+  DeviceMemory memory_;
+};
+
+} // namespace
+
+int count_cuda_devices(std::string& why) {
+  int count = 0;
+  const cudaError_t rc = cudaGetDeviceCount(&count);
+  if (rc != cudaSuccess) {
+    cudaGetLastError();
+    why = cudaGetErrorString(rc);
+    return 0;
+  }
+  if (count == 0)
+    why = "the CUDA runtime sees no device (check CUDA_VISIBLE_DEVICES)";
+  return count;
+}
+
+CudaBackend::CudaBackend(int local_rank)
+    : device_(select_device(local_rank)), nccl_(std::make_unique<NcclCache>()),
+      nvml_(std::make_unique<NvmlState>(describe_device(device_).value("pci_bus_id", ""))) {}
+
+CudaBackend::~CudaBackend() {
+  // Kernels still queued must finish before their buffers and communicators go.
+  cudaStreamSynchronize(stream_.get());
+}
+
+nlohmann::json CudaBackend::device() const {
+  return describe_device(device_);
+}
+
+nlohmann::json CudaBackend::versions() const {
+  int runtime = 0, driver = 0;
+  cudaRuntimeGetVersion(&runtime);
+  cudaDriverGetVersion(&driver);
+  nlohmann::json v = {{"cuda", version_text(runtime)}, {"cuda_driver_api", version_text(driver)}};
+  const std::string driver_version = nvml_->driver_version();
+  v["driver"] = driver_version.empty() ? version_text(driver) : driver_version;
+  const std::string nccl = nccl_version();
+  if (!nccl.empty())
+    v["nccl"] = nccl;
+  return v;
+}
+
+std::unique_ptr<DeviceBuffer> CudaBackend::allocate(std::size_t bytes) {
+  DeviceScope scope(device_);
+  return std::make_unique<CudaBuffer>(bytes);
+}
+
+void CudaBackend::upload(DeviceBuffer& dst, std::size_t offset, const void* src,
+                         std::size_t bytes) {
+  if (offset + bytes > dst.bytes())
+    CB_RUN_ERROR("upload past the end of a device buffer");
+  // Work queued on the stream may still read the buffer: let it finish first.
+  synchronize();
+  CB_CUDA(cudaMemcpy(static_cast<char*>(dst.data()) + offset, src, bytes, cudaMemcpyHostToDevice));
+}
+
+void CudaBackend::download(void* dst, const DeviceBuffer& src, std::size_t offset,
+                           std::size_t bytes) {
+  if (offset + bytes > src.bytes())
+    CB_RUN_ERROR("download past the end of a device buffer");
+  synchronize();
+  CB_CUDA(cudaMemcpy(dst, static_cast<const char*>(src.data()) + offset, bytes,
+                     cudaMemcpyDeviceToHost));
+}
+
+double CudaBackend::time_batch(int k, const std::function<void()>& enqueue_one) {
+  using clock = std::chrono::steady_clock;
+  const auto host_start = clock::now();
+  start_.record(stream_.get());
+  for (int i = 0; i < k; ++i)
+    enqueue_one();
+  stop_.record(stream_.get());
+  wait(stop_.get());
+  const double host_s = std::chrono::duration<double>(clock::now() - host_start).count();
+  const double event_s = elapsed_seconds(start_, stop_);
+  if (event_s > 0)
+    host_to_event_ratio_ = host_s / event_s;
+  return event_s;
+}
+
+void CudaBackend::synchronize() {
+  Event done;
+  done.record(stream_.get());
+  wait(done.get());
+}
+
+void CudaBackend::wait(cudaEvent_t event, double timeout_s) {
+  cudaError_t status = cudaSuccess;
+  std::string nccl_failure;
+  const WaitOutcome outcome = wait_for(
+      [&] {
+        status = cudaEventQuery(event);
+        return status != cudaErrorNotReady;
+      },
+      [&] {
+        nccl_failure = nccl_->failure();
+        return !nccl_failure.empty();
+      },
+      std::chrono::duration<double>(timeout_s));
+  switch (outcome) {
+  case WaitOutcome::done:
+    if (status != cudaSuccess)
+      throw_cuda_error(status, "cudaEventQuery", __FILE__, __LINE__);
+    return;
+  case WaitOutcome::failed:
+    CB_RUN_ERROR(nccl_failure);
+  case WaitOutcome::timed_out:
+    nccl_->abort_all();
+    CB_RUN_ERROR("device work did not finish within " + std::to_string(timeout_s) + " s on GPU " +
+                 std::to_string(device_) + " (NCCL communicators aborted)");
+  }
+}
+
+std::unique_ptr<CollectiveComm> CudaBackend::collectives(const Communicator& comm) {
+  return nccl_->collectives(comm, device_, stream_.get());
+}
+
+nlohmann::json CudaBackend::state() const {
+  nlohmann::json s = nvml_->snapshot();
+  if (host_to_event_ratio_ > 0)
+    s["host_to_event_ratio"] = host_to_event_ratio_;
+  return s;
+}
+
+ComputeKernels* CudaBackend::compute() {
+  if (!compute_)
+    compute_ = std::make_unique<CudaComputeKernels>(*this);
+  return compute_.get();
+}
+
+} // namespace cb::cuda

@@ -1,0 +1,61 @@
+#pragma once
+// The cuda backend: one MPI rank drives one GPU (local rank modulo the visible devices). Memory is
+// device memory, batches are timed with CUDA events on the backend's stream (the host clock
+// alongside, as a cross-check), collectives are NCCL's, compute kernels are this directory's.
+#include <memory>
+#include <string>
+
+#include "cuda/cuda_handles.hpp"
+#include "runtime/backend.hpp"
+
+namespace cb::cuda {
+
+class NcclCache;
+class CudaComputeKernels;
+class NvmlState;
+
+class CudaBackend : public Backend {
+public:
+  // local_rank: this rank's index among its node's ranks.
+  explicit CudaBackend(int local_rank);
+  ~CudaBackend() override;
+  CudaBackend(const CudaBackend&) = delete;
+  CudaBackend& operator=(const CudaBackend&) = delete;
+
+  std::string name() const override { return "cuda"; }
+  nlohmann::json device() const override;
+  nlohmann::json versions() const override;
+  std::unique_ptr<DeviceBuffer> allocate(std::size_t bytes) override;
+  void upload(DeviceBuffer& dst, std::size_t offset, const void* src, std::size_t bytes) override;
+  void download(void* dst, const DeviceBuffer& src, std::size_t offset, std::size_t bytes) override;
+  // Events around the batch on the backend's stream; returns the event time. The host time of
+  // the same batch is kept: host_to_event_ratio() (1.0 = the clocks agree).
+  double time_batch(int k, const std::function<void()>& enqueue_one) override;
+  void synchronize() override;
+  std::unique_ptr<CollectiveComm> collectives(const Communicator& comm) override;
+  // NVML readings (power, temperature, clocks, throttle reasons) and the last host/event ratio.
+  nlohmann::json state() const override;
+  ComputeKernels* compute() override;
+
+  int device_index() const { return device_; }
+  cudaStream_t stream() const { return stream_.get(); }
+  double host_to_event_ratio() const { return host_to_event_ratio_; }
+  // Waits for the event (or the whole stream) while watching NCCL for asynchronous errors; an
+  // error or `timeout_s` without completion aborts the communicators and throws RunError.
+  void wait(cudaEvent_t event, double timeout_s = kWaitTimeoutS);
+  static constexpr double kWaitTimeoutS = 600;
+
+private:
+  int device_;
+  Stream stream_;
+  Event start_, stop_;
+  double host_to_event_ratio_ = 0;
+  std::unique_ptr<NcclCache> nccl_;
+  std::unique_ptr<CudaComputeKernels> compute_;
+  std::unique_ptr<NvmlState> nvml_;
+};
+
+// The devices this process can use, 0 with `why` = the CUDA runtime's message when none.
+int count_cuda_devices(std::string& why);
+
+} // namespace cb::cuda

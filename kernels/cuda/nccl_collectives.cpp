@@ -1,0 +1,252 @@
+#include "cuda/nccl_collectives.hpp"
+
+#include <mpi.h>
+
+#include "core/error.hpp"
+#include "cuda/cuda_error.hpp"
+#include "runtime/dtype.hpp"
+
+namespace cb::cuda {
+
+std::string format_nccl_version(int code) {
+  int major = 0, minor = 0, patch = 0;
+  if (code >= 20900) {
+    major = code / 10000;
+    minor = (code % 10000) / 100;
+    patch = code % 100;
+  } else {
+    major = code / 1000;
+    minor = (code % 1000) / 100;
+    patch = code % 100;
+  }
+  return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
+}
+
+std::vector<int> world_ranks_of(const Communicator& comm) {
+  MPI_Group group, world_group;
+  check_mpi(MPI_Comm_group(comm.get(), &group), "MPI_Comm_group");
+  check_mpi(MPI_Comm_group(MPI_COMM_WORLD, &world_group), "MPI_Comm_group");
+  const int n = comm.size();
+  std::vector<int> local(static_cast<std::size_t>(n)), world(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i)
+    local[static_cast<std::size_t>(i)] = i;
+  const int rc = MPI_Group_translate_ranks(group, n, local.data(), world_group, world.data());
+  MPI_Group_free(&group);
+  MPI_Group_free(&world_group);
+  check_mpi(rc, "MPI_Group_translate_ranks");
+  return world;
+}
+
+#ifdef CB_HAVE_NCCL
+
+#define CB_NCCL(call)                                                                              \
+  do {                                                                                             \
+    const ncclResult_t cb_nccl_rc_ = (call);                                                       \
+    if (cb_nccl_rc_ != ncclSuccess) {                                                              \
+      ::cb::throw_run_error(__FILE__, __LINE__,                                                    \
+                            std::string(#call) + " failed: " + ncclGetErrorString(cb_nccl_rc_) +   \
+                                nccl_last_error());                                                \
+    }                                                                                              \
+  } while (0)
+
+namespace {
+std::string nccl_last_error() {
+  const char* text = ncclGetLastError(nullptr);
+  return text && *text ? std::string(" (") + text + ")" : std::string();
+}
+} // namespace
+
+std::string nccl_version() {
+  int code = 0;
+  if (ncclGetVersion(&code) != ncclSuccess)
+    return "unknown";
+  return format_nccl_version(code);
+}
+
+std::optional<ncclDataType_t> nccl_type(DType t) {
+  switch (t) {
+  case DType::f32:
+    return ncclFloat32;
+  case DType::f64:
+    return ncclFloat64;
+  case DType::i32:
+    return ncclInt32;
+  case DType::bf16:
+    return ncclBfloat16;
+  case DType::f16:
+    return ncclFloat16;
+  case DType::f8e4m3:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+ncclRedOp_t nccl_op(ReduceOp op) {
+  switch (op) {
+  case ReduceOp::sum:
+    return ncclSum;
+  case ReduceOp::min:
+    return ncclMin;
+  case ReduceOp::max:
+    return ncclMax;
+  }
+  return ncclSum;
+}
+
+NcclCommunicator::NcclCommunicator(const Communicator& comm, int device)
+    : rank_(comm.rank()), size_(comm.size()) {
+  ncclUniqueId id{};
+  if (rank_ == 0)
+    CB_NCCL(ncclGetUniqueId(&id));
+  comm.broadcast(&id, static_cast<int>(sizeof id));
+  CB_CUDA(cudaSetDevice(device));
+  CB_NCCL(ncclCommInitRank(&comm_, size_, id, rank_));
+}
+
+NcclCommunicator::~NcclCommunicator() {
+  if (!comm_)
+    return;
+  if (aborted_)
+    return;
+  ncclCommDestroy(comm_);
+}
+
+std::string NcclCommunicator::async_error() const {
+  if (!comm_ || aborted_)
+    return {};
+  ncclResult_t state = ncclSuccess;
+  const ncclResult_t rc = ncclCommGetAsyncError(comm_, &state);
+  if (rc != ncclSuccess)
+    return std::string("ncclCommGetAsyncError: ") + ncclGetErrorString(rc);
+  if (state != ncclSuccess && state != ncclInProgress) {
+    return std::string(ncclGetErrorString(state)) + nccl_last_error();
+  }
+  return {};
+}
+
+void NcclCommunicator::abort() {
+  if (!comm_ || aborted_)
+    return;
+  aborted_ = true;
+  ncclCommAbort(comm_);
+}
+
+namespace {
+
+class NcclCollectives : public CollectiveComm {
+public:
+  NcclCollectives(std::shared_ptr<NcclCommunicator> comm, cudaStream_t stream)
+      : comm_(std::move(comm)), stream_(stream) {}
+
+  std::string why_unsupported(Collective c, DType t, ReduceOp, bool in_place) const override {
+    if (!nccl_type(t)) {
+      return "NCCL has no " + std::string(dtype_name(t)) + " collectives in this build";
+    }
+    if (c == Collective::alltoall && in_place) {
+      return "in-place alltoall: NCCL's send/recv groups need separate buffers";
+    }
+    if (c != Collective::all_reduce && c != Collective::all_gather &&
+        c != Collective::reduce_scatter && c != Collective::broadcast &&
+        c != Collective::alltoall) {
+      return std::string(collective_name(c)) + " is not measured on the cuda backend";
+    }
+    return {};
+  }
+
+  void all_reduce(const void* send, void* recv, std::size_t count, DType t, ReduceOp op) override {
+    CB_NCCL(ncclAllReduce(send, recv, count, *nccl_type(t), nccl_op(op), comm_->get(), stream_));
+  }
+  void all_gather(const void* send, void* recv, std::size_t send_count, DType t) override {
+    CB_NCCL(ncclAllGather(send, recv, send_count, *nccl_type(t), comm_->get(), stream_));
+  }
+  void reduce_scatter(const void* send, void* recv, std::size_t recv_count, DType t,
+                      ReduceOp op) override {
+    CB_NCCL(ncclReduceScatter(send, recv, recv_count, *nccl_type(t), nccl_op(op), comm_->get(),
+                              stream_));
+  }
+  void broadcast(const void* send, void* recv, std::size_t count, DType t, int root) override {
+    CB_NCCL(ncclBroadcast(send, recv, count, *nccl_type(t), root, comm_->get(), stream_));
+  }
+  void alltoall(const void* send, void* recv, std::size_t count_per_peer, DType t) override {
+    const std::size_t bytes = count_per_peer * dtype_size(t);
+    const ncclDataType_t type = *nccl_type(t);
+    CB_NCCL(ncclGroupStart());
+    for (int peer = 0; peer < comm_->size(); ++peer) {
+      const std::size_t offset = static_cast<std::size_t>(peer) * bytes;
+      CB_NCCL(ncclSend(static_cast<const char*>(send) + offset, count_per_peer, type, peer,
+                       comm_->get(), stream_));
+      CB_NCCL(ncclRecv(static_cast<char*>(recv) + offset, count_per_peer, type, peer, comm_->get(),
+                       stream_));
+    }
+    CB_NCCL(ncclGroupEnd());
+  }
+
+private:
+  std::shared_ptr<NcclCommunicator> comm_;
+  cudaStream_t stream_;
+};
+
+} // namespace
+
+NcclCache::~NcclCache() = default;
+
+std::unique_ptr<CollectiveComm> NcclCache::collectives(const Communicator& comm, int device,
+                                                       cudaStream_t stream) {
+  const std::vector<int> key = world_ranks_of(comm);
+  auto it = comms_.find(key);
+  if (it == comms_.end()) {
+    it = comms_.emplace(key, std::make_shared<NcclCommunicator>(comm, device)).first;
+  }
+  return std::make_unique<NcclCollectives>(it->second, stream);
+}
+
+std::string NcclCache::failure() {
+  for (auto& [key, comm] : comms_) {
+    std::string why = comm->async_error();
+    if (!why.empty()) {
+      abort_all();
+      return "NCCL communicator of " + std::to_string(key.size()) + " ranks: " + why;
+    }
+  }
+  return {};
+}
+
+void NcclCache::abort_all() {
+  for (auto& [key, comm] : comms_)
+    comm->abort();
+}
+
+#else // built without NCCL
+
+std::string nccl_version() {
+  return "";
+}
+
+namespace {
+// Every collective is skipped with the same reason; the calls are never reached.
+class NoCollectives : public CollectiveComm {
+public:
+  std::string why_unsupported(Collective, DType, ReduceOp, bool) const override {
+    return "this clusterbench was built without NCCL (nccl.h or libnccl not found at build time)";
+  }
+  [[noreturn]] static void unreachable() { CB_RUN_ERROR("NCCL collective called without NCCL"); }
+  void all_reduce(const void*, void*, std::size_t, DType, ReduceOp) override { unreachable(); }
+  void all_gather(const void*, void*, std::size_t, DType) override { unreachable(); }
+  void reduce_scatter(const void*, void*, std::size_t, DType, ReduceOp) override { unreachable(); }
+  void broadcast(const void*, void*, std::size_t, DType, int) override { unreachable(); }
+  void alltoall(const void*, void*, std::size_t, DType) override { unreachable(); }
+};
+} // namespace
+
+NcclCache::~NcclCache() = default;
+std::unique_ptr<CollectiveComm> NcclCache::collectives(const Communicator&, int, cudaStream_t) {
+  return std::make_unique<NoCollectives>();
+}
+std::string NcclCache::failure() {
+  return {};
+}
+void NcclCache::abort_all() {}
+
+#endif
+
+} // namespace cb::cuda

@@ -1,0 +1,79 @@
+#pragma once
+// NCCL collectives for the cuda backend: one NCCL communicator per sub-communicator of the sweep,
+// created once from MPI (ncclGetUniqueId on rank 0, MPI_Bcast, ncclCommInitRank) and cached, so
+// every case at a GPU count reuses it. Buffers follow NCCL's conventions, which are the
+// interface's.
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include "runtime/backend.hpp"
+#include "runtime/communicator.hpp"
+
+#ifdef CB_HAVE_NCCL
+#include <nccl.h>
+#endif
+
+namespace cb::cuda {
+
+// ncclGetVersion's code as text: 22809 -> "2.28.9" (2.9 and later: major*10000 + minor*100 +
+// patch; before: major*1000 + minor*100 + patch).
+std::string format_nccl_version(int code);
+// The NCCL library's version, or "" when the backend was built without NCCL.
+std::string nccl_version();
+
+#ifdef CB_HAVE_NCCL
+// The NCCL type for a DType; empty for types NCCL has no reduction for here (fp8).
+std::optional<ncclDataType_t> nccl_type(DType t);
+ncclRedOp_t nccl_op(ReduceOp op);
+
+// One ncclComm_t. Destroyed normally, or aborted once an error has been seen on it.
+class NcclCommunicator {
+public:
+  NcclCommunicator(const Communicator& comm, int device);
+  ~NcclCommunicator();
+  NcclCommunicator(const NcclCommunicator&) = delete;
+  NcclCommunicator& operator=(const NcclCommunicator&) = delete;
+  ncclComm_t get() const { return comm_; }
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  // The asynchronous error of the communicator as text, empty while it is healthy.
+  std::string async_error() const;
+  void abort();
+
+private:
+  ncclComm_t comm_ = nullptr;
+  int rank_ = 0;
+  int size_ = 0;
+  bool aborted_ = false;
+};
+#endif
+
+// The communicators of one backend, keyed by the world ranks of the MPI sub-communicator.
+class NcclCache {
+public:
+  NcclCache() = default;
+  ~NcclCache();
+  NcclCache(const NcclCache&) = delete;
+  NcclCache& operator=(const NcclCache&) = delete;
+  // The collectives of `comm` on `device`, enqueued on `stream`. Collective over comm.
+  std::unique_ptr<CollectiveComm> collectives(const Communicator& comm, int device,
+                                              cudaStream_t stream);
+  // Polls every communicator; on an error aborts them all and returns its text.
+  std::string failure();
+  void abort_all();
+
+private:
+#ifdef CB_HAVE_NCCL
+  std::map<std::vector<int>, std::shared_ptr<NcclCommunicator>> comms_;
+#endif
+};
+
+// The world ranks of comm's members, in comm rank order (the cache key).
+std::vector<int> world_ranks_of(const Communicator& comm);
+
+} // namespace cb::cuda

@@ -1,0 +1,46 @@
+#pragma once
+// Device state from NVML, read through dlopen("libnvidia-ml.so.1") so that the binary neither
+// needs NVML to build nor to start: power, temperature, clocks and the clock-event (throttle)
+// reasons, kept beside each record so a figure taken while the GPU was throttled says so.
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace cb::cuda {
+
+// NVML's clock-event reason bits (nvml.h, nvmlClocksEventReason*), by the names results carry.
+struct ThrottleReason {
+  std::uint64_t bit;
+  const char* name;
+  bool slows_work; // a reason that lowers clocks under load (power, thermal, hardware slowdown)
+};
+const std::vector<ThrottleReason>& throttle_reasons();
+// The names of the bits set in `mask`, in bit order; unknown bits as "0x...".
+std::vector<std::string> decode_throttle_reasons(std::uint64_t mask);
+// True when a reason that slows work is set (idle, application clocks, sync boost are not).
+bool is_throttled(std::uint64_t mask);
+
+class NvmlState {
+public:
+  // pci_bus_id: the device to watch, as cudaDeviceGetPCIBusId gives it.
+  explicit NvmlState(const std::string& pci_bus_id);
+  ~NvmlState();
+  NvmlState(const NvmlState&) = delete;
+  NvmlState& operator=(const NvmlState&) = delete;
+  bool available() const { return device_ != nullptr; }
+  // {power_w, temperature_c, sm_clock_mhz, memory_clock_mhz, throttle_reasons, throttled}, or
+  // {"nvml": "<why not>"} when NVML cannot be used.
+  nlohmann::json snapshot() const;
+  std::string driver_version() const;
+
+private:
+  struct Api;
+  void* library_ = nullptr;
+  std::unique_ptr<Api> api_;
+  void* device_ = nullptr;
+  std::string why_unavailable_;
+};
+
+} // namespace cb::cuda

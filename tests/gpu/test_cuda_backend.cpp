@@ -1,0 +1,149 @@
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <numeric>
+#include <vector>
+
+#include "core/error.hpp"
+#include "cuda/copy_timing.hpp"
+#include "cuda/cuda_backend.hpp"
+#include "cuda/device_kernels.hpp"
+#include "cuda/storage_to_gpu.hpp"
+#include "runtime/communicator.hpp"
+
+namespace cb::cuda {
+namespace {
+
+TEST(CudaBackend, DescribesItsDevice) {
+  CudaBackend backend(0);
+  const auto d = backend.device();
+  EXPECT_EQ(d["index"], 0);
+  EXPECT_FALSE(d["name"].get<std::string>().empty());
+  EXPECT_EQ(d["uuid"].get<std::string>().rfind("GPU-", 0), 0u);
+  EXPECT_EQ(d["uuid"].get<std::string>().size(), 40u);
+  EXPECT_FALSE(d["pci_bus_id"].get<std::string>().empty());
+  EXPECT_GT(d["memory_bytes"].get<unsigned long long>(), 1ull << 30);
+  EXPECT_GT(d["sm_count"].get<int>(), 0);
+  const auto v = backend.versions();
+  EXPECT_TRUE(v.contains("cuda"));
+  EXPECT_TRUE(v.contains("driver"));
+#ifdef CB_HAVE_NCCL
+  EXPECT_TRUE(v.contains("nccl"));
+#endif
+  std::printf("device %s, versions %s, state %s\n", d.dump().c_str(), v.dump().c_str(),
+              backend.state().dump().c_str());
+}
+
+TEST(CudaBackend, UploadDownloadRoundTrip) {
+  CudaBackend backend(0);
+  auto buffer = backend.allocate(1 << 20);
+  std::vector<unsigned char> in(1 << 20), out(1 << 20);
+  std::iota(in.begin(), in.end(), 0);
+  backend.upload(*buffer, 0, in.data(), in.size());
+  backend.download(out.data(), *buffer, 4096, 8192);
+  EXPECT_EQ(std::memcmp(out.data(), in.data() + 4096, 8192), 0);
+  EXPECT_THROW(backend.download(out.data(), *buffer, (1 << 20) - 1, 2), RunError);
+}
+
+TEST(CudaBackend, TimesABatchWithEventsAndKeepsTheHostRatio) {
+  CudaBackend backend(0);
+  auto buffer = backend.allocate(256 << 20);
+  const double one = backend.time_batch(1, [&] {
+    launch_fill_constant(DType::f32, buffer->data(), (256 << 20) / 4, 1.0, backend.stream());
+  });
+  const double four = backend.time_batch(4, [&] {
+    launch_fill_constant(DType::f32, buffer->data(), (256 << 20) / 4, 1.0, backend.stream());
+  });
+  EXPECT_GT(one, 0);
+  EXPECT_GT(four, 2 * one);
+  EXPECT_GT(backend.host_to_event_ratio(), 0.8); // the host clock sees at least the device time
+  EXPECT_TRUE(backend.state().contains("host_to_event_ratio"));
+}
+
+TEST(CudaBackend, AWaitThatNeverFinishesTimesOutWithARunError) {
+  CudaBackend backend(0);
+  HostMemory flag(sizeof(int), true);
+  *static_cast<volatile int*>(flag.get()) = 0;
+  launch_spin_until(static_cast<volatile int*>(flag.get()), backend.stream());
+  Event done;
+  done.record(backend.stream());
+  EXPECT_THROW(backend.wait(done.get(), 0.2), RunError);
+  *static_cast<volatile int*>(flag.get()) = 1; // release the spin
+  backend.synchronize();
+}
+
+TEST(CudaBackend, HeldCopiesAreTimedAndCorrect) {
+  CudaBackend backend(0);
+  const std::size_t bytes = 64 << 20;
+  HostMemory host(bytes, true);
+  DeviceMemory device(bytes);
+  std::fill_n(static_cast<float*>(host.get()), bytes / 4, 2.5f);
+  const std::vector<CopyStream> streams{
+      {0, [&](cudaStream_t s) {
+         CB_CUDA(cudaMemcpyAsync(device.get(), host.get(), bytes, cudaMemcpyHostToDevice, s));
+       }}};
+  const auto seconds = time_held_copies(streams, 1, 4);
+  ASSERT_EQ(seconds.size(), 1u);
+  const double gbps = 4.0 * bytes / seconds[0] / 1e9;
+  std::printf("held pinned H2D: %.1f GB/s\n", gbps);
+  EXPECT_GT(gbps, 1.0);
+  EXPECT_LT(gbps, 1000.0);
+  DeviceMemory count(sizeof(unsigned long long));
+  CB_CUDA(cudaMemset(count.get(), 0, sizeof(unsigned long long)));
+  launch_count_not_equal(DType::f32, device.get(), bytes / 4, 2.5,
+                         static_cast<unsigned long long*>(count.get()), nullptr);
+  unsigned long long wrong = 1;
+  CB_CUDA(cudaMemcpy(&wrong, count.get(), sizeof wrong, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(wrong, 0u);
+}
+
+TEST(CudaBackend, NcclCollectivesOnOneRank) {
+#ifndef CB_HAVE_NCCL
+  GTEST_SKIP() << "built without NCCL";
+#else
+  CudaBackend backend(0);
+  const Communicator world = Communicator::world();
+  auto comm = backend.collectives(world);
+  EXPECT_EQ(comm->why_unsupported(Collective::all_reduce, DType::f32, ReduceOp::sum, false), "");
+  EXPECT_NE(comm->why_unsupported(Collective::all_reduce, DType::f8e4m3, ReduceOp::sum, false), "");
+  EXPECT_NE(comm->why_unsupported(Collective::alltoall, DType::f32, ReduceOp::sum, true), "");
+  const std::size_t n = 1 << 20;
+  auto send = backend.allocate(n * 4), recv = backend.allocate(n * 4);
+  std::vector<float> in(n, 3.0f), out(n, 0.0f);
+  backend.upload(*send, 0, in.data(), n * 4);
+  comm->all_reduce(send->data(), recv->data(), n, DType::f32, ReduceOp::sum);
+  backend.download(out.data(), *recv, 0, n * 4);
+  EXPECT_EQ(out.front(), 3.0f * world.size());
+  EXPECT_EQ(out.back(), 3.0f * world.size());
+  comm->alltoall(send->data(), recv->data(), n / world.size(), DType::f32);
+  backend.synchronize();
+  // The cache hands out the same communicator for the same ranks.
+  auto again = backend.collectives(world);
+  again->broadcast(send->data(), recv->data(), n, DType::f32, 0);
+  backend.synchronize();
+#endif
+}
+
+TEST(CudaBackend, StorageReadsReachTheGpuIntact) {
+  char tmpl[] = "/tmp/cb-gpu-storage-XXXXXX";
+  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  const std::filesystem::path dir = tmpl;
+  {
+    CudaBackend backend(0);
+    const ReadFile file = prepare_read_file((dir / "rank0.bin").string(), 64 << 20, 1);
+    StorageToGpu reader(file, 1 << 20, 0, backend.stream(), false);
+    const double to_host = reader.pass(false);
+    const double to_gpu = reader.pass(true);
+    EXPECT_GT(to_host, 0);
+    EXPECT_GT(to_gpu, 0);
+    EXPECT_EQ(reader.verify(), "");
+    std::printf("storage 64 MiB: to host %.2f GB/s, to GPU %.2f GB/s (%s)\n",
+                (64 << 20) / to_host / 1e9, (64 << 20) / to_gpu / 1e9,
+                reader.direct() ? "O_DIRECT" : reader.note().c_str());
+  }
+  std::filesystem::remove_all(dir);
+}
+
+} // namespace
+} // namespace cb::cuda
