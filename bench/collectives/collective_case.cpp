@@ -141,10 +141,18 @@ Record CollectiveCase::run_one(const CaseContext& ctx, CollectiveComm& comm,
   fill_send();  // first touch, outside any timing
   const auto bytes = static_cast<double>(s.bytes);
   const double factor = busbw_factor(kind_, ranks);
+  // Across nodes, the share of the traffic that crosses one node's network link: the same
+  // collective with one rank per node (k nodes) moves algbw x factor(k) through each node's link,
+  // so node_link_gbps = algbw x factor(k) = busbw x factor(k) / factor(n). It can be held against
+  // a NIC's line rate.
+  const int nodes = ctx.placement.nodes;
+  const double node_factor = busbw_factor(kind_, nodes);
   ctx.measure_into(record, one_op, [&](double seconds, bool) {
     const double algbw = gbps(bytes, seconds);
-    return nlohmann::json{{"time_us", seconds * 1e6}, {"algbw_gbps", algbw},
-                          {"busbw_gbps", algbw * factor}};
+    nlohmann::json m{{"time_us", seconds * 1e6}, {"algbw_gbps", algbw},
+                     {"busbw_gbps", algbw * factor}};
+    if (nodes > 1) m["node_link_gbps"] = algbw * node_factor;
+    return m;
   });
 
   // Verification outside the timed region: fresh data (in-place timing overwrote it), one call.

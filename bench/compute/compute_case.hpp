@@ -1,0 +1,32 @@
+#pragma once
+// What the compute cases share: every rank of the group runs the kernel at the same time (weak
+// scaling), so the record's figure is the aggregate Σ work / the slowest rank's time and each
+// rank's own rate goes to per_rank.
+#include <string>
+
+#include "runtime/case.hpp"
+
+namespace cb {
+
+// `work` units (bytes or flops) per rank per operation, in `seconds` per operation.
+// whole: the group's aggregate, ranks x work / seconds; otherwise one rank's work / seconds.
+// `unit` scales the result (1e9 for GB/s and GFLOP/s).
+double weak_scaling_rate(double work, int ranks, double seconds, bool whole, double unit = 1e9);
+
+class ComputeCase : public BenchmarkCase {
+public:
+  std::string suite() const override { return "compute"; }
+
+protected:
+  // Empty when the backend runs this family's kernels, else the reason the record is skipped.
+  static std::string why_unsupported(const CaseContext& ctx);
+  // Times one_op on every rank at once; metrics {time_us, <metric>} with `work` per rank per op.
+  static void measure_weak(const CaseContext& ctx, Record& record,
+                           const std::function<void()>& one_op, double work,
+                           const std::string& metric);
+  // Sums the wrong-value count over the group and sets check and reason.
+  static void set_check(const CaseContext& ctx, Record& record, long long wrong_here,
+                        const std::string& what);
+};
+
+} // namespace cb

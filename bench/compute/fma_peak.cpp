@@ -1,0 +1,54 @@
+// fma_peak: GFLOP/s of independent vectorised FMA chains on every rank at once, float and double.
+// The instruction set is the widest the CPU runs (chosen at run time); 2 flops per FMA per lane.
+#include "compute/compute_case.hpp"
+#include "host/fma_kernels.hpp"
+
+namespace cb {
+
+class FmaPeakCase : public ComputeCase {
+public:
+  std::string name() const override { return "fma_peak"; }
+
+  std::vector<nlohmann::json> instances(const RunConfig&) const override {
+    return {{{"dtype", "float"}}, {{"dtype", "double"}}};
+  }
+
+  std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {
+    Record record = ctx.new_record(suite(), name(), params);
+    if (auto why = why_unsupported(ctx); !why.empty()) {
+      CaseContext::skip(record, why);
+      return {record};
+    }
+    const bool is_double = params.at("dtype").get<std::string>() == "double";
+    const FmaIsa isa = best_fma_isa();
+    const int lanes = fma_lanes(isa, is_double);
+    record.extra["isa"] = fma_isa_name(isa);
+    record.extra["accumulators"] = kFmaAccumulators;
+    record.extra["lanes"] = lanes;
+    record.extra["iterations"] = kIterations;
+
+    // The last operation's chains are kept for the check; the copy out is 96 values at most.
+    std::vector<double> out64;
+    std::vector<float> out32;
+    auto one_op = [&] {
+      if (is_double) {
+        out64 = fma_chains_f64(isa, kIterations);
+      } else {
+        out32 = fma_chains_f32(isa, kIterations);
+      }
+    };
+    measure_weak(ctx, record, one_op, fma_flops(kIterations, kFmaAccumulators, lanes), "gflops");
+    const std::size_t wrong =
+        is_double ? count_fma_errors(out64, kIterations) : count_fma_errors(out32, kIterations);
+    set_check(ctx, record, static_cast<long long>(wrong), "chain values");
+    return {record};
+  }
+
+private:
+  // About 1.5 M vector FMAs per operation: a fraction of a millisecond to a few milliseconds.
+  static constexpr long kIterations = 1L << 17;
+};
+
+CB_REGISTER_CASE(FmaPeakCase);
+
+} // namespace cb

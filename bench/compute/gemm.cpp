@@ -1,0 +1,60 @@
+// gemm: OpenBLAS sgemm/dgemm at square sizes on every rank at once, one BLAS thread per rank.
+// 2mnk flops; a spread of entries of C checked exactly against direct dot products.
+#include "compute/compute_case.hpp"
+#include "host/blas_gemm.hpp"
+
+namespace cb {
+
+class GemmCase : public ComputeCase {
+public:
+  std::string name() const override { return "gemm"; }
+
+  std::vector<nlohmann::json> instances(const RunConfig& config) const override {
+    std::vector<int> sizes = config.gemm_sizes;
+    if (sizes.empty()) {
+      sizes = config.quick ? std::vector<int>{512, 1024} : std::vector<int>{1024, 2048, 4096};
+    }
+    std::vector<nlohmann::json> out;
+    for (const char* dtype : {"float", "double"}) {
+      for (int n : sizes)
+        out.push_back({{"m", n}, {"n", n}, {"k", n}, {"dtype", dtype}});
+    }
+    return out;
+  }
+
+  std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {
+    Record record = ctx.new_record(suite(), name(), params);
+    std::string why = why_unsupported(ctx);
+    if (why.empty() && !blas_available())
+      why = blas_description();
+    if (!why.empty()) {
+      CaseContext::skip(record, why);
+      return {record};
+    }
+    blas_use_one_thread();
+    const bool is_double = params.at("dtype").get<std::string>() == "double";
+    const int n = params.at("n").get<int>();
+    const std::size_t bytes = static_cast<std::size_t>(n) * n * (is_double ? 8 : 4);
+    auto a = ctx.backend.allocate(bytes);
+    auto b = ctx.backend.allocate(bytes);
+    auto c = ctx.backend.allocate(bytes);
+    fill_gemm_inputs(is_double, n, a->data(), b->data());
+    record.extra["blas"] = blas_description();
+    record.extra["blas_threads"] = 1;
+
+    measure_weak(
+        ctx, record, [&] { gemm_square(is_double, n, a->data(), b->data(), c->data()); },
+        gemm_flops(n, n, n), "gflops");
+    set_check(ctx, record,
+              static_cast<long long>(count_gemm_errors(is_double, n, c->data(), kCheckedEntries)),
+              "entries of C");
+    return {record};
+  }
+
+private:
+  static constexpr int kCheckedEntries = 64;
+};
+
+CB_REGISTER_CASE(GemmCase);
+
+} // namespace cb

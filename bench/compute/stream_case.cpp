@@ -1,0 +1,50 @@
+#include "compute/stream_case.hpp"
+
+#include "compute/cache_size.hpp"
+#include "core/error.hpp"
+#include "core/units.hpp"
+
+namespace cb {
+
+std::vector<nlohmann::json> StreamCase::instances(const RunConfig& config) const {
+  std::uint64_t bytes = config.array_bytes;
+  if (bytes == 0)
+    bytes = default_stream_array_bytes(last_level_cache_bytes());
+  if (bytes < sizeof(double)) {
+    throw InputError("--array-bytes: must hold at least one double (8 bytes), got " +
+                     format_size(bytes));
+  }
+  return {{{"bytes", bytes / sizeof(double) * sizeof(double)}, {"dtype", "double"}}};
+}
+
+std::vector<Record> StreamCase::run(const CaseContext& ctx, const nlohmann::json& params) {
+  Record record = ctx.new_record(suite(), name(), params);
+  if (auto why = why_unsupported(ctx); !why.empty()) {
+    CaseContext::skip(record, why);
+    return {record};
+  }
+  const auto bytes = params.at("bytes").get<std::size_t>();
+  auto a = ctx.backend.allocate(bytes);
+  auto b = ctx.backend.allocate(bytes);
+  auto c = ctx.backend.allocate(bytes);
+  const StreamArrays arrays{static_cast<double*>(a->data()), static_cast<double*>(b->data()),
+                            static_cast<double*>(c->data()), bytes / sizeof(double)};
+  init_stream_arrays(arrays); // first touch by the rank that uses the pages, never timed
+
+  // Arrays larger than the cache are written with non-temporal stores: the destination is not
+  // read for ownership first, so the memory moves the bytes STREAM counts and no more.
+  const std::uint64_t llc = last_level_cache_bytes();
+  const bool streaming = llc == 0 || bytes > llc;
+  record.extra["stores"] = streaming ? "non-temporal" : "cached";
+  record.extra["llc_bytes"] = llc;
+  record.extra["bytes_per_call"] = stream_bytes_per_call(kernel_, bytes);
+  record.extra["arrays_counted"] = stream_arrays_touched(kernel_);
+
+  measure_weak(
+      ctx, record, [&] { run_stream_kernel(kernel_, arrays, streaming); },
+      stream_bytes_per_call(kernel_, bytes), "gbps");
+  set_check(ctx, record, static_cast<long long>(count_stream_errors(kernel_, arrays)), "elements");
+  return {record};
+}
+
+} // namespace cb

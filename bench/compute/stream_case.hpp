@@ -1,0 +1,21 @@
+#pragma once
+// STREAM's kernels as cases: arrays of doubles per rank, at least 4 x the last-level cache by
+// default (--array-bytes overrides), every rank at once, values checked after timing.
+#include "compute/compute_case.hpp"
+#include "host/stream_kernels.hpp"
+
+namespace cb {
+
+class StreamCase : public ComputeCase {
+public:
+  explicit StreamCase(StreamKernel kernel) : kernel_(kernel) {}
+  std::string name() const override { return std::string(stream_kernel_name(kernel_)); }
+  // One instance: {bytes: array bytes per rank, dtype: "double"}.
+  std::vector<nlohmann::json> instances(const RunConfig& config) const override;
+  std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override;
+
+private:
+  StreamKernel kernel_;
+};
+
+} // namespace cb

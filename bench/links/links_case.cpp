@@ -1,0 +1,131 @@
+#include "links/links_case.hpp"
+
+#include <cstdio>
+#include <ostream>
+
+#include "core/stats.hpp"
+
+namespace cb {
+
+nlohmann::json rank_identity(const CaseContext& ctx, int comm_rank) {
+  const auto world_rank =
+      static_cast<std::size_t>(ctx.members[static_cast<std::size_t>(comm_rank)]);
+  const auto& device = ctx.world_devices[world_rank];
+  return {{"rank", world_rank},
+          {"host", ctx.layout.host_of_rank[world_rank]},
+          {"node", ctx.layout.node_of_rank[world_rank]},
+          {"device", device.value("index", 0)},
+          {"uuid", device.value("uuid", "")}};
+}
+
+std::string LinksCase::why_unsupported(const CaseContext& ctx) {
+  if (ctx.backend.name() == "host")
+    return "";
+  return "the links copies of the " + ctx.backend.name() + " backend are not built in";
+}
+
+std::uint64_t LinksCase::transfer_bytes(const RunConfig& config) {
+  return config.quick ? 8ull << 20 : 64ull << 20;
+}
+
+std::vector<int> LinksCase::node_of_members(const CaseContext& ctx) {
+  std::vector<int> out;
+  for (int world_rank : ctx.members) {
+    out.push_back(ctx.layout.node_of_rank[static_cast<std::size_t>(world_rank)]);
+  }
+  return out;
+}
+
+LinksCase::PairTimes LinksCase::measure_pairs(const CaseContext& ctx,
+                                              const std::vector<Pair>& pairs,
+                                              const std::function<void(Pair)>& before,
+                                              const std::function<double(Pair, int)>& timed,
+                                              const std::function<long long(Pair)>& check) {
+  PairTimes out;
+  out.pairs = pairs;
+  long long wrong = 0;
+  for (const Pair& pair : pairs) {
+    before(pair);
+    ctx.comm.barrier();
+    const Measurement m =
+        measure(ctx.comm, ctx.config.measure, [&](int k) { return timed(pair, k); });
+    if (ctx.comm.rank() == 0)
+      out.median_s.push_back(median(m.samples_s));
+    if (!m.converged)
+      ++out.capped;
+    wrong += check(pair);
+  }
+  out.wrong = ctx.comm.sum(wrong);
+  return out;
+}
+
+void LinksCase::fill_matrix_record(const CaseContext& ctx, Record& record, const LinkMatrix& matrix,
+                                   const PairTimes& times, const std::string& metric) {
+  const std::vector<int> nodes = node_of_members(ctx);
+  record.extra["matrix"] = matrix.to_json();
+  record.extra["matrix_layout"] = "rows = source rank, columns = destination rank (comm order)";
+  record.extra["tier_matrix"] = tier_matrix(nodes);
+  record.extra["pairs"] = times.pairs.size();
+  record.extra["samples_note"] = "samples_s holds one value per pair: its median seconds";
+  if (times.capped > 0) {
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "%d of %zu pairs hit the %.3g s time cap above the %.2f%% cv target",
+                  times.capped, times.pairs.size(), ctx.config.measure.max_time_s,
+                  ctx.config.measure.target_cv * 100);
+    record.status = "noisy";
+    record.reason = text;
+  }
+  if (ctx.comm.rank() != 0)
+    return;
+  record.samples_s = times.median_s;
+  record.stats = summarize(times.median_s);
+  const PairSummary s = summarize_pairs(matrix);
+  record.metrics = {{"time_us", record.stats.median * 1e6},
+                    {metric, s.median},
+                    {"min_pair_" + metric, s.min},
+                    {"max_pair_" + metric, s.max}};
+  record.per_rank = nlohmann::json::array();
+  for (int r = 0; r < matrix.size(); ++r) {
+    nlohmann::json entry = rank_identity(ctx, r);
+    if (auto v = matrix.row_median(r))
+      entry[metric] = *v;
+    if (auto v = matrix.column_median(r))
+      entry["in_" + metric] = *v;
+    record.per_rank.push_back(std::move(entry));
+  }
+}
+
+void LinksCase::set_check(Record& record, long long wrong, const std::string& what) {
+  record.extra["wrong_values"] = wrong;
+  record.check = wrong == 0 ? "pass" : "fail";
+  if (wrong != 0) {
+    const std::string why = std::to_string(wrong) + " wrong " + what;
+    record.reason = record.reason.empty() ? why : why + "; " + record.reason;
+  }
+}
+
+void LinksCase::print_rows(std::ostream& out, const std::vector<Record>& records) const {
+  for (const auto& r : records) {
+    if (!r.extra.contains("matrix")) {
+      BenchmarkCase::print_rows(out, {r});
+      continue;
+    }
+    const bool latency = r.metrics.contains("latency_us");
+    const std::string metric = latency ? "latency_us" : "gbps";
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "  %s bytes=%llu: median %.3g %s (min %.3g, max %.3g) over %d pairs",
+                  r.params.value("direction", latency ? "ping-pong" : "").c_str(),
+                  static_cast<unsigned long long>(r.params.value("bytes", 0ull)),
+                  r.metrics.value(metric, 0.0), latency ? "us one-way" : "GB/s",
+                  r.metrics.value("min_pair_" + metric, 0.0),
+                  r.metrics.value("max_pair_" + metric, 0.0), r.extra.value("pairs", 0));
+    out << line << "  " << r.status << (r.check == "fail" ? " CHECK FAILED" : "");
+    if (!r.reason.empty())
+      out << " (" << r.reason << ")";
+    out << "\n" << format_matrix(LinkMatrix::from_json(r.extra["matrix"]), latency ? 3 : 2);
+  }
+}
+
+} // namespace cb

@@ -1,0 +1,78 @@
+// pair_bw: bandwidth of every pair of ranks, one pair at a time, as a matrix (rows = source,
+// columns = destination, GB/s). direction=uni: i -> j for every ordered pair; direction=bi: i <-> j
+// at once for every pair, counting both directions (the matrix is symmetric). Run once, at the
+// largest rank count.
+#include <chrono>
+
+#include "links/links_case.hpp"
+
+namespace cb {
+
+class PairBwCase : public LinksCase {
+public:
+  std::string name() const override { return "pair_bw"; }
+  bool largest_count_only() const override { return true; }
+
+  std::vector<nlohmann::json> instances(const RunConfig& config) const override {
+    const auto bytes = transfer_bytes(config);
+    return {{{"bytes", bytes}, {"direction", "uni"}}, {{"bytes", bytes}, {"direction", "bi"}}};
+  }
+
+  std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {
+    Record record = ctx.new_record(suite(), name(), params);
+    if (auto why = why_unsupported(ctx); !why.empty()) {
+      CaseContext::skip(record, why);
+      return {record};
+    }
+    const bool bi = params.at("direction").get<std::string>() == "bi";
+    const auto bytes = params.at("bytes").get<std::size_t>();
+    LinkFabric fabric(ctx.comm, node_of_members(ctx), bytes);
+    const int me = fabric.rank();
+
+    auto timed = [&](Pair p, int k) {
+      if (me != p.first && me != p.second)
+        return 0.0;
+      const auto start = std::chrono::steady_clock::now();
+      for (int i = 0; i < k; ++i) {
+        if (bi) {
+          fabric.both_ways(p.first, p.second);
+        } else {
+          fabric.one_way(p.first, p.second);
+        }
+      }
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+    auto check = [&](Pair p) -> long long {
+      // The destination (both ends when bidirectional) holds the other end's pattern.
+      if (me == p.second)
+        return static_cast<long long>(fabric.check_destination(p.first));
+      if (bi && me == p.first)
+        return static_cast<long long>(fabric.check_destination(p.second));
+      return 0;
+    };
+    const auto pairs = bi ? unordered_pairs(ctx.comm.size()) : ordered_pairs(ctx.comm.size());
+    const PairTimes times = measure_pairs(
+        ctx, pairs, [](Pair) {}, timed, check);
+
+    const double counted = pair_bytes_counted(bytes, bi);
+    LinkMatrix matrix(ctx.comm.size());
+    for (std::size_t i = 0; i < times.median_s.size(); ++i) {
+      const auto [a, b] = pairs[i];
+      matrix.set(a, b, pair_gbps(counted, times.median_s[i]));
+      if (bi)
+        matrix.set(b, a, pair_gbps(counted, times.median_s[i]));
+    }
+    fill_matrix_record(ctx, record, matrix, times, "gbps");
+    record.extra["bytes_counted"] = counted;
+    record.extra["direction_note"] =
+        bi ? "both directions at once; GB/s sums both directions" : "one direction at a time";
+    record.extra["method_intra"] = LinkFabric::kIntraMethod;
+    record.extra["method_inter"] = LinkFabric::kInterMethod;
+    set_check(record, times.wrong, "words at the destinations");
+    return {record};
+  }
+};
+
+CB_REGISTER_CASE(PairBwCase);
+
+} // namespace cb

@@ -1,0 +1,50 @@
+// pair_latency: one-way latency of 8-byte messages for every pair of ranks, as a matrix (µs,
+// round trip / 2 of a ping-pong started by the row's rank; symmetric). Run once, at the largest
+// rank count.
+#include "links/links_case.hpp"
+
+namespace cb {
+
+class PairLatencyCase : public LinksCase {
+public:
+  std::string name() const override { return "pair_latency"; }
+  bool largest_count_only() const override { return true; }
+
+  std::vector<nlohmann::json> instances(const RunConfig&) const override {
+    return {{{"bytes", kMessageBytes}}};
+  }
+
+  std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {
+    Record record = ctx.new_record(suite(), name(), params);
+    if (auto why = why_unsupported(ctx); !why.empty()) {
+      CaseContext::skip(record, why);
+      return {record};
+    }
+    // The ping-pong uses only the window's mailboxes; the buffers are one message long.
+    LinkFabric fabric(ctx.comm, node_of_members(ctx), kMessageBytes);
+    // A fresh sequence per pair: both ends reset their mailbox before the pair's barrier.
+    auto before = [&](Pair) { fabric.reset_mailbox(); };
+    auto timed = [&](Pair p, int k) { return fabric.ping_pong(p.first, p.second, k) / 2; };
+    const auto pairs = unordered_pairs(ctx.comm.size());
+    const PairTimes times = measure_pairs(ctx, pairs, before, timed, [](Pair) { return 0LL; });
+
+    LinkMatrix matrix(ctx.comm.size());
+    for (std::size_t i = 0; i < times.median_s.size(); ++i) {
+      matrix.set(pairs[i].first, pairs[i].second, times.median_s[i] * 1e6);
+      matrix.set(pairs[i].second, pairs[i].first, times.median_s[i] * 1e6);
+    }
+    fill_matrix_record(ctx, record, matrix, times, "latency_us");
+    record.extra["method_intra"] = "8-byte flag ping-pong through an MPI shared-memory window";
+    record.extra["method_inter"] = "8-byte MPI_Send/MPI_Recv ping-pong";
+    // Through the window a wrong reply would never end the wait; over MPI each one is compared.
+    set_check(record, ctx.comm.sum(fabric.wrong_replies()), "replies");
+    return {record};
+  }
+
+private:
+  static constexpr std::uint64_t kMessageBytes = 8;
+};
+
+CB_REGISTER_CASE(PairLatencyCase);
+
+} // namespace cb

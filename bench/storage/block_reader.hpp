@@ -1,0 +1,55 @@
+#pragma once
+// Reads a rank's file block by block the way the run asks: O_DIRECT unless --buffered (or unless
+// the filesystem refuses it, then buffered with the file's pages dropped before each pass), up to
+// queue-depth reads in flight through io_uring (pread when io_uring cannot start, e.g. in a
+// container that forbids it). What it fell back to is said in notes(), for the record.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "storage/block_format.hpp"
+#include "storage/unique_fd.hpp"
+
+namespace cb {
+
+class BlockReader {
+public:
+  BlockReader(int dir_fd, const std::string& path, const std::string& name, std::size_t block_bytes,
+              int queue_depth, bool buffered);
+  ~BlockReader();
+  BlockReader(const BlockReader&) = delete;
+  BlockReader& operator=(const BlockReader&) = delete;
+
+  bool direct() const { return direct_; }
+  const std::string& engine() const { return engine_; } // "io_uring" or "pread"
+  // Why the reader does not do what was asked (O_DIRECT refused, io_uring unavailable); empty if it
+  // does.
+  const std::vector<std::string>& notes() const { return notes_; }
+
+  // Buffered reads only: drops the file's cached pages so the next pass reads the device.
+  void drop_cache() const;
+  // Reads every block at `offsets`. Empty on success, else the first error (with the offset).
+  std::string read_pass(const std::vector<std::uint64_t>& offsets);
+  // Reads the whole data region again (untimed) and checks every chunk against `seed`.
+  // A read error goes to *error; the chunk check to the result.
+  ChunkCheck verify_all(std::uint64_t data_bytes, std::uint64_t seed, std::string* error);
+
+private:
+  struct Ring;
+  std::string read_pass_pread(const std::vector<std::uint64_t>& offsets);
+  std::string read_pass_uring(const std::vector<std::uint64_t>& offsets);
+  std::string describe(const std::string& what, std::uint64_t offset, int err) const;
+
+  std::string path_;
+  UniqueFd fd_;
+  std::size_t block_bytes_;
+  int queue_depth_;
+  bool direct_ = true;
+  std::string engine_ = "pread";
+  std::vector<std::string> notes_;
+  std::unique_ptr<Ring> ring_;
+  std::unique_ptr<unsigned char, void (*)(void*)> buffers_; // queue_depth blocks, 4 KiB aligned
+};
+
+} // namespace cb

@@ -1,0 +1,184 @@
+#include "storage/storage_case.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+
+#include "core/error.hpp"
+#include "storage/block_reader.hpp"
+#include "storage/read_plan.hpp"
+#include "storage/storage_dir.hpp"
+
+namespace cb {
+namespace {
+
+// The first non-empty message of the group, prefixed with its rank; empty when there is none.
+std::string first_problem(const CaseContext& ctx, const std::string& mine) {
+  const auto all = ctx.comm.all_gather_string(mine);
+  for (std::size_t r = 0; r < all.size(); ++r) {
+    if (!all[r].empty())
+      return "rank " + std::to_string(ctx.members[r]) + ": " + all[r];
+  }
+  return "";
+}
+
+void fail_record(Record& record, const std::string& why) {
+  record.status = "failed";
+  record.check = "fail";
+  record.reason = why;
+}
+
+void add_reason(Record& record, const std::string& why) {
+  if (why.empty())
+    return;
+  record.reason = record.reason.empty() ? why : record.reason + "; " + why;
+}
+
+} // namespace
+
+StorageReadCase::~StorageReadCase() {
+  if (!cleanup_ || used_files_.empty())
+    return;
+  try {
+    const StorageDir dir(dir_path_, false);
+    for (const auto& name : used_files_)
+      dir.remove_if_ours(name);
+  } catch (...) {
+    // The directory went away: nothing of ours is left to remove.
+  }
+}
+
+std::vector<nlohmann::json> StorageReadCase::instances(const RunConfig& config) const {
+  if (!checked_) {
+    check_storage_dir(config);
+    checked_ = true;
+  }
+  const std::uint64_t file_bytes = storage_file_bytes(config);
+  std::vector<nlohmann::json> out;
+  for (std::uint64_t block : config.block_sizes) {
+    out.push_back({{"bytes", file_bytes / block * block},
+                   {"block_bytes", block},
+                   {"queue_depth", config.queue_depth},
+                   {"file_bytes", file_bytes},
+                   {"io", config.buffered ? "buffered" : "direct"}});
+  }
+  return out;
+}
+
+std::vector<Record> StorageReadCase::run(const CaseContext& ctx, const nlohmann::json& params) {
+  Record record = ctx.new_record(suite(), name(), params);
+  if (ctx.backend.name() != "host") {
+    CaseContext::skip(record, "storage reads into " + ctx.backend.name() +
+                                  " device memory are not built in");
+    return {record};
+  }
+  const RunConfig& config = ctx.config;
+  const auto block = params.at("block_bytes").get<std::size_t>();
+  const auto file_bytes = params.at("file_bytes").get<std::uint64_t>();
+  const auto read_bytes = params.at("bytes").get<std::uint64_t>();
+  const int world_rank = ctx.members[static_cast<std::size_t>(ctx.comm.rank())];
+  const std::uint64_t seed = storage_file_seed(world_rank);
+  const std::string file = storage_file_name(world_rank);
+
+  // Set-up on every rank, then one decision for all: a rank that cannot read fails the record on
+  // every rank instead of leaving the others waiting in the engine.
+  std::unique_ptr<StorageDir> dir;
+  std::unique_ptr<BlockReader> reader;
+  int wrote = 0;
+  std::string problem;
+  try {
+    const bool is_default = config.storage_dir.empty();
+    dir = std::make_unique<StorageDir>(is_default ? default_storage_dir() : config.storage_dir,
+                                       is_default);
+    wrote = dir->prepare_file(file, file_bytes, seed) ? 1 : 0;
+    cleanup_ = config.cleanup;
+    dir_path_ = dir->path();
+    if (std::find(used_files_.begin(), used_files_.end(), file) == used_files_.end()) {
+      used_files_.push_back(file);
+    }
+    reader = std::make_unique<BlockReader>(dir->fd(), dir->path(), file, block, config.queue_depth,
+                                           config.buffered);
+  } catch (const Error& e) {
+    problem = e.what();
+  }
+  if (const std::string why = first_problem(ctx, problem); !why.empty()) {
+    fail_record(record, why);
+    return {record};
+  }
+  record.extra["files_written"] = ctx.comm.sum(static_cast<long long>(wrote));
+  record.extra["dir"] = dir->path();
+  record.extra["io_engine"] = reader->engine();
+  record.extra["direct"] = reader->direct();
+
+  const std::vector<std::uint64_t> offsets =
+      random_ ? random_offsets(file_bytes, block, kStorageHeaderBytes, seed)
+              : sequential_offsets(file_bytes, block, kStorageHeaderBytes);
+  std::string read_error;
+  auto timed = [&](int k) {
+    double seconds = 0;
+    for (int i = 0; i < k && read_error.empty(); ++i) {
+      reader->drop_cache(); // buffered reads only; outside the timed pass
+      const auto start = std::chrono::steady_clock::now();
+      read_error = reader->read_pass(offsets);
+      seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+    return seconds;
+  };
+  const int ranks = ctx.comm.size();
+  const auto bytes = static_cast<double>(read_bytes);
+  ctx.measure_timed_into(record, timed, [&](double seconds, bool whole) {
+    return nlohmann::json{{"time_us", seconds * 1e6},
+                          {"gbps", (whole ? ranks : 1) * bytes / seconds / 1e9}};
+  });
+
+  // What the reader could not do as asked, from every rank (the same on one filesystem).
+  std::string notes;
+  for (const auto& note : reader->notes())
+    notes += (notes.empty() ? "" : "; ") + note;
+  const auto all_notes = ctx.comm.all_gather_string(notes);
+  nlohmann::json note_list = nlohmann::json::array();
+  for (const auto& n : all_notes) {
+    if (!n.empty() && std::find(note_list.begin(), note_list.end(), n) == note_list.end()) {
+      note_list.push_back(n);
+    }
+  }
+  record.extra["notes"] = note_list;
+  for (const auto& n : note_list)
+    add_reason(record, n.get<std::string>());
+
+  if (const std::string why = first_problem(ctx, read_error); !why.empty()) {
+    fail_record(record, why);
+    return {record};
+  }
+  // Every block of the file, read again untimed and checked chunk by chunk.
+  std::string verify_error;
+  const ChunkCheck check = reader->verify_all(file_bytes, seed, &verify_error);
+  if (const std::string why = first_problem(ctx, verify_error); !why.empty()) {
+    fail_record(record, why);
+    return {record};
+  }
+  const long long bad = ctx.comm.sum(static_cast<long long>(check.bad_chunks));
+  const std::string first_bad = first_problem(ctx, check.first_problem);
+  record.extra["bad_blocks"] = bad;
+  record.extra["verified_bytes_per_rank"] = file_bytes;
+  record.check = bad == 0 ? "pass" : "fail";
+  if (bad != 0) {
+    record.reason = std::to_string(bad) + " corrupt 4 KiB block(s); first: " + first_bad +
+                    (record.reason.empty() ? "" : "; " + record.reason);
+  }
+
+  if (ctx.comm.rank() == 0) {
+    std::vector<double> rank_bytes, rank_seconds;
+    for (auto& entry : record.per_rank) {
+      rank_bytes.push_back(bytes);
+      rank_seconds.push_back(entry.value("median_s", 0.0));
+      entry["file"] = dir->path() + "/" + storage_file_name(entry.value("rank", 0));
+    }
+    const DoneRates rates = done_rates(rank_bytes, rank_seconds);
+    record.metrics["first_done_gbps"] = rates.first_done_gbps;
+    record.metrics["last_done_gbps"] = rates.last_done_gbps;
+  }
+  return {record};
+}
+
+} // namespace cb

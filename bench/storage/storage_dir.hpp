@@ -1,0 +1,80 @@
+#pragma once
+// The storage family's directory and files, and the rules that keep a benchmark that writes files
+// safe to point at a real filesystem:
+// - it writes and deletes only inside its directory, through plain names under an open handle of
+//   that directory (openat), never following a link (O_NOFOLLOW): a symbolic link, a hard-linked
+//   file or anything but a regular file in the directory is not ours;
+// - it never overwrites a file it did not create: any file without a valid clusterbench header
+//   stops the run before it starts (exit 2), naming the file (an empty file with one of its own
+//   names counts as its own: another rank has just created it, and it holds nothing to lose);
+// - it checks free space (statvfs) before writing and says how much it needs;
+// - --cleanup removes only the files it used, and only after checking they are still its own.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runtime/run_config.hpp"
+#include "storage/block_format.hpp"
+#include "storage/unique_fd.hpp"
+
+namespace cb {
+
+// $TMPDIR (else /tmp) + "/clusterbench-storage".
+std::string default_storage_dir();
+// Data bytes of each rank's file: --file-bytes, else 256 MiB (64 MiB with --quick).
+std::uint64_t storage_file_bytes(const RunConfig& config);
+// "clusterbench-rank<R>.dat", R = world rank; and whether a name has that form.
+std::string storage_file_name(int rank);
+bool is_storage_file_name(const std::string& name);
+// The seed of rank R's pattern (fixed, so files are reused across runs).
+std::uint64_t storage_file_seed(int rank);
+
+// Block sizes, file size and queue depth: exit 2 (InputError) naming the flag.
+void check_storage_options(const RunConfig& config);
+// The options above, then the directory: it exists (the default one is created), is a directory,
+// holds nothing but clusterbench's files, and has room for `files_needed` files beyond those
+// already valid. Throws InputError with one line naming the problem.
+void check_storage_dir(const RunConfig& config, int files_needed = 1);
+
+enum class FileKind { ours_complete, ours_incomplete, foreign };
+
+struct EntryInfo {
+  std::string name;
+  FileKind kind = FileKind::foreign;
+  StorageHeader header;   // when ours
+  std::uint64_t size = 0; // bytes on disk
+  std::string why;        // when foreign: why it is not ours
+};
+
+class StorageDir {
+public:
+  // Opens the directory; `create`: make it (mode 0700) when missing — only for the default one.
+  StorageDir(const std::string& path, bool create);
+  const std::string& path() const { return path_; }
+  int fd() const { return fd_.get(); }
+  std::string file_path(const std::string& name) const { return path_ + "/" + name; }
+
+  std::vector<EntryInfo> scan() const;
+  // One entry, by name (ENOENT -> RunError; callers check existence with exists()).
+  EntryInfo inspect(const std::string& name) const;
+  bool exists(const std::string& name) const;
+  std::uint64_t free_bytes() const;
+
+  // Makes `name` a complete file of ours with `data_bytes` of data from `seed`: reused when it
+  // already is one, (re)written when it is ours but incomplete or different, refused with
+  // InputError when it is not ours. Returns true when it wrote the file.
+  bool prepare_file(const std::string& name, std::uint64_t data_bytes, std::uint64_t seed);
+  // Deletes `name` if it is a file of ours; never throws. True when it deleted.
+  bool remove_if_ours(const std::string& name) const noexcept;
+
+private:
+  std::string path_; // resolved (realpath)
+  UniqueFd fd_;
+};
+
+// A file's full size on disk: header + data.
+inline std::uint64_t storage_file_total_bytes(std::uint64_t data_bytes) {
+  return kStorageHeaderBytes + data_bytes;
+}
+
+} // namespace cb

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Runs the real clusterbench under mpirun for one host family and checks the results file.
+#   family_test.sh CLUSTERBENCH compute|links|storage NP
+#   family_test.sh CLUSTERBENCH storage-refusals|storage-corruption|storage-cleanup
+set -u
+bin=$1
+what=$2
+np=${3:-2}
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/cb-family-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+python=$(command -v python3)
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# mpirun with the flags a root container or a small CI machine needs.
+mpi() {
+  local n=$1
+  shift
+  mpirun -np "$n" --oversubscribe --allow-run-as-root "$bin" run "$@"
+}
+
+counts() {  # the rank counts the auto sweep visits for np ranks on one node
+  local n=1 out=""
+  while [ "$n" -lt "$1" ]; do out="$out$n,"; n=$((n * 2)); done
+  echo "$out$1"
+}
+
+# Expects exit code $1 from the command after it, and (when given) a message on stderr.
+expect_exit() {
+  local want=$1 pattern=$2
+  shift 2
+  "$@" >"$work/out" 2>"$work/err"
+  local got=$?
+  [ "$got" = "$want" ] || { cat "$work/out" "$work/err"; fail "exit $got, expected $want: $*"; }
+  if [ -n "$pattern" ]; then
+    grep -q -- "$pattern" "$work/err" || { cat "$work/err"; fail "stderr lacks '$pattern'"; }
+  fi
+  if [ "$want" = 2 ]; then
+    # One line from clusterbench (mpirun adds its own banner about the exit code).
+    local lines
+    lines=$(grep -c '^clusterbench' "$work/err")
+    [ "$lines" = 1 ] || { cat "$work/err"; fail "bad input should say one line, got $lines"; }
+  fi
+}
+
+# A storage run on one rank that must be refused with exit 2 and a line matching $1.
+refuse() {
+  local pattern=$1
+  shift
+  expect_exit 2 "$pattern" mpi 1 --suite storage --quick --out "$work/r.json" "$@"
+}
+
+small=(--suite storage --quick --file-bytes 16M --block-sizes 1M)
+
+case $what in
+  compute|links)
+    mpi "$np" --suite "$what" --quick --out "$work/r.json" || fail "run exited $?"
+    "$python" "$here/check_records.py" "$work/r.json" "$what" "$(counts "$np")" || fail "records"
+    ;;
+  storage)
+    mkdir "$work/dir"
+    mpi "$np" "${small[@]}" --storage-dir "$work/dir" --out "$work/r.json" || fail "run exited $?"
+    "$python" "$here/check_records.py" "$work/r.json" storage "$(counts "$np")" || fail "records"
+    for ((r = 0; r < np; r++)); do
+      [ -f "$work/dir/clusterbench-rank$r.dat" ] || fail "rank $r's file is missing"
+    done
+    ;;
+  storage-refusals)
+    touch "$work/file"
+    mkdir "$work/theirs" "$work/linked" "$work/empty"
+    echo data >"$work/theirs/results.csv"
+    ln -s /etc/passwd "$work/linked/clusterbench-rank0.dat"
+    refuse "does not exist" --storage-dir "$work/none"
+    refuse "is not a directory" --storage-dir "$work/file"
+    refuse "results.csv" --storage-dir "$work/theirs"
+    refuse "symbolic link" --storage-dir "$work/linked"
+    refuse "needs" --file-bytes 1048576G --storage-dir "$work/empty"
+    refuse "O_DIRECT" --block-sizes 1000 --storage-dir "$work/empty"
+    refuse "--block-sizes" --block-sizes 0 --storage-dir "$work/empty"
+    refuse "--cases" --cases nope
+    [ -z "$(ls -A "$work/empty")" ] || fail "a refused run wrote files"
+    ;;
+  storage-corruption)
+    mkdir "$work/dir"
+    mpi 1 "${small[@]}" --cases seq_read --storage-dir "$work/dir" --out "$work/a.json" \
+      >/dev/null 2>&1 || fail "first run"
+    # One byte flipped in data chunk 5 (the header stays valid: the file is reused, not rewritten).
+    printf '\xff' | dd of="$work/dir/clusterbench-rank0.dat" bs=1 seek=$((4096 + 5 * 4096 + 77)) \
+      conv=notrunc status=none
+    expect_exit 1 "" mpi 1 "${small[@]}" --storage-dir "$work/dir" --out "$work/b.json"
+    "$python" - "$work/b.json" <<'PY' || fail "records of the corrupted run"
+import json, sys
+records = json.load(open(sys.argv[1]))["records"]
+assert len(records) == 2, records
+for r in records:
+    assert r["check"] == "fail", r
+    assert r["status"] in ("ok", "noisy"), r
+    assert r["extra"]["bad_blocks"] == 1, r["extra"]
+    assert "4 KiB block at byte 24576" in r["reason"], r["reason"]
+PY
+    ;;
+  storage-cleanup)
+    mkdir "$work/dir"
+    mpi 2 "${small[@]}" --cleanup --storage-dir "$work/dir" --out "$work/r.json" >/dev/null 2>&1 ||
+      fail "run"
+    [ -z "$(ls -A "$work/dir")" ] || { ls -la "$work/dir"; fail "--cleanup left files"; }
+    ;;
+  *) fail "unknown test $what" ;;
+esac
+echo "PASS: $what $np"

@@ -1,0 +1,98 @@
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "storage/block_reader.hpp"
+#include "storage/read_plan.hpp"
+#include "storage/storage_dir.hpp"
+#include "temp_dir.hpp"
+
+namespace cb {
+namespace {
+
+constexpr std::uint64_t kData = 1 << 20;
+constexpr std::uint64_t kSeed = 99;
+
+class BlockReaderTest : public ::testing::TestWithParam<std::tuple<int, bool>> {};
+
+TEST_P(BlockReaderTest, ReadsEveryBlockAndVerifiesTheFile) {
+  const auto [queue_depth, buffered] = GetParam();
+  test::TempDir tmp;
+  StorageDir dir(tmp.str(), false);
+  dir.prepare_file("clusterbench-rank0.dat", kData, kSeed);
+  BlockReader reader(dir.fd(), dir.path(), "clusterbench-rank0.dat", 64 << 10, queue_depth,
+                     buffered);
+  if (buffered) {
+    EXPECT_FALSE(reader.direct());
+  }
+  EXPECT_FALSE(reader.engine().empty());
+  EXPECT_EQ(reader.read_pass(sequential_offsets(kData, 64 << 10, kStorageHeaderBytes)), "");
+  EXPECT_EQ(reader.read_pass(random_offsets(kData, 64 << 10, kStorageHeaderBytes, 3)), "");
+  std::string error;
+  const ChunkCheck check = reader.verify_all(kData, kSeed, &error);
+  EXPECT_EQ(error, "");
+  EXPECT_EQ(check.bad_chunks, 0u) << check.first_problem;
+}
+
+INSTANTIATE_TEST_SUITE_P(DepthsAndModes, BlockReaderTest,
+                         ::testing::Combine(::testing::Values(1, 4), ::testing::Bool()));
+
+TEST(BlockReader, ACorruptedBlockOnDiskIsCaughtWithItsOffset) {
+  test::TempDir tmp;
+  StorageDir dir(tmp.str(), false);
+  dir.prepare_file("clusterbench-rank0.dat", kData, kSeed);
+  const std::uint64_t bad_offset = kStorageHeaderBytes + 37 * kStorageChunkBytes + 123;
+  {
+    const int fd = ::open((tmp.str() + "/clusterbench-rank0.dat").c_str(), O_RDWR);
+    ASSERT_GE(fd, 0);
+    unsigned char byte = 0;
+    ASSERT_EQ(::pread(fd, &byte, 1, static_cast<off_t>(bad_offset)), 1);
+    byte ^= 0xFF;
+    ASSERT_EQ(::pwrite(fd, &byte, 1, static_cast<off_t>(bad_offset)), 1);
+    ::fsync(fd);
+    ::close(fd);
+  }
+  // The header is intact, so the file is still ours and is reused, not rewritten.
+  EXPECT_FALSE(dir.prepare_file("clusterbench-rank0.dat", kData, kSeed));
+  BlockReader reader(dir.fd(), dir.path(), "clusterbench-rank0.dat", 1 << 20, 1, false);
+  std::string error;
+  const ChunkCheck check = reader.verify_all(kData, kSeed, &error);
+  EXPECT_EQ(error, "");
+  EXPECT_EQ(check.bad_chunks, 1u);
+  EXPECT_EQ(check.first_bad_chunk, 37u);
+  const std::string at = std::to_string(kStorageHeaderBytes + 37 * kStorageChunkBytes);
+  EXPECT_NE(check.first_problem.find("byte " + at), std::string::npos) << check.first_problem;
+  EXPECT_NE(check.first_problem.find("checksum mismatch"), std::string::npos);
+}
+
+TEST(BlockReader, FallsBackToPreadWhenIoUringCannotStartAndSaysSo) {
+  // io_uring rings hold at most 32768 entries: a deeper queue makes io_uring_queue_init fail,
+  // as it does where io_uring is forbidden.
+  test::TempDir tmp;
+  StorageDir dir(tmp.str(), false);
+  dir.prepare_file("clusterbench-rank0.dat", kData, kSeed);
+  BlockReader reader(dir.fd(), dir.path(), "clusterbench-rank0.dat", 512, 65536, true);
+  EXPECT_EQ(reader.engine(), "pread");
+  ASSERT_FALSE(reader.notes().empty());
+  EXPECT_NE(reader.notes().front().find("pread"), std::string::npos) << reader.notes().front();
+  EXPECT_EQ(reader.read_pass(sequential_offsets(kData, 512, kStorageHeaderBytes)), "");
+}
+
+TEST(BlockReader, AReadPastTheEndIsAnErrorNotACrash) {
+  test::TempDir tmp;
+  StorageDir dir(tmp.str(), false);
+  dir.prepare_file("clusterbench-rank0.dat", kData, kSeed);
+  for (int depth : {1, 2}) {
+    BlockReader reader(dir.fd(), dir.path(), "clusterbench-rank0.dat", 64 << 10, depth, false);
+    const std::string error =
+        reader.read_pass({kStorageHeaderBytes, kStorageHeaderBytes + (4 << 20)});
+    EXPECT_NE(error.find("short read"), std::string::npos) << error;
+    EXPECT_NE(error.find("clusterbench-rank0.dat"), std::string::npos) << error;
+  }
+}
+
+} // namespace
+} // namespace cb

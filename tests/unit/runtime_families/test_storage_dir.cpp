@@ -1,0 +1,239 @@
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "core/error.hpp"
+#include "storage/storage_dir.hpp"
+#include "temp_dir.hpp"
+
+namespace cb {
+namespace {
+
+namespace fs = std::filesystem;
+using test::read_text;
+using test::TempDir;
+using test::write_text;
+
+RunConfig config_for(const std::string& dir) {
+  RunConfig c;
+  c.storage_dir = dir;
+  c.file_bytes = 64 << 10;
+  c.block_sizes = {16 << 10};
+  return c;
+}
+
+// The InputError's message, or "" when nothing was thrown.
+template <typename F> std::string input_error(F f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(StorageNames, OnlyOurPattern) {
+  EXPECT_EQ(storage_file_name(3), "clusterbench-rank3.dat");
+  EXPECT_TRUE(is_storage_file_name("clusterbench-rank0.dat"));
+  EXPECT_TRUE(is_storage_file_name("clusterbench-rank127.dat"));
+  EXPECT_FALSE(is_storage_file_name("clusterbench-rank.dat"));
+  EXPECT_FALSE(is_storage_file_name("clusterbench-rank01.dat"));
+  EXPECT_FALSE(is_storage_file_name("clusterbench-rank1.dat.bak"));
+  EXPECT_FALSE(is_storage_file_name("data.bin"));
+  EXPECT_NE(storage_file_seed(0), storage_file_seed(1));
+}
+
+TEST(StorageSafety, AnEmptyDirectoryIsAccepted) {
+  TempDir dir;
+  EXPECT_NO_THROW(check_storage_dir(config_for(dir.str()), 2));
+}
+
+TEST(StorageSafety, MissingDirectoryIsRefused) {
+  TempDir dir;
+  const std::string missing = dir.str() + "/nope";
+  const std::string msg = input_error([&] { check_storage_dir(config_for(missing)); });
+  EXPECT_TRUE(contains(msg, "--storage-dir")) << msg;
+  EXPECT_TRUE(contains(msg, "does not exist")) << msg;
+  EXPECT_FALSE(fs::exists(missing)) << "a directory the user named is never created";
+}
+
+TEST(StorageSafety, AFileIsNotADirectory) {
+  TempDir dir;
+  write_text(dir.path() / "plain", "x");
+  const std::string msg = input_error([&] { check_storage_dir(config_for(dir.str() + "/plain")); });
+  EXPECT_TRUE(contains(msg, "is not a directory")) << msg;
+}
+
+TEST(StorageSafety, ForeignFilesAreRefusedByName) {
+  TempDir dir;
+  write_text(dir.path() / "notes.txt", "mine");
+  const std::string msg = input_error([&] { check_storage_dir(config_for(dir.str())); });
+  EXPECT_TRUE(contains(msg, "notes.txt")) << msg;
+  EXPECT_TRUE(contains(msg, "not a clusterbench file")) << msg;
+}
+
+TEST(StorageSafety, AFileWithOurNameButNoHeaderIsNeverOverwritten) {
+  TempDir dir;
+  const std::string text(100000, 'u');
+  write_text(dir.path() / "clusterbench-rank0.dat", text);
+  EXPECT_TRUE(contains(input_error([&] { check_storage_dir(config_for(dir.str())); }),
+                       "clusterbench-rank0.dat"));
+  StorageDir d(dir.str(), false);
+  const std::string msg =
+      input_error([&] { d.prepare_file("clusterbench-rank0.dat", 64 << 10, 1); });
+  EXPECT_TRUE(contains(msg, "no clusterbench header")) << msg;
+  EXPECT_EQ(read_text(dir.path() / "clusterbench-rank0.dat"), text);
+  EXPECT_FALSE(d.remove_if_ours("clusterbench-rank0.dat"));
+  EXPECT_TRUE(fs::exists(dir.path() / "clusterbench-rank0.dat"));
+}
+
+TEST(StorageSafety, AnEmptyFileWithOurNameIsOursAnyOtherIsNot) {
+  TempDir dir;
+  write_text(dir.path() / "clusterbench-rank1.dat", ""); // another rank's, being created
+  EXPECT_NO_THROW(check_storage_dir(config_for(dir.str())));
+  write_text(dir.path() / "empty.dat", "");
+  EXPECT_TRUE(
+      contains(input_error([&] { check_storage_dir(config_for(dir.str())); }), "empty.dat"));
+}
+
+TEST(StorageSafety, ASymlinkPointingOutsideIsNeverFollowed) {
+  TempDir dir, outside;
+  const fs::path target = outside.path() / "precious";
+  write_text(target, "do not touch");
+  fs::create_symlink(target, dir.path() / "clusterbench-rank0.dat");
+
+  const std::string msg = input_error([&] { check_storage_dir(config_for(dir.str())); });
+  EXPECT_TRUE(contains(msg, "symbolic link")) << msg;
+  EXPECT_TRUE(contains(msg, "clusterbench-rank0.dat")) << msg;
+
+  StorageDir d(dir.str(), false);
+  EXPECT_TRUE(contains(input_error([&] { d.prepare_file("clusterbench-rank0.dat", 64 << 10, 1); }),
+                       "symbolic link"));
+  EXPECT_FALSE(d.remove_if_ours("clusterbench-rank0.dat"));
+  EXPECT_EQ(read_text(target), "do not touch");
+  EXPECT_TRUE(fs::is_symlink(dir.path() / "clusterbench-rank0.dat"));
+}
+
+TEST(StorageSafety, SubdirectoriesAndHardLinksAreNotOurs) {
+  {
+    TempDir dir;
+    fs::create_directory(dir.path() / "sub");
+    EXPECT_TRUE(
+        contains(input_error([&] { check_storage_dir(config_for(dir.str())); }), "a directory"));
+  }
+  TempDir dir, outside;
+  StorageDir d(dir.str(), false);
+  d.prepare_file("clusterbench-rank0.dat", 64 << 10, storage_file_seed(0));
+  fs::create_hard_link(dir.path() / "clusterbench-rank0.dat", outside.path() / "alias");
+  EXPECT_TRUE(
+      contains(input_error([&] { check_storage_dir(config_for(dir.str())); }), "hard links"));
+  EXPECT_FALSE(d.remove_if_ours("clusterbench-rank0.dat"));
+}
+
+TEST(StorageSafety, NotEnoughSpaceSaysHowMuchIsNeeded) {
+  TempDir dir;
+  RunConfig c = config_for(dir.str());
+  c.file_bytes = 1ull << 50; // 1 PiB per rank
+  const std::string msg = input_error([&] { check_storage_dir(c, 2); });
+  EXPECT_TRUE(contains(msg, "needs")) << msg;
+  EXPECT_TRUE(contains(msg, "free")) << msg;
+  EXPECT_TRUE(fs::is_empty(dir.path())) << "nothing is written when space is short";
+}
+
+TEST(StorageSafety, ValidFilesOfOursCountAsSpaceAlreadyThere) {
+  TempDir dir;
+  StorageDir d(dir.str(), false);
+  d.prepare_file("clusterbench-rank0.dat", 64 << 10, storage_file_seed(0));
+  EXPECT_NO_THROW(check_storage_dir(config_for(dir.str()), 1));
+}
+
+TEST(StorageOptions, BlockSizesQueueDepthAndFileSize) {
+  TempDir dir;
+  RunConfig c = config_for(dir.str());
+  c.block_sizes = {0};
+  EXPECT_TRUE(contains(input_error([&] { check_storage_options(c); }), "greater than 0"));
+  c.block_sizes = {1000};
+  const std::string msg = input_error([&] { check_storage_options(c); });
+  EXPECT_TRUE(contains(msg, "--block-sizes")) << msg;
+  EXPECT_TRUE(contains(msg, "O_DIRECT")) << msg;
+  c.buffered = true; // buffered reads take any size
+  EXPECT_NO_THROW(check_storage_options(c));
+  c.block_sizes = {1 << 20};
+  EXPECT_TRUE(contains(input_error([&] { check_storage_options(c); }), "larger than the file"));
+  c.block_sizes = {16 << 10};
+  c.file_bytes = 5000;
+  EXPECT_TRUE(contains(input_error([&] { check_storage_options(c); }), "--file-bytes"));
+  c.file_bytes = 1ull << 30;
+  c.block_sizes = {16 << 20};
+  c.queue_depth = 128;
+  EXPECT_TRUE(contains(input_error([&] { check_storage_options(c); }), "--queue-depth"));
+}
+
+TEST(StorageOptions, DefaultFileSizes) {
+  RunConfig c;
+  EXPECT_EQ(storage_file_bytes(c), 256ull << 20);
+  c.quick = true;
+  EXPECT_EQ(storage_file_bytes(c), 64ull << 20);
+  c.file_bytes = 8192;
+  EXPECT_EQ(storage_file_bytes(c), 8192u);
+}
+
+TEST(StorageDirectory, TheDefaultOneIsCreatedInTmpdir) {
+  TempDir tmp;
+  const char* old = std::getenv("TMPDIR");
+  const std::string saved = old ? old : "";
+  ::setenv("TMPDIR", tmp.str().c_str(), 1);
+  EXPECT_EQ(default_storage_dir(), tmp.str() + "/clusterbench-storage");
+  EXPECT_NO_THROW(check_storage_dir(config_for("")));
+  EXPECT_TRUE(fs::is_directory(tmp.path() / "clusterbench-storage"));
+  if (old) {
+    ::setenv("TMPDIR", saved.c_str(), 1);
+  } else {
+    ::unsetenv("TMPDIR");
+  }
+}
+
+TEST(StorageFiles, CreatedOnceThenReused) {
+  TempDir dir;
+  StorageDir d(dir.str(), false);
+  EXPECT_TRUE(d.prepare_file("clusterbench-rank0.dat", 64 << 10, 5));
+  EXPECT_EQ(fs::file_size(dir.path() / "clusterbench-rank0.dat"), kStorageHeaderBytes + (64 << 10));
+  const EntryInfo info = d.inspect("clusterbench-rank0.dat");
+  EXPECT_EQ(info.kind, FileKind::ours_complete);
+  EXPECT_EQ(info.header.seed, 5u);
+  EXPECT_FALSE(d.prepare_file("clusterbench-rank0.dat", 64 << 10, 5)) << "a valid file is reused";
+  EXPECT_TRUE(d.prepare_file("clusterbench-rank0.dat", 128 << 10, 5)) << "another size rewrites";
+  EXPECT_EQ(fs::file_size(dir.path() / "clusterbench-rank0.dat"),
+            kStorageHeaderBytes + (128 << 10));
+}
+
+TEST(StorageFiles, AnIncompleteFileOfOursIsRewritten) {
+  TempDir dir;
+  StorageDir d(dir.str(), false);
+  d.prepare_file("clusterbench-rank0.dat", 64 << 10, 5);
+  fs::resize_file(dir.path() / "clusterbench-rank0.dat", 20000); // cut short, header intact
+  EXPECT_EQ(d.inspect("clusterbench-rank0.dat").kind, FileKind::ours_incomplete);
+  EXPECT_NO_THROW(check_storage_dir(config_for(dir.str()))) << "still ours";
+  EXPECT_TRUE(d.prepare_file("clusterbench-rank0.dat", 64 << 10, 5));
+  EXPECT_EQ(d.inspect("clusterbench-rank0.dat").kind, FileKind::ours_complete);
+}
+
+TEST(StorageFiles, CleanupRemovesOnlyOurs) {
+  TempDir dir;
+  StorageDir d(dir.str(), false);
+  d.prepare_file("clusterbench-rank0.dat", 64 << 10, 5);
+  write_text(dir.path() / "clusterbench-rank1.dat", "someone else's");
+  EXPECT_TRUE(d.remove_if_ours("clusterbench-rank0.dat"));
+  EXPECT_FALSE(fs::exists(dir.path() / "clusterbench-rank0.dat"));
+  EXPECT_FALSE(d.remove_if_ours("clusterbench-rank1.dat"));
+  EXPECT_TRUE(fs::exists(dir.path() / "clusterbench-rank1.dat"));
+  EXPECT_FALSE(d.remove_if_ours("clusterbench-rank7.dat")); // absent: nothing to do
+}
+
+} // namespace
+} // namespace cb
