@@ -9,10 +9,10 @@ double weak_scaling_rate(double work, int ranks, double seconds, bool whole, dou
 }
 
 std::string ComputeCase::why_unsupported(const CaseContext& ctx) {
-  // The kernels here are CPU code on host memory; another backend brings its own kernels.
-  if (ctx.backend.name() == "host")
+  // The host kernels here are CPU code on host memory; another backend brings its own kernels.
+  if (ctx.backend.name() == "host" || ctx.backend.compute() != nullptr)
     return "";
-  return "the compute kernels of the " + ctx.backend.name() + " backend are not built in";
+  return "the " + ctx.backend.name() + " backend has no compute kernels";
 }
 
 void ComputeCase::measure_weak(const CaseContext& ctx, Record& record,
@@ -23,6 +23,28 @@ void ComputeCase::measure_weak(const CaseContext& ctx, Record& record,
     return nlohmann::json{{"time_us", seconds * 1e6},
                           {metric, weak_scaling_rate(work, ranks, seconds, whole)}};
   });
+}
+
+void ComputeCase::measure_backend_kernel(const CaseContext& ctx, Record& record,
+                                         TimedKernel& kernel, const std::string& metric,
+                                         double unit, const std::string& peak_figure) {
+  const int ranks = ctx.comm.size();
+  const double work = kernel.work_per_op();
+  const double peak = ctx.backend.compute()->peak(peak_figure);
+  record.extra["work_per_op"] = work;
+  ctx.measure_timed_into(
+      record, [&](int k) { return kernel.run(k); },
+      [&](double seconds, bool whole) {
+        const double rate = weak_scaling_rate(work, ranks, seconds, whole, unit);
+        nlohmann::json m{{"time_us", seconds * 1e6}, {metric, rate}};
+        // Per device: the aggregate is shared by `ranks` devices.
+        if (peak > 0) m["fraction_of_peak"] = rate / (whole ? ranks : 1) / peak;
+        return m;
+      });
+  if (peak > 0) record.extra["datasheet_peak"] = {{peak_figure, peak}};
+  const std::string wrong = kernel.verify();
+  // Counted per device: a device whose results are wrong is one wrong value here.
+  set_check(ctx, record, wrong.empty() ? 0 : 1, "device results (" + wrong + ")");
 }
 
 void ComputeCase::set_check(const CaseContext& ctx, Record& record, long long wrong_here,

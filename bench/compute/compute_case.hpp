@@ -5,6 +5,7 @@
 #include <string>
 
 #include "runtime/case.hpp"
+#include "runtime/compute_kernels.hpp"
 
 namespace cb {
 
@@ -24,6 +25,14 @@ protected:
   static void measure_weak(const CaseContext& ctx, Record& record,
                            const std::function<void()>& one_op, double work,
                            const std::string& metric);
+  // The backend's own kernels (GPU), or nullptr when this family's host kernels run.
+  static ComputeKernels* backend_kernels(const CaseContext& ctx) { return ctx.backend.compute(); }
+  // Times a backend kernel on every rank at once and checks it after timing. Metrics: time_us,
+  // `metric` (work per op / seconds / unit) and, where the data sheet knows `peak_figure` (in the
+  // same unit), fraction_of_peak per device.
+  static void measure_backend_kernel(const CaseContext& ctx, Record& record, TimedKernel& kernel,
+                                     const std::string& metric, double unit,
+                                     const std::string& peak_figure);
   // Sums the wrong-value count over the group and sets check and reason.
   static void set_check(const CaseContext& ctx, Record& record, long long wrong_here,
                         const std::string& what);

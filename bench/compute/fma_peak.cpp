@@ -9,14 +9,27 @@ class FmaPeakCase : public ComputeCase {
 public:
   std::string name() const override { return "fma_peak"; }
 
-  std::vector<nlohmann::json> instances(const RunConfig&) const override {
-    return {{{"dtype", "float"}}, {{"dtype", "double"}}};
+  std::vector<nlohmann::json> instances(const RunConfig& config) const override {
+    if (config.backend == "host") return {{{"dtype", "float"}}, {{"dtype", "double"}}};
+    // GPUs: half precision too (half2/bfloat162 FMAs).
+    return {{{"dtype", "float"}}, {{"dtype", "double"}}, {{"dtype", "fp16"}}, {{"dtype", "bf16"}}};
   }
 
   std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {
     Record record = ctx.new_record(suite(), name(), params);
     if (auto why = why_unsupported(ctx); !why.empty()) {
       CaseContext::skip(record, why);
+      return {record};
+    }
+    if (ComputeKernels* kernels = backend_kernels(ctx)) {
+      const std::string dtype = params.at("dtype").get<std::string>();
+      const DType t = dtype_from_name(dtype);
+      if (auto why = kernels->why_unsupported_fma(t); !why.empty()) {
+        CaseContext::skip(record, why);
+        return {record};
+      }
+      auto kernel = kernels->fma_peak(t);
+      measure_backend_kernel(ctx, record, *kernel, "tflops", 1e12, "fma_" + dtype + "_tflops");
       return {record};
     }
     const bool is_double = params.at("dtype").get<std::string>() == "double";

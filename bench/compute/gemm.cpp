@@ -10,6 +10,7 @@ public:
   std::string name() const override { return "gemm"; }
 
   std::vector<nlohmann::json> instances(const RunConfig& config) const override {
+    if (config.backend != "host") return gpu_instances(config);
     std::vector<int> sizes = config.gemm_sizes;
     if (sizes.empty()) {
       sizes = config.quick ? std::vector<int>{512, 1024} : std::vector<int>{1024, 2048, 4096};
@@ -29,6 +30,17 @@ public:
       why = blas_description();
     if (!why.empty()) {
       CaseContext::skip(record, why);
+      return {record};
+    }
+    if (ComputeKernels* kernels = backend_kernels(ctx)) {
+      const std::string precision = params.at("dtype").get<std::string>();
+      if (auto why = kernels->why_unsupported_gemm(precision); !why.empty()) {
+        CaseContext::skip(record, why);
+        return {record};
+      }
+      auto kernel = kernels->gemm(precision, params.at("m").get<int>(), params.at("n").get<int>(),
+                                  params.at("k").get<int>());
+      measure_backend_kernel(ctx, record, *kernel, "tflops", 1e12, "gemm_" + precision + "_tflops");
       return {record};
     }
     blas_use_one_thread();
@@ -52,6 +64,27 @@ public:
   }
 
 private:
+  // GPUs (cuBLASLt): every tensor-core precision at 8192^3, then a shape sweep in bf16 (square
+  // sizes, and the tall-skinny shapes of transformer layers). --gemm-sizes replaces the squares.
+  static std::vector<nlohmann::json> gpu_instances(const RunConfig& config) {
+    std::vector<nlohmann::json> out;
+    auto add = [&](const char* precision, int m, int n, int k) {
+      out.push_back({{"m", m}, {"n", n}, {"k", k}, {"dtype", precision}});
+    };
+    if (!config.gemm_sizes.empty()) {
+      for (const char* precision : {"bf16", "fp16", "tf32", "fp8"}) {
+        for (int n : config.gemm_sizes) add(precision, n, n, n);
+      }
+      return out;
+    }
+    for (const char* precision : {"bf16", "fp16", "tf32", "fp8"}) add(precision, 8192, 8192, 8192);
+    if (config.quick) return out;
+    for (int n : {2048, 4096, 16384}) add("bf16", n, n, n);
+    add("bf16", 16384, 8192, 1024);
+    add("bf16", 8192, 28672, 8192);
+    return out;
+  }
+
   static constexpr int kCheckedEntries = 64;
 };
 

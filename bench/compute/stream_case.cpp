@@ -23,6 +23,7 @@ std::vector<Record> StreamCase::run(const CaseContext& ctx, const nlohmann::json
     CaseContext::skip(record, why);
     return {record};
   }
+  if (ComputeKernels* kernels = backend_kernels(ctx)) return run_on_backend(ctx, *kernels, record);
   const auto bytes = params.at("bytes").get<std::size_t>();
   auto a = ctx.backend.allocate(bytes);
   auto b = ctx.backend.allocate(bytes);
@@ -45,6 +46,32 @@ std::vector<Record> StreamCase::run(const CaseContext& ctx, const nlohmann::json
       stream_bytes_per_call(kernel_, bytes), "gbps");
   set_check(ctx, record, static_cast<long long>(count_stream_errors(kernel_, arrays)), "elements");
   return {record};
+}
+
+std::vector<Record> StreamCase::run_on_backend(const CaseContext& ctx, ComputeKernels& kernels,
+                                               Record& record) {
+  // The device's own default (a multiple of its L2) unless --array-bytes says otherwise.
+  const std::size_t bytes =
+      ctx.config.array_bytes ? ctx.config.array_bytes : kernels.default_array_bytes();
+  record.params["bytes"] = bytes;
+  const StreamKind kind = backend_kind();
+  if (auto why = kernels.why_unsupported_stream(kind, DType::f64); !why.empty()) {
+    CaseContext::skip(record, why);
+    return {record};
+  }
+  auto kernel = kernels.stream(kind, DType::f64, bytes);
+  measure_backend_kernel(ctx, record, *kernel, "gbps", 1e9, "memory_gbps");
+  return {record};
+}
+
+StreamKind StreamCase::backend_kind() const {
+  switch (kernel_) {
+    case StreamKernel::copy: return StreamKind::copy;
+    case StreamKernel::scale: return StreamKind::scale;
+    case StreamKernel::add: return StreamKind::add;
+    case StreamKernel::triad: return StreamKind::triad;
+  }
+  return StreamKind::copy;
 }
 
 } // namespace cb

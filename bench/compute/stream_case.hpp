@@ -15,6 +15,9 @@ public:
   std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override;
 
 private:
+  std::vector<Record> run_on_backend(const CaseContext& ctx, ComputeKernels& kernels,
+                                     Record& record);
+  StreamKind backend_kind() const;
   StreamKernel kernel_;
 };
 

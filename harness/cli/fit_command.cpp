@@ -239,15 +239,12 @@ int fit_main(const std::vector<std::string>& argv) {
       .option("csv", "FILE", "fit a table with the header n,throughput instead of a results file")
       .option("model", "usl|amdahl", "with --csv: the scaling law to fit")
       .option("method", "nls|linearised",
-              "with --model usl: bounded non-linear (default) or "
-              "Gunther's linearised least squares")
-      .epilog(
-          "For every curve (one case at fixed parameters, its headline metric against GPU count):\n"
-          "the weak-scaling efficiency, the Universal Scalability Law (alpha, beta, gamma, peak "
-          "N*)\n"
-          "and Amdahl's serial fraction (3 or more GPU counts); for collectives also the "
-          "alpha-beta\n"
-          "line per GPU count and the ring all-reduce model per tier (intra/inter node).");
+              "with --model usl: bounded non-linear (default) or Gunther's linearised")
+      .epilog("For every curve (one case at fixed parameters, its headline metric against GPU\n"
+              "count): the weak-scaling efficiency, the Universal Scalability Law (alpha, beta,\n"
+              "gamma, peak N*) and Amdahl's serial fraction (3 or more GPU counts); for\n"
+              "collectives also the alpha-beta line per GPU count and the ring all-reduce model\n"
+              "per tier (intra/inter node).");
   if (!args.parse(argv)) {
     std::cout << args.help();
     return 0;

@@ -34,9 +34,18 @@ int launch_ranks(const RunConfig& config, const std::vector<std::string>& args) 
   const int np = config.np > 0 ? config.np : devices;
   if (config.gpus != "auto") parse_gpu_counts(config.gpus, np);  // exit 2 before any job starts
 
+  // The parent decides the file and the backend, so the ranks agree with what it printed: the
+  // user's own --out and --backend are replaced.
   std::vector<std::string> child_args{"run"};
-  child_args.insert(child_args.end(), args.begin(), args.end());
-  // The parent decides the file and the backend, so the ranks agree with what it printed.
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--out" || args[i] == "--backend") {
+      ++i;
+      continue;
+    }
+    if (args[i].rfind("--out=", 0) == 0 || args[i].rfind("--backend=", 0) == 0) continue;
+    if (args[i] == "--") break;
+    child_args.push_back(args[i]);
+  }
   child_args.insert(child_args.end(), {"--out", config.out, "--backend", backend});
 
   const std::string mpirun = find_on_path("mpirun");
@@ -135,7 +144,10 @@ int run_ranks(const RunConfig& config, const std::vector<std::string>& argv, Lau
                   }().c_str());
       std::fflush(stdout);
     }
-    SweepRunner runner(*backend, world, config, layout, devices, counts);
+    // Cases see the backend actually in use (auto resolved), to choose their instances.
+    RunConfig resolved = config;
+    resolved.backend = backend_name;
+    SweepRunner runner(*backend, world, resolved, layout, devices, counts);
     const SweepSummary summary = runner.run(cases, writer.get(), root ? &std::cout : nullptr);
 
     const std::vector<double> rss = world.gather(static_cast<double>(peak_rss_bytes()));

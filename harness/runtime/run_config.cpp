@@ -28,7 +28,7 @@ bool RunConfig::wants_case(const std::string& suite, const std::string& name) co
 MeasureSettings quick_measure_settings() {
   MeasureSettings s;
   s.target_cv = 0.02;
-  s.min_samples = 3;
+  s.min_samples = 5;  // enough for `check`'s significance test on a quick run
   s.min_time_s = 0.01;
   s.max_time_s = 0.2;
   s.batch_time_s = 0.001;

@@ -1,0 +1,39 @@
+// read: a streaming read of one array (sum), 1 x the array bytes: the device memory's read
+// bandwidth, the figure HBM data sheets quote. GPU backends only: STREAM has no read kernel, and
+// the host family measures memory through copy/scale/add/triad.
+#include "compute/compute_case.hpp"
+
+namespace cb {
+
+class ReadCase : public ComputeCase {
+public:
+  std::string name() const override { return "read"; }
+
+  std::vector<nlohmann::json> instances(const RunConfig& config) const override {
+    if (config.backend == "host") return {};
+    return {{{"bytes", config.array_bytes}, {"dtype", "double"}}};
+  }
+
+  std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {
+    Record record = ctx.new_record(suite(), name(), params);
+    ComputeKernels* kernels = backend_kernels(ctx);
+    if (!kernels) {
+      CaseContext::skip(record, "the " + ctx.backend.name() + " backend has no read kernel");
+      return {record};
+    }
+    const std::size_t bytes =
+        ctx.config.array_bytes ? ctx.config.array_bytes : kernels->default_array_bytes();
+    record.params["bytes"] = bytes;
+    if (auto why = kernels->why_unsupported_stream(StreamKind::read, DType::f64); !why.empty()) {
+      CaseContext::skip(record, why);
+      return {record};
+    }
+    auto kernel = kernels->stream(StreamKind::read, DType::f64, bytes);
+    measure_backend_kernel(ctx, record, *kernel, "gbps", 1e9, "memory_gbps");
+    return {record};
+  }
+};
+
+CB_REGISTER_CASE(ReadCase);
+
+} // namespace cb

@@ -1,0 +1,78 @@
+#pragma once
+// Predicted step time of data-parallel training (weak scaling: fixed tokens per GPU) from measured
+// parts, extrapolated to GPU counts not measured:
+//   t(N) = compute + (1 - overlap) all_reduce(N) + input(N)
+//   compute     = 6 params tokens_per_gpu / per-GPU GEMM throughput (compute/gemm, largest size)
+//   all_reduce  = ring alpha-beta model at N for grad_bytes (intra-node fit while N fits in one
+//                 node, the inter-node fit beyond)
+//   input       = bytes_per_step / per-GPU storage read throughput at N (storage/seq_read, measured
+//                 where measured, else the USL fitted to it)
+//   E(N) = t(1) / t(N)
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/alpha_beta.hpp"
+#include "analysis/curves.hpp"
+#include "analysis/usl.hpp"
+
+namespace cb {
+
+struct PredictionConfig {
+  double model_params = 0;          // --model-params
+  double tokens_per_gpu = 0;        // --tokens-per-gpu, per step
+  std::optional<double> grad_bytes; // --grad-bytes; default 2 bytes per parameter (bf16)
+  double overlap = 0;               // --overlap: share of the all-reduce hidden behind compute
+  double bytes_per_step = 0;        // --bytes-per-step: input read per GPU per step; 0 = none
+  int predict_to = 1024;            // --predict-to
+
+  double gradient_bytes() const { return grad_bytes ? *grad_bytes : 2 * model_params; }
+};
+
+// InputError naming the flag for a value out of range.
+void validate_prediction_config(const PredictionConfig& config);
+
+struct StepTime {
+  int gpus = 0;
+  double compute_s = 0;
+  double all_reduce_s = 0; // exposed part, after overlap
+  double input_s = 0;
+  double step_s = 0;
+  double efficiency = 0;     // t(1) / t(N)
+  std::string dominant;      // compute | all_reduce | input
+  bool extrapolated = false; // beyond the GPU counts all_reduce was measured at
+};
+
+struct TrainingStepModel {
+  PredictionConfig config;
+  double gemm_tflops_per_gpu = 0;
+  std::string gemm_from;              // which measurement it came from
+  std::vector<RingAllReduceFit> ring; // fits with numbers, one per tier
+  int gpus_per_node = 1;
+  int largest_measured_gpus = 0;
+  std::optional<Curve> storage; // the seq_read curve used, when input is read
+  std::optional<UslFit> storage_usl;
+  std::vector<std::string> warnings;
+};
+
+// Throws InputError naming `source` and the missing suite/case when a part cannot be measured.
+TrainingStepModel build_training_step_model(const ResultsFile& results,
+                                            const PredictionConfig& config,
+                                            const std::string& source);
+StepTime predict_step(const TrainingStepModel& model, int gpus);
+
+struct Prediction {
+  TrainingStepModel model;
+  std::vector<StepTime> steps; // 1, 2, 4, ... up to predict_to
+  std::optional<int> knee_80;  // first N with E < 0.8
+  std::optional<int> knee_50;  // first N with E < 0.5
+};
+
+Prediction predict_training(const ResultsFile& results, const PredictionConfig& config,
+                            const std::string& source);
+nlohmann::json prediction_to_json(const Prediction& prediction);
+// A table of N, step time, parts, efficiency and the dominant part, then the knees.
+std::string format_prediction(const Prediction& prediction);
+
+} // namespace cb

@@ -1,0 +1,100 @@
+#include "analysis/throughput_csv.hpp"
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+
+#include "core/error.hpp"
+
+namespace cb {
+namespace {
+
+constexpr int kMinimumRows = 3;
+
+std::string trim(const std::string& s) {
+  const char* space = " \t\r\n";
+  const auto first = s.find_first_not_of(space);
+  if (first == std::string::npos)
+    return "";
+  return s.substr(first, s.find_last_not_of(space) - first + 1);
+}
+
+std::vector<std::string> split_fields(const std::string& line) {
+  std::vector<std::string> fields;
+  std::size_t start = 0;
+  while (true) {
+    const auto comma = line.find(',', start);
+    fields.push_back(trim(line.substr(start, comma == std::string::npos ? comma : comma - start)));
+    if (comma == std::string::npos)
+      return fields;
+    start = comma + 1;
+  }
+}
+
+double positive_field(const std::string& text, const std::string& where, const char* field) {
+  double value = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() ||
+      !std::isfinite(value)) {
+    throw InputError(where + ", field '" + field + "': '" + text + "' is not a number");
+  }
+  if (value <= 0) {
+    throw InputError(where + ", field '" + field + "': " + text + " must be greater than 0");
+  }
+  return value;
+}
+
+} // namespace
+
+ThroughputTable parse_throughput_csv(std::istream& in, const std::string& source) {
+  ThroughputTable table;
+  std::string line;
+  int line_number = 0;
+  bool header_seen = false;
+  int row = 0;
+  while (std::getline(in, line)) {
+    ++line_number;
+    if (line_number == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0)
+      line.erase(0, 3); // UTF-8 BOM
+    if (trim(line).empty())
+      continue;
+    const auto fields = split_fields(line);
+    if (!header_seen) {
+      if (fields.size() != 2 || fields[0] != "n" || fields[1] != "throughput") {
+        throw InputError(source + ": line " + std::to_string(line_number) +
+                         ": the header must be exactly 'n,throughput', got '" + trim(line) + "'");
+      }
+      header_seen = true;
+      continue;
+    }
+    ++row;
+    const std::string where =
+        source + ": row " + std::to_string(row) + " (line " + std::to_string(line_number) + ")";
+    if (fields.size() < 2)
+      throw InputError(where + ": missing field 'throughput'");
+    if (fields.size() > 2) {
+      throw InputError(where + ": " + std::to_string(fields.size()) +
+                       " fields, expected 2 (n,throughput)");
+    }
+    table.n.push_back(positive_field(fields[0], where, "n"));
+    table.throughput.push_back(positive_field(fields[1], where, "throughput"));
+  }
+  if (!header_seen)
+    throw InputError(source + ": empty; expected a header 'n,throughput' and rows");
+  if (row < kMinimumRows) {
+    throw InputError(source + ": " + std::to_string(row) + " data row" + (row == 1 ? "" : "s") +
+                     "; a fit needs at least " + std::to_string(kMinimumRows));
+  }
+  return table;
+}
+
+ThroughputTable read_throughput_csv(const std::string& path) {
+  std::ifstream in(path);
+  if (!in)
+    throw InputError(path + ": cannot open: " + std::strerror(errno));
+  return parse_throughput_csv(in, path);
+}
+
+} // namespace cb

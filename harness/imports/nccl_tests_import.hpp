@@ -1,0 +1,47 @@
+#pragma once
+// nccl-tests output (every *_perf program: all_reduce_perf, all_gather_perf, reduce_scatter_perf,
+// broadcast_perf, reduce_perf, alltoall_perf, sendrecv_perf, ...) in our schema.
+//
+// Text: the table as nccl-tests 2.13+ prints it (older layouts without the root column or the
+// "# Collective test starting" line are read too), several runs concatenated in one file. Each
+// table row becomes two records, out-of-place and in-place, with time_us, algbw_gbps and
+// busbw_gbps as the tool computed them, and the check from #wrong (N/A: skipped). The "# Using
+// devices" rank lines give the GPU count, hosts and device names. A shell prompt line with the
+// command ("$ mpirun ... all_reduce_perf ...") gives the original argv.
+//
+// JSON (-J FILE, nccl-tests 2.16+): the layout util.cu writes (JSON_FILE_VERSION 2):
+//   { "version": 2, "start_time": "2025-06-01 10:00:00", "args": ["./all_reduce_perf", ...],
+//     "env": [...], "nccl_version": 22703,
+//     "config": { "nthreads": 1, "ngpus": 8, "minimum_bytes": 8, ..., "devices": [
+//         { "rank": 0, "group": 0, "pid": 1234, "hostname": "node1", "device": 0,
+//           "device_hex": "0000:18:00", "device_info": "NVIDIA H100 80GB HBM3" } ] },
+//     "results": [ { "size": 8, "count": 2, "type": "float", "redop": "sum", "root": "    -1",
+//         "out_of_place": { "time": 10.2, "alg_bw": 0.0, "bus_bw": 0.0, "nwrong": 0.0 },
+//         "in_place": { ... }, "actual_iterations": 20, "experiment_name": "" } ],
+//     "out_of_bounds": { "count": 0, "okay": "true" },
+//     "average_bus_bandwidth": { "bandwidth": 1.2, "okay": "unchecked" },
+//     "errors": [], "end_time": "..." }
+// "time" is "cpu_time" under -C 1; "nwrong" is null when checking is off; booleans are strings.
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "imports/imported_run.hpp"
+
+namespace cb {
+
+ImportedRun import_nccl_tests_text(const std::string& text, const std::string& source);
+ImportedRun import_nccl_tests_json(const nlohmann::json& j, const std::string& source);
+// Reads the file and picks the format by its first character ('{' is JSON).
+ImportedRun import_nccl_tests_file(const std::string& path);
+
+// "./build/all_reduce_perf" -> "all_reduce", "alltoall_perf_mpi" -> "alltoall"; "" otherwise.
+std::string nccl_case_from_program(std::string_view program);
+// A collective named in a file name such as "logs/reduce_scatter_16gpu.txt"; "" when none.
+std::string nccl_case_from_file_name(const std::string& path);
+// nccl-tests type names in ours: half -> fp16, bfloat16 -> bf16, f8e4m3 -> fp8; others as given.
+std::string nccl_dtype(std::string_view type);
+// NCCL_VERSION_CODE 22803 -> "2.28.3" (2.9+ codes: major*10000 + minor*100 + patch).
+std::string nccl_version_from_code(long long code);
+
+} // namespace cb

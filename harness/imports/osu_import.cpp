@@ -1,0 +1,269 @@
+#include "imports/osu_import.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <optional>
+#include <regex>
+
+#include "core/collective_math.hpp"
+#include "core/error.hpp"
+#include "imports/text_lines.hpp"
+
+namespace cb {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kTool = "osu";
+
+enum class OsuKind { collective, latency, bandwidth, bidirectional };
+
+struct OsuTest {
+  OsuKind kind;
+  std::string case_name; // ours
+  // Bytes nccl-tests would count per operation, as a multiple of OSU's per-rank message size.
+  bool times_ranks = false;
+};
+
+// The test names OSU's headers print, e.g. "# OSU MPI All-to-All Personalized Exchange Latency
+// Test v7.4".
+const std::map<std::string, OsuTest>& known_tests() {
+  static const std::map<std::string, OsuTest> tests = {
+      {"Allreduce Latency", {OsuKind::collective, "all_reduce"}},
+      {"Allgather Latency", {OsuKind::collective, "all_gather", true}},
+      {"Broadcast Latency", {OsuKind::collective, "broadcast"}},
+      {"All-to-All Personalized Exchange Latency", {OsuKind::collective, "alltoall", true}},
+      {"Reduce Latency", {OsuKind::collective, "reduce"}},
+      {"Latency", {OsuKind::latency, "pt2pt_latency"}},
+      {"Bandwidth", {OsuKind::bandwidth, "pt2pt_bw"}},
+      {"Bi-Directional Bandwidth", {OsuKind::bidirectional, "pt2pt_bibw"}},
+  };
+  return tests;
+}
+
+std::string osu_dtype(const std::string& mpi_type) {
+  static const std::map<std::string, std::string> names = {
+      {"MPI_CHAR", "char"}, {"MPI_INT", "int32"}, {"MPI_FLOAT", "float"}, {"MPI_DOUBLE", "double"}};
+  auto it = names.find(mpi_type);
+  return it == names.end() ? mpi_type : it->second;
+}
+
+// Columns of a "# Size  Avg Latency(us)  Min Latency(us) ..." header: split on runs of two or
+// more spaces, as OSU pads its right-aligned 18-character fields.
+std::vector<std::string> header_columns(std::string_view header) {
+  std::vector<std::string> columns;
+  std::string text(trim(header.substr(1)));
+  static const std::regex gap(R"(\s{2,})");
+  for (std::sregex_token_iterator it(text.begin(), text.end(), gap, -1), end; it != end; ++it) {
+    if (!it->str().empty())
+      columns.push_back(it->str());
+  }
+  return columns;
+}
+
+struct Table {
+  std::string name; // the header's test name
+  const OsuTest* test = nullptr;
+  std::string version;
+  std::string accelerator; // "CUDA", "ROCM", ... from "OSU MPI-CUDA"
+  std::string dtype = "char";
+  std::string buffers; // "# Send Buffer on DEVICE (D) and Receive Buffer on DEVICE (D)"
+  std::vector<std::string> columns;
+  std::size_t header_line = 0;
+  std::size_t last_line = 0;
+  std::size_t rows = 0;
+};
+
+class OsuImporter {
+public:
+  OsuImporter(std::string source, const OsuOptions& options)
+      : source_(std::move(source)), options_(options) {}
+
+  ImportedRun run(const std::string& text) {
+    const auto lines = split_lines(text);
+    for (std::size_t i = 0; i < lines.size(); ++i)
+      line(i + 1, std::string(strip_mpi_tag(lines[i])));
+    finish_table();
+    if (out_.records.empty()) {
+      throw InputError(source_ + ": no OSU table found (expected a '# OSU MPI ... Test' header "
+                                 "and a '# Size' table of osu_allreduce, osu_allgather, osu_bcast, "
+                                 "osu_alltoall, osu_reduce, osu_latency, osu_bw or osu_bibw)");
+    }
+    return std::move(out_);
+  }
+
+private:
+  void line(std::size_t number, const std::string& raw) {
+    const std::string t(trim(raw));
+    if (t.empty())
+      return;
+    static const std::regex header(R"(^# OSU MPI(?:-(\S+))? (.+) Test v(\S+)\s*$)");
+    static const std::regex datatype(R"(^# Datatype: (\S+?)\.?\s*$)");
+    std::smatch m;
+    if (std::regex_match(t, m, header))
+      return start_table(number, m[2], m[1], m[3]);
+    if (table_ && !table_->test) {
+      // The lines of a test we do not import are reported once, with the header.
+      table_->last_line = number;
+      return;
+    }
+    if (t[0] == '#') {
+      if (std::regex_match(t, m, datatype) && table_) {
+        table_->dtype = osu_dtype(m[1]);
+        return;
+      }
+      if (starts_with(t, "# Size") && table_) {
+        table_->columns = header_columns(t);
+        return;
+      }
+      if ((t.find("Buffer on") != std::string::npos || t.find("Memory on") != std::string::npos) &&
+          table_) {
+        table_->buffers = t.substr(2);
+        return;
+      }
+      return out_.warn_line(source_, number, t);
+    }
+    if (table_ && table_->test && !table_->columns.empty() &&
+        std::isdigit(static_cast<unsigned char>(t[0]))) {
+      if (row(number, t))
+        return;
+    }
+    out_.warn_line(source_, number, t);
+  }
+
+  void finish_table() {
+    if (!table_ || table_->test)
+      return;
+    out_.warnings.push_back(source_ + ":" + std::to_string(table_->header_line) + ": OSU test '" +
+                            table_->name + "' is not imported (lines " +
+                            std::to_string(table_->header_line) + "-" +
+                            std::to_string(std::max(table_->header_line, table_->last_line)) +
+                            " left out; supported: osu_allreduce, osu_allgather, osu_bcast, "
+                            "osu_alltoall, osu_reduce, osu_latency, osu_bw, osu_bibw)");
+  }
+
+  void start_table(std::size_t number, const std::string& name, const std::string& accelerator,
+                   const std::string& version) {
+    finish_table();
+    table_ = Table{};
+    table_->name = name;
+    table_->accelerator = accelerator;
+    table_->version = version;
+    table_->header_line = number;
+    auto it = known_tests().find(name);
+    if (it == known_tests().end())
+      return;
+    table_->test = &it->second;
+    if (!accelerator.empty())
+      out_.backend = "cuda";
+    out_.versions["osu"] = version;
+    if (table_->test->kind == OsuKind::collective && options_.np < 1) {
+      throw InputError("--np: required for " + source_ + " (OSU " + name +
+                       " output does not say how many ranks ran; give mpirun's -np)");
+    }
+  }
+
+  bool row(std::size_t number, const std::string& t) {
+    const auto tokens = split_whitespace(t);
+    const auto& columns = table_->columns;
+    if (tokens.size() != columns.size())
+      return false;
+    const auto size = parse_long(tokens[0]);
+    if (!size || *size < 0)
+      return false;
+    std::map<std::string, double> values;
+    std::string check = "skipped";
+    for (std::size_t c = 1; c < columns.size(); ++c) {
+      if (columns[c] == "Validation") {
+        if (tokens[c] != "Pass" && tokens[c] != "Fail")
+          return false;
+        check = tokens[c] == "Pass" ? "pass" : "fail";
+        continue;
+      }
+      const auto v = parse_double(tokens[c]);
+      if (!v)
+        return false;
+      values[columns[c]] = *v;
+    }
+    const OsuTest& test = *table_->test;
+    const int ranks = test.kind == OsuKind::collective ? options_.np : 2;
+    json metrics;
+    double seconds = 0;
+    json params = {{"bytes", *size}, {"dtype", table_->dtype}};
+    if (test.kind == OsuKind::collective) {
+      auto avg = values.find("Avg Latency(us)");
+      if (avg == values.end())
+        return false;
+      const double bytes = static_cast<double>(*size) * (test.times_ranks ? ranks : 1);
+      const double time_us = avg->second;
+      seconds = time_us * 1e-6;
+      const double algbw = seconds > 0 ? bytes / seconds / 1e9 : 0.0;
+      metrics = {{"time_us", time_us},
+                 {"algbw_gbps", algbw},
+                 {"busbw_gbps", algbw * busbw_factor(collective_from_name(test.case_name), ranks)}};
+      if (auto it = values.find("Min Latency(us)"); it != values.end())
+        metrics["min_time_us"] = it->second;
+      if (auto it = values.find("Max Latency(us)"); it != values.end())
+        metrics["max_time_us"] = it->second;
+      params["bytes"] = static_cast<long long>(bytes);
+      params["message_bytes"] = *size;
+      if (test.case_name == "all_reduce" || test.case_name == "reduce")
+        params["op"] = "sum";
+      params["in_place"] = false;
+    } else if (test.kind == OsuKind::latency) {
+      auto it = values.find("Avg Latency(us)");
+      if (it == values.end())
+        it = values.find("Latency (us)");
+      if (it == values.end())
+        return false;
+      seconds = it->second * 1e-6;
+      metrics = {{"latency_us", it->second}};
+    } else {
+      auto it = values.find("Bandwidth (MB/s)");
+      if (it == values.end())
+        it = values.find("Bi-Bandwidth (MB/s)");
+      if (it == values.end())
+        return false;
+      const double gbps = it->second / 1e3; // OSU's MB are 1e6 bytes
+      const double moved =
+          static_cast<double>(*size) * (test.kind == OsuKind::bidirectional ? 2 : 1);
+      seconds = gbps > 0 ? moved / (gbps * 1e9) : 0.0;
+      metrics = {{"gbps", gbps}};
+    }
+    Record r = imported_record(test.kind == OsuKind::collective ? "collectives" : "links",
+                               test.case_name, std::move(params), ranks,
+                               test.kind == OsuKind::collective ? options_.nodes
+                                                                : std::min(options_.nodes, 2),
+                               seconds, std::move(metrics), check);
+    r.extra = {{"tool", kTool},
+               {"source", source_ + ":" + std::to_string(number)},
+               {"test", "OSU MPI" + (table_->accelerator.empty() ? "" : "-" + table_->accelerator) +
+                            " " + table_->name + " Test v" + table_->version}};
+    if (test.kind == OsuKind::bidirectional)
+      r.extra["bidirectional"] = true;
+    if (!table_->buffers.empty())
+      r.extra["buffers"] = table_->buffers;
+    out_.records.push_back(std::move(r));
+    ++table_->rows;
+    return true;
+  }
+
+  std::string source_;
+  OsuOptions options_;
+  ImportedRun out_;
+  std::optional<Table> table_;
+};
+
+} // namespace
+
+ImportedRun import_osu_text(const std::string& text, const std::string& source,
+                            const OsuOptions& options) {
+  return OsuImporter(source, options).run(text);
+}
+
+ImportedRun import_osu_file(const std::string& path, const OsuOptions& options) {
+  return import_osu_text(read_text_file(path), path, options);
+}
+
+} // namespace cb

@@ -1,0 +1,332 @@
+#include "qualify/fleet.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "core/stats.hpp"
+#include "qualify/record_match.hpp"
+
+namespace cb {
+namespace {
+
+using nlohmann::json;
+
+// 0.6745 is the 0.75 quantile of the standard normal: it scales the MAD to a standard deviation,
+// so a robust z reads like an ordinary one (Iglewicz and Hoaglin).
+constexpr double kMadScale = 0.6745;
+
+int int_field(const json& entry, const char* key) {
+  auto it = entry.find(key);
+  return it != entry.end() && it->is_number_integer() ? it->get<int>() : -1;
+}
+
+std::string string_field(const json& entry, const char* key) {
+  auto it = entry.find(key);
+  return it != entry.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+FleetMember member_of(const json& entry) {
+  FleetMember m;
+  if (!entry.is_object())
+    return m;
+  m.host = string_field(entry, "host");
+  m.device = int_field(entry, "device");
+  m.rank = int_field(entry, "rank");
+  m.uuid = string_field(entry, "uuid");
+  return m;
+}
+
+// The metric the per-rank figures are compared by: one the record reports and every entry has.
+std::string per_rank_metric(const Record& r) {
+  if (!r.per_rank.is_array() || r.per_rank.empty() || !r.per_rank[0].is_object())
+    return "";
+  json shared = json::object();
+  for (const auto& [name, value] : r.metrics.items()) {
+    if (!value.is_number())
+      continue;
+    const bool everywhere = std::all_of(r.per_rank.begin(), r.per_rank.end(), [&](const json& e) {
+      return e.is_object() && e.contains(name) && e[name].is_number();
+    });
+    if (everywhere)
+      shared[name] = value;
+  }
+  return primary_metric(shared);
+}
+
+class FleetJudge {
+public:
+  FleetJudge(const FleetRules& rules, FleetReport& report) : rules_(rules), report_(report) {}
+
+  void judge(std::size_t index, const Record& r) {
+    if (r.status == "skipped" || r.status == "failed")
+      return;
+    judge_ranks_and_nodes(index, r);
+    judge_links(index, r);
+  }
+
+private:
+  struct Candidate {
+    FleetMember who;
+    FleetMember to;
+    double value;
+  };
+
+  void judge_fleet(std::size_t index, const Record& r, FleetKind kind, const std::string& metric,
+                   const std::vector<Candidate>& members) {
+    if (static_cast<int>(members.size()) < rules_.min_peers)
+      return;
+    ++report_.fleets_examined;
+    std::vector<double> values;
+    for (const auto& m : members)
+      values.push_back(m.value);
+    const bool lower = lower_is_better(metric);
+    const OutlierFlags flags = flag_outliers(values, rules_, lower);
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      if (!flags.any(i))
+        continue;
+      Outlier o;
+      o.record_index = index;
+      o.record = describe_record(r);
+      o.metric = metric;
+      o.kind = kind;
+      o.who = members[i].who;
+      o.to = members[i].to;
+      o.value = values[i];
+      o.fleet_median = flags.median;
+      o.robust_z = flags.robust_z[i];
+      o.fleet_size = members.size();
+      o.by_robust_z = flags.by_robust_z[i];
+      o.by_fraction = flags.by_fraction[i];
+      if (lower) {
+        o.ratio = values[i] > 0 ? flags.median / values[i] : 0;
+      } else {
+        o.ratio = flags.median > 0 ? values[i] / flags.median : 0;
+      }
+      report_.outliers.push_back(std::move(o));
+    }
+  }
+
+  void judge_ranks_and_nodes(std::size_t index, const Record& r) {
+    const std::string metric = per_rank_metric(r);
+    if (metric.empty())
+      return;
+    std::vector<Candidate> gpus;
+    std::map<std::string, std::pair<double, int>> per_host; // sum, count
+    for (const auto& entry : r.per_rank) {
+      Candidate c{member_of(entry), {}, entry[metric].get<double>()};
+      if (!c.who.host.empty()) {
+        auto& [sum, count] = per_host[c.who.host];
+        sum += c.value;
+        ++count;
+      }
+      gpus.push_back(std::move(c));
+    }
+    judge_fleet(index, r, FleetKind::gpu, metric, gpus);
+    std::vector<Candidate> nodes;
+    for (const auto& [host, sum_count] : per_host) {
+      FleetMember node;
+      node.host = host;
+      nodes.push_back({node, {}, sum_count.first / sum_count.second});
+    }
+    judge_fleet(index, r, FleetKind::node, metric, nodes);
+  }
+
+  // The metric a link matrix holds: extra.matrix_metric when the record names it, else the
+  // record's own figure (a latency matrix comes with latency_us, a bandwidth one with gbps).
+  static std::string matrix_metric(const Record& r) {
+    auto named = r.extra.find("matrix_metric");
+    if (named != r.extra.end() && named->is_string())
+      return named->get<std::string>();
+    const std::string primary = primary_metric(r.metrics);
+    return primary.empty() || primary == "time_us" ? "gbps" : primary;
+  }
+
+  // The tier of link src -> dst from extra.tier_matrix ("intra" / "inter"), "" when unknown.
+  // Links of different tiers are different fleets: an inter-node link is not a slow NVLink.
+  static std::string link_tier(const Record& r, std::size_t src, std::size_t dst) {
+    auto tiers = r.extra.find("tier_matrix");
+    if (tiers == r.extra.end() || !tiers->is_array() || src >= tiers->size())
+      return "";
+    const auto& row = (*tiers)[src];
+    if (!row.is_array() || dst >= row.size() || !row[dst].is_string())
+      return "";
+    return row[dst].get<std::string>();
+  }
+
+  void judge_links(std::size_t index, const Record& r) {
+    auto it = r.extra.find("matrix");
+    if (it == r.extra.end() || !it->is_array())
+      return;
+    const std::string metric = matrix_metric(r);
+    auto endpoint = [&](std::size_t i) {
+      if (r.per_rank.is_array() && i < r.per_rank.size())
+        return member_of(r.per_rank[i]);
+      FleetMember m;
+      m.device = static_cast<int>(i);
+      return m;
+    };
+    std::map<std::string, std::vector<Candidate>> links_by_tier;
+    for (std::size_t src = 0; src < it->size(); ++src) {
+      const auto& row = (*it)[src];
+      if (!row.is_array())
+        continue;
+      for (std::size_t dst = 0; dst < row.size(); ++dst) {
+        if (src == dst || !row[dst].is_number())
+          continue;
+        links_by_tier[link_tier(r, src, dst)].push_back(
+            {endpoint(src), endpoint(dst), row[dst].get<double>()});
+      }
+    }
+    for (const auto& [tier, links] : links_by_tier)
+      judge_fleet(index, r, FleetKind::link, metric, links);
+  }
+
+  const FleetRules& rules_;
+  FleetReport& report_;
+};
+
+std::string member_key(const FleetMember& m) {
+  return m.host + "|" + std::to_string(m.device) + "|" + std::to_string(m.rank) + "|" + m.uuid;
+}
+
+void add_finding(std::map<std::string, Suspect>& suspects, const std::string& key, FleetKind kind,
+                 const FleetMember& who, const FleetMember& to, double ratio, bool via_links) {
+  auto [it, inserted] = suspects.try_emplace(key);
+  Suspect& s = it->second;
+  if (inserted) {
+    s.kind = kind;
+    s.who = who;
+    s.to = to;
+    s.via_links = via_links;
+    s.worst_ratio = ratio;
+    s.label = member_label(kind, who, to);
+  }
+  ++s.outliers;
+  s.worst_ratio = std::min(s.worst_ratio, ratio);
+}
+
+std::vector<Suspect> name_suspects(const std::vector<Outlier>& outliers) {
+  std::map<std::string, Suspect> suspects;
+  std::map<std::string, Suspect> link_ends;
+  for (const auto& o : outliers) {
+    const std::string kind(fleet_kind_name(o.kind));
+    if (o.kind != FleetKind::link) {
+      add_finding(suspects, kind + "|" + member_key(o.who), o.kind, o.who, {}, o.ratio, false);
+      continue;
+    }
+    add_finding(suspects, kind + "|" + member_key(o.who) + ">" + member_key(o.to), o.kind, o.who,
+                o.to, o.ratio, false);
+    for (const FleetMember* end : {&o.who, &o.to}) {
+      add_finding(link_ends, member_key(*end), FleetKind::gpu, *end, {}, o.ratio, true);
+    }
+  }
+  std::vector<Suspect> named;
+  for (auto& [key, s] : suspects)
+    named.push_back(std::move(s));
+  // A GPU at the end of several slow links is the likelier culprit than each link alone.
+  for (auto& [key, s] : link_ends) {
+    if (s.outliers >= 2)
+      named.push_back(std::move(s));
+  }
+  std::stable_sort(named.begin(), named.end(), [](const Suspect& a, const Suspect& b) {
+    if (a.outliers != b.outliers)
+      return a.outliers > b.outliers;
+    return a.worst_ratio < b.worst_ratio;
+  });
+  return named;
+}
+
+} // namespace
+
+std::string_view fleet_kind_name(FleetKind k) {
+  switch (k) {
+  case FleetKind::gpu:
+    return "gpu";
+  case FleetKind::link:
+    return "link";
+  case FleetKind::node:
+    return "node";
+  }
+  return "gpu";
+}
+
+std::optional<double> robust_z(double x, double median, double mad) {
+  if (!(mad > 0))
+    return std::nullopt;
+  return kMadScale * (x - median) / mad;
+}
+
+OutlierFlags flag_outliers(const std::vector<double>& values, const FleetRules& rules,
+                           bool lower_is_better) {
+  OutlierFlags flags;
+  const std::size_t n = values.size();
+  flags.robust_z.assign(n, std::nullopt);
+  flags.by_robust_z.assign(n, false);
+  flags.by_fraction.assign(n, false);
+  if (n == 0)
+    return flags;
+  flags.median = median(values);
+  flags.mad = median_absolute_deviation(values);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double x = values[i];
+    flags.robust_z[i] = robust_z(x, flags.median, flags.mad);
+    if (flags.robust_z[i]) {
+      // For latencies a high z is the bad side: mirror it so one threshold serves both.
+      const double bad_side_z = lower_is_better ? -*flags.robust_z[i] : *flags.robust_z[i];
+      const double deviation =
+          flags.median != 0 ? std::fabs(x - flags.median) / std::fabs(flags.median) : 0;
+      flags.by_robust_z[i] = bad_side_z < rules.robust_z && deviation >= rules.min_deviation;
+    }
+    if (lower_is_better) {
+      flags.by_fraction[i] = x * rules.fraction_of_median > flags.median;
+    } else {
+      flags.by_fraction[i] = x < rules.fraction_of_median * flags.median;
+    }
+  }
+  return flags;
+}
+
+FleetReport analyze_fleet(const ResultsFile& results, const FleetRules& rules) {
+  FleetReport report;
+  FleetJudge judge(rules, report);
+  for (std::size_t i = 0; i < results.records.size(); ++i)
+    judge.judge(i, results.records[i]);
+  report.suspects = name_suspects(report.outliers);
+  return report;
+}
+
+std::string member_label(FleetKind kind, const FleetMember& who, const FleetMember& to) {
+  auto gpu = [](const FleetMember& m) {
+    std::string text;
+    if (m.device >= 0) {
+      text = "GPU " + std::to_string(m.device);
+    } else if (m.rank >= 0) {
+      text = "rank " + std::to_string(m.rank);
+    } else {
+      text = "GPU ?";
+    }
+    return text;
+  };
+  // A record without hosts (one node's peer matrix, say) names GPUs alone.
+  auto on_host = [](const FleetMember& m) { return m.host.empty() ? "" : "host " + m.host + " "; };
+  switch (kind) {
+  case FleetKind::node:
+    return "node " + (who.host.empty() ? std::string("?") : who.host);
+  case FleetKind::gpu: {
+    std::string text = on_host(who) + gpu(who);
+    if (!who.uuid.empty())
+      text += " (" + who.uuid + ")";
+    return text;
+  }
+  case FleetKind::link: {
+    std::string text = on_host(who) + gpu(who) + " -> ";
+    if (to.host != who.host && !to.host.empty())
+      text += to.host + " ";
+    return text + gpu(to);
+  }
+  }
+  return "";
+}
+
+} // namespace cb

@@ -1,0 +1,88 @@
+#pragma once
+// Fleet rules: within one run, every GPU, link and node is compared with its peers by median and
+// median absolute deviation (MAD), so a bad part shows up even when no data sheet figure exists.
+//
+// Per record, the per_rank entries are the fleet (one figure per GPU); per_rank entries grouped
+// by host give the node fleet (mean per GPU of each node); extra.matrix (rows = source,
+// columns = destination; one fleet per tier of extra.tier_matrix, so inter-node links are not
+// compared with NVLink) gives the link fleet. A member is an outlier when its robust z,
+// 0.6745 (x - median) / MAD, is below the spec's threshold (-3.5), or when it is under 0.90 x the
+// fleet median (mirrored for latencies, where high is bad). With MAD = 0 the robust z is
+// undefined and the fraction-of-median rule decides alone.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "qualify/spec.hpp"
+#include "results/record.hpp"
+
+namespace cb {
+
+enum class FleetKind { gpu, link, node };
+std::string_view fleet_kind_name(FleetKind k);
+
+// Who a fleet member is. Unknown fields stay empty / -1.
+struct FleetMember {
+  std::string host;
+  int device = -1;
+  int rank = -1;
+  std::string uuid;
+};
+
+struct Outlier {
+  std::size_t record_index = 0;
+  std::string record; // describe_record()
+  std::string metric;
+  FleetKind kind = FleetKind::gpu;
+  FleetMember who;
+  FleetMember to; // the destination, for a link
+  double value = 0;
+  double fleet_median = 0;
+  std::optional<double> robust_z; // absent when MAD = 0
+  std::size_t fleet_size = 0;
+  bool by_robust_z = false;
+  bool by_fraction = false;
+  // The member's performance relative to the fleet median (below 1 is worse), whichever way the
+  // metric points.
+  double ratio = 1;
+};
+
+// A part named by one or more outliers: a GPU, a node, a link, or a GPU at the end of several
+// slow links.
+struct Suspect {
+  FleetKind kind = FleetKind::gpu;
+  FleetMember who;
+  FleetMember to;
+  int outliers = 0;       // outlier findings that name it
+  double worst_ratio = 1; // its worst ratio to a fleet median
+  bool via_links = false; // a GPU named because several of its links are slow
+  std::string label;
+};
+
+struct FleetReport {
+  int fleets_examined = 0;
+  std::vector<Outlier> outliers;
+  std::vector<Suspect> suspects; // most often named first
+};
+
+// The robust z of x; nullopt when MAD is 0.
+std::optional<double> robust_z(double x, double median, double mad);
+
+// The rules applied to one fleet's figures.
+struct OutlierFlags {
+  double median = 0;
+  double mad = 0;
+  std::vector<std::optional<double>> robust_z;
+  std::vector<bool> by_robust_z;
+  std::vector<bool> by_fraction;
+  bool any(std::size_t i) const { return by_robust_z[i] || by_fraction[i]; }
+};
+OutlierFlags flag_outliers(const std::vector<double>& values, const FleetRules& rules,
+                           bool lower_is_better);
+
+FleetReport analyze_fleet(const ResultsFile& results, const FleetRules& rules);
+
+// "host n1 GPU 3 (GPU-1234)", "node n2", "host n1 GPU 2 -> GPU 6".
+std::string member_label(FleetKind kind, const FleetMember& who, const FleetMember& to = {});
+
+} // namespace cb

@@ -1,0 +1,278 @@
+#include "qualify/qualify_report.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <sstream>
+#include <vector>
+
+namespace cb {
+namespace {
+
+using nlohmann::json;
+
+std::string with_unit(double value, const std::string& metric) {
+  const std::string unit = metric_unit(metric);
+  return format_figure(value) + (unit.empty() ? "" : " " + unit);
+}
+
+std::string format_ratio(double ratio) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", ratio);
+  return text;
+}
+
+// Left-aligned columns sized to their widest cell; the last column is not padded.
+std::string format_table(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> widths;
+  for (const auto& row : rows) {
+    if (widths.size() < row.size())
+      widths.resize(row.size(), 0);
+    for (std::size_t c = 0; c < row.size(); ++c)
+      widths[c] = std::max(widths[c], row[c].size());
+  }
+  std::ostringstream out;
+  for (const auto& row : rows) {
+    std::string line;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      line += row[c];
+      if (c + 1 < row.size())
+        line += std::string(widths[c] - row[c].size() + 2, ' ');
+    }
+    while (!line.empty() && line.back() == ' ')
+      line.pop_back();
+    out << line << "\n";
+  }
+  return out.str();
+}
+
+std::vector<std::string> check_cells(const CheckRow& row) {
+  const Expectation& c = row.check;
+  const std::string record = row.record.empty() ? "-" : row.record;
+  if (c.kind == CheckKind::data) {
+    const std::string measured =
+        row.measured ? format_figure(*row.measured) + "/" + format_figure(row.threshold) : "-";
+    return {c.id,
+            record,
+            "data verified",
+            "all",
+            measured,
+            "-",
+            std::string(verdict_name(row.verdict)),
+            row.note};
+  }
+  const std::string need =
+      (lower_is_better(c.metric) ? "<= " : ">= ") + with_unit(row.threshold, c.metric);
+  return {c.id,
+          record,
+          with_unit(c.expected, c.metric),
+          need,
+          row.measured ? with_unit(*row.measured, c.metric) : "-",
+          row.ratio ? format_ratio(*row.ratio) : "-",
+          std::string(verdict_name(row.verdict)),
+          row.note};
+}
+
+std::string outlier_rules_text(const FleetRules& rules) {
+  char text[160];
+  std::snprintf(text, sizeof text, "robust z beyond %.1f or under %.2f x the fleet median",
+                rules.robust_z, rules.fraction_of_median);
+  return text;
+}
+
+json member_json(const FleetMember& m) {
+  json j = json::object();
+  if (!m.host.empty())
+    j["host"] = m.host;
+  if (m.device >= 0)
+    j["device"] = m.device;
+  if (m.rank >= 0)
+    j["rank"] = m.rank;
+  if (!m.uuid.empty())
+    j["uuid"] = m.uuid;
+  return j;
+}
+
+json optional_number(const std::optional<double>& v) {
+  return v ? json(*v) : json();
+}
+
+} // namespace
+
+std::string format_figure(double value) {
+  char text[48];
+  const double magnitude = std::fabs(value);
+  if (magnitude >= 1000 || value == std::floor(value)) {
+    std::snprintf(text, sizeof text, "%.0f", value);
+  } else if (magnitude >= 100) {
+    std::snprintf(text, sizeof text, "%.1f", value);
+  } else if (magnitude >= 10) {
+    std::snprintf(text, sizeof text, "%.2f", value);
+  } else {
+    std::snprintf(text, sizeof text, "%.3g", value);
+  }
+  return text;
+}
+
+std::string format_qualify_text(const QualifyReport& report) {
+  std::ostringstream out;
+  const Spec& spec = report.spec;
+  out << "qualify " << report.results_path << " against "
+      << (spec.from_reference ? "reference " + spec.path : "spec " + spec.name);
+  if (!spec.title.empty() && !spec.from_reference)
+    out << " (" << spec.title << ")";
+  out << "\n";
+  if (!spec.from_reference)
+    out << "spec file: " << spec.path << "\n";
+  out << "\n";
+
+  std::vector<std::vector<std::string>> table = {
+      {"CHECK", "RECORD", "EXPECTED", "NEED", "MEASURED", "RATIO", "VERDICT", "NOTE"}};
+  for (const auto& row : report.rows)
+    table.push_back(check_cells(row));
+  if (report.fleet_verdict) {
+    std::string summary = std::to_string(report.fleet.fleets_examined) + " fleets judged, " +
+                          std::to_string(report.fleet.outliers.size()) + " outliers";
+    table.push_back({"fleet", summary, "-", "-", "-", "-",
+                     std::string(verdict_name(*report.fleet_verdict)),
+                     report.fleet.fleets_examined == 0 ? "no record has enough peers" : ""});
+  }
+  out << format_table(table);
+
+  std::set<std::string> shown;
+  std::ostringstream sources;
+  for (const auto& row : report.rows) {
+    if (row.check.source.empty() || !shown.insert(row.check.id).second)
+      continue;
+    sources << "  " << row.check.id << ": " << row.check.source << "\n";
+  }
+  if (!spec.from_reference && !shown.empty())
+    out << "\nsources:\n" << sources.str();
+  if (!report.fleet_verdict) {
+    out << "\nfleet: no record has " << spec.fleet.min_peers
+        << " or more peers to compare; fleet rules not applied\n";
+  }
+
+  if (!report.fleet.outliers.empty()) {
+    out << "\noutliers (" << outlier_rules_text(spec.fleet) << "):\n";
+    for (const auto& o : report.fleet.outliers) {
+      out << "  " << member_label(o.kind, o.who, o.to) << ": " << with_unit(o.value, o.metric)
+          << ", fleet median " << with_unit(o.fleet_median, o.metric) << " ("
+          << format_ratio(o.ratio) << "x";
+      if (o.robust_z) {
+        char z[32];
+        std::snprintf(z, sizeof z, ", robust z %.1f", *o.robust_z);
+        out << z;
+      } else {
+        out << ", MAD 0";
+      }
+      out << ", " << o.fleet_size << " " << fleet_kind_name(o.kind) << "s) in " << o.record << " ["
+          << o.metric << "]\n";
+    }
+    out << "\nsuspects:\n";
+    for (const auto& s : report.fleet.suspects) {
+      out << "  " << s.label << ": named by " << s.outliers << " outlier"
+          << (s.outliers == 1 ? "" : "s") << (s.via_links ? " among its links" : "") << ", worst "
+          << format_ratio(s.worst_ratio) << "x of its fleet median\n";
+    }
+  }
+
+  out << "\nverdict: " << verdict_name(report.overall) << " (" << report.passed << " passed, "
+      << report.failed << " failed, " << report.inconclusive << " inconclusive";
+  if (!report.fleet.suspects.empty()) {
+    out << "; " << report.fleet.suspects.size() << " suspect"
+        << (report.fleet.suspects.size() == 1 ? "" : "s") << " named";
+  }
+  out << ")\n";
+  return out.str();
+}
+
+json qualify_to_json(const QualifyReport& report) {
+  const Spec& spec = report.spec;
+  json checks = json::array();
+  for (const auto& row : report.rows) {
+    const Expectation& c = row.check;
+    json j = {{"id", c.id},
+              {"kind", c.kind == CheckKind::data ? "data" : "threshold"},
+              {"verdict", verdict_name(row.verdict)},
+              {"note", row.note},
+              {"source", c.source}};
+    if (!c.what.empty())
+      j["what"] = c.what;
+    j["record"] = row.record.empty() ? json() : json(row.record);
+    j["record_index"] = row.record_index ? json(*row.record_index) : json();
+    if (c.kind == CheckKind::data) {
+      j["verified"] = row.measured ? json(row.threshold) : json(0);
+      j["passed"] = optional_number(row.measured);
+    } else {
+      j["metric"] = c.metric;
+      j["unit"] = metric_unit(c.metric);
+      j["measure"] = measure_name(c.measure);
+      j["lower_is_better"] = lower_is_better(c.metric);
+      j["expected"] = c.expected;
+      j["fraction"] = c.fraction;
+      j["threshold"] = row.threshold;
+      j["measured"] = optional_number(row.measured);
+      j["ratio"] = optional_number(row.ratio);
+    }
+    checks.push_back(std::move(j));
+  }
+  json outliers = json::array();
+  for (const auto& o : report.fleet.outliers) {
+    json j = member_json(o.who);
+    j["kind"] = fleet_kind_name(o.kind);
+    j["label"] = member_label(o.kind, o.who, o.to);
+    if (o.kind == FleetKind::link)
+      j["to"] = member_json(o.to);
+    j["record"] = o.record;
+    j["record_index"] = o.record_index;
+    j["metric"] = o.metric;
+    j["value"] = o.value;
+    j["fleet_median"] = o.fleet_median;
+    j["ratio"] = o.ratio;
+    j["robust_z"] = optional_number(o.robust_z);
+    j["fleet_size"] = o.fleet_size;
+    json rules = json::array();
+    if (o.by_robust_z)
+      rules.push_back("robust_z");
+    if (o.by_fraction)
+      rules.push_back("fraction_of_median");
+    j["rules"] = std::move(rules);
+    outliers.push_back(std::move(j));
+  }
+  json suspects = json::array();
+  for (const auto& s : report.fleet.suspects) {
+    json j = member_json(s.who);
+    j["kind"] = fleet_kind_name(s.kind);
+    j["label"] = s.label;
+    if (s.kind == FleetKind::link)
+      j["to"] = member_json(s.to);
+    j["outliers"] = s.outliers;
+    j["worst_ratio"] = s.worst_ratio;
+    j["via_links"] = s.via_links;
+    suspects.push_back(std::move(j));
+  }
+  return {
+      {"verdict", verdict_name(report.overall)},
+      {"results", report.results_path},
+      {"spec",
+       {{"name", spec.name},
+        {"title", spec.title},
+        {"path", spec.path},
+        {"from_reference", spec.from_reference}}},
+      {"counts",
+       {{"pass", report.passed}, {"fail", report.failed}, {"inconclusive", report.inconclusive}}},
+      {"checks", std::move(checks)},
+      {"fleet",
+       {{"verdict", report.fleet_verdict ? json(verdict_name(*report.fleet_verdict)) : json()},
+        {"fleets_examined", report.fleet.fleets_examined},
+        {"rules",
+         {{"robust_z", spec.fleet.robust_z},
+          {"fraction_of_median", spec.fleet.fraction_of_median},
+          {"min_deviation", spec.fleet.min_deviation},
+          {"min_peers", spec.fleet.min_peers}}}}},
+      {"outliers", std::move(outliers)},
+      {"suspects", std::move(suspects)}};
+}
+
+} // namespace cb

@@ -1,0 +1,94 @@
+#include "qualify/reference_spec.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+#include "core/error.hpp"
+#include "qualify/record_match.hpp"
+#include "results/results_io.hpp"
+
+namespace cb {
+
+bool is_results_document(const nlohmann::json& j) {
+  return j.is_object() && j.value("schema", std::string()) == kResultsSchemaName;
+}
+
+Spec spec_from_reference(const ResultsFile& reference, const std::string& path, double fraction) {
+  if (!(fraction > 0 && fraction <= 1.0)) {
+    throw InputError("--fraction: must be in (0, 1], got " + std::to_string(fraction));
+  }
+  Spec spec;
+  spec.name = "reference";
+  spec.path = path;
+  spec.from_reference = true;
+  const std::string run_id = reference.run.value("id", std::string());
+  spec.title = "as good as " + path + (run_id.empty() ? "" : " (run " + run_id + ")");
+  for (std::size_t i = 0; i < reference.records.size(); ++i) {
+    const Record& r = reference.records[i];
+    if (r.status != "ok")
+      continue;
+    const std::string metric = primary_metric(r.metrics);
+    if (metric.empty())
+      continue;
+    const double value = r.metrics[metric].get<double>();
+    if (!(value > 0))
+      continue;
+    Expectation e;
+    // Named by the reference record it came from; the report's RECORD column says what it is.
+    e.id = "ref[" + std::to_string(i) + "]";
+    e.what = metric + " of " + describe_record(r);
+    e.kind = CheckKind::threshold;
+    e.suite = r.suite;
+    e.case_name = r.case_name;
+    // Every param must match exactly. An object-valued param is wrapped in a one-item list so it
+    // is compared by equality rather than read as a {"min","max"} range.
+    for (const auto& [key, value] : r.params.items()) {
+      e.params[key] = value.is_object() ? nlohmann::json::array({value}) : value;
+    }
+    e.gpus = r.gpus;
+    e.nodes = r.nodes;
+    e.metric = metric;
+    e.measure = Measure::value;
+    e.select = Selection::best;
+    e.expected = value;
+    e.fraction = fraction;
+    e.source = path + ": records[" + std::to_string(i) + "]";
+    spec.checks.push_back(std::move(e));
+  }
+  if (spec.checks.empty()) {
+    throw InputError(path + ": no record usable as a reference (every record is skipped, failed, "
+                            "noisy or has no figure)");
+  }
+  return spec;
+}
+
+Spec load_spec_or_reference(const std::string& path, std::optional<double> fraction) {
+  std::ifstream in(path);
+  if (!in)
+    throw InputError(path + ": cannot open: " + std::strerror(errno));
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    std::string what = e.what();
+    if (auto pos = what.find("] "); pos != std::string::npos)
+      what = what.substr(pos + 2);
+    throw InputError(path + ": not valid JSON (" + what + ")");
+  }
+  if (is_results_document(j)) {
+    return spec_from_reference(results_from_json(j, path), path,
+                               fraction.value_or(kDefaultReferenceFraction));
+  }
+  Spec spec = spec_from_json(j, path);
+  if (fraction) {
+    if (!(*fraction > 0 && *fraction <= 1.0)) {
+      throw InputError("--fraction: must be in (0, 1], got " + std::to_string(*fraction));
+    }
+    for (auto& check : spec.checks)
+      check.fraction = *fraction;
+  }
+  return spec;
+}
+
+} // namespace cb

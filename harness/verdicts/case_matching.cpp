@@ -1,0 +1,179 @@
+#include "verdicts/case_matching.hpp"
+
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "core/stats.hpp"
+#include "core/units.hpp"
+#include "verdicts/google_benchmark_json.hpp"
+
+namespace cb {
+namespace {
+
+bool is_size_key(const std::string& name) {
+  const std::string suffix = "bytes";
+  return name.size() >= suffix.size() &&
+         name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string note_for(const UnmeasuredCase& u) {
+  return u.status + (u.reason.empty() ? "" : ": " + u.reason);
+}
+
+// Cases measured in `from` and absent from `other`, with the reason `other` gives if it has one.
+std::vector<MissingCase> missing_from(const CaseIndex& from, const CaseIndex& other) {
+  std::map<std::string, const UnmeasuredCase*> why;
+  for (const auto& u : other.unmeasured)
+    why.emplace(u.key.id(), &u);
+  std::vector<MissingCase> missing;
+  for (const auto& c : from.measured) {
+    const std::string id = c.key.id();
+    if (other.find(id))
+      continue;
+    auto it = why.find(id);
+    missing.push_back({c.key, it == why.end() ? "" : note_for(*it->second)});
+  }
+  return missing;
+}
+
+} // namespace
+
+std::string CaseKey::id() const {
+  return suite + '\x1f' + case_name + '\x1f' + params.dump() + '\x1f' + std::to_string(gpus);
+}
+
+CaseKey key_of(const Record& record) {
+  return {record.suite, record.case_name, record.params, record.gpus};
+}
+
+std::string describe_params(const nlohmann::json& params) {
+  std::string text;
+  for (const auto& [name, value] : params.items()) {
+    std::string shown;
+    if (value.is_string()) {
+      shown = value.get<std::string>();
+    } else if (value.is_number_integer() && value.get<long long>() >= 0 && is_size_key(name)) {
+      shown = format_size(value.get<std::uint64_t>());
+    } else {
+      shown = value.dump();
+    }
+    text += (text.empty() ? "" : " ") + name + "=" + shown;
+  }
+  return text;
+}
+
+std::string describe_case(const CaseKey& key) {
+  std::string text = key.suite + "/" + key.case_name;
+  const std::string params = describe_params(key.params);
+  if (!params.empty())
+    text += " " + params;
+  // Google Benchmark runs are single-process: a GPU count would only mislead.
+  if (key.suite == kGoogleBenchmarkSuite)
+    return text;
+  return text + ", " + std::to_string(key.gpus) + (key.gpus == 1 ? " GPU" : " GPUs");
+}
+
+nlohmann::json key_to_json(const CaseKey& key) {
+  return {
+      {"suite", key.suite}, {"case", key.case_name}, {"params", key.params}, {"gpus", key.gpus}};
+}
+
+const MeasuredCase* CaseIndex::find(const std::string& id) const {
+  auto it = position.find(id);
+  return it == position.end() ? nullptr : &measured[it->second];
+}
+
+CaseIndex index_cases(const ResultsFile& results) {
+  CaseIndex index;
+  for (const Record& r : results.records) {
+    CaseKey key = key_of(r);
+    const std::string id = key.id();
+    if (r.status == "skipped" || r.status == "failed") {
+      index.unmeasured.push_back({std::move(key), r.status, r.reason});
+      continue;
+    }
+    auto [it, inserted] = index.position.emplace(id, index.measured.size());
+    if (inserted)
+      index.measured.push_back({std::move(key), {}, {}, 0, false});
+    MeasuredCase& c = index.measured[it->second];
+    c.samples_s.insert(c.samples_s.end(), r.samples_s.begin(), r.samples_s.end());
+    if (r.samples_s.empty())
+      ++c.records_without_samples;
+    c.record_metrics.push_back(r.metrics);
+    c.noisy = c.noisy || r.status == "noisy";
+  }
+  return index;
+}
+
+const char* to_string(Better better) {
+  return better == Better::lower ? "lower" : "higher";
+}
+
+const std::vector<HeadlineMetric>& headline_metrics() {
+  static const std::vector<HeadlineMetric> metrics = {
+      {"busbw_gbps", Better::higher}, {"gbps", Better::higher},      {"tflops", Better::higher},
+      {"gflops", Better::higher},     {"latency_us", Better::lower}, {"time_us", Better::lower}};
+  return metrics;
+}
+
+std::optional<HeadlineMetric> headline_metric_of(const MeasuredCase& c) {
+  if (c.record_metrics.empty())
+    return std::nullopt;
+  for (const auto& metric : headline_metrics()) {
+    bool everywhere = true;
+    for (const auto& m : c.record_metrics)
+      everywhere = everywhere && m.contains(metric.name);
+    if (everywhere)
+      return metric;
+  }
+  return std::nullopt;
+}
+
+double median_metric(const MeasuredCase& c, const std::string& name) {
+  std::vector<double> values;
+  for (const auto& m : c.record_metrics) {
+    if (auto it = m.find(name); it != m.end() && it->is_number())
+      values.push_back(it->get<double>());
+  }
+  return values.empty() ? std::numeric_limits<double>::quiet_NaN() : median(values);
+}
+
+std::optional<std::pair<Measure, Measure>> common_measure(const MeasuredCase& a,
+                                                          const MeasuredCase& b) {
+  const bool a_timed = !a.samples_s.empty() && a.records_without_samples == 0;
+  const bool b_timed = !b.samples_s.empty() && b.records_without_samples == 0;
+  if (a_timed && b_timed) {
+    return std::pair{Measure{kTimeQuantity, Better::lower, a.samples_s},
+                     Measure{kTimeQuantity, Better::lower, b.samples_s}};
+  }
+  // Throughput-only records (imported results): one value of a shared headline metric per record.
+  for (const auto& metric : headline_metrics()) {
+    Measure ma{metric.name, metric.better, {}}, mb{metric.name, metric.better, {}};
+    auto collect = [&](const MeasuredCase& c, Measure& m) {
+      for (const auto& metrics : c.record_metrics) {
+        auto it = metrics.find(metric.name);
+        if (it == metrics.end() || !it->is_number())
+          return false;
+        m.values.push_back(it->get<double>());
+      }
+      return !m.values.empty();
+    };
+    if (collect(a, ma) && collect(b, mb))
+      return std::pair{std::move(ma), std::move(mb)};
+  }
+  return std::nullopt;
+}
+
+CaseMatch match_cases(const CaseIndex& a, const CaseIndex& b) {
+  CaseMatch match;
+  for (const auto& c : a.measured) {
+    if (const MeasuredCase* other = b.find(c.key.id()))
+      match.both.emplace_back(&c, other);
+  }
+  match.only_in_a = missing_from(a, b);
+  match.only_in_b = missing_from(b, a);
+  return match;
+}
+
+} // namespace cb

@@ -1,0 +1,240 @@
+#include "verdicts/cluster_compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+
+#include "analysis/curves.hpp"
+#include "analysis/efficiency.hpp"
+#include "core/stats.hpp"
+
+namespace cb {
+namespace {
+
+using nlohmann::json;
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+const std::string kAbsent = "-";
+
+std::string text_of(const json& value) {
+  if (value.is_null())
+    return kAbsent;
+  if (value.is_string())
+    return value.get<std::string>().empty() ? kAbsent : value.get<std::string>();
+  return value.dump();
+}
+
+const json& hosts_of(const ResultsFile& f) {
+  static const json none = json::array();
+  auto it = f.run.find("hosts");
+  return it != f.run.end() && it->is_array() ? *it : none;
+}
+
+// "8 x NVIDIA H100 80GB HBM3", models in order of first appearance.
+std::string gpu_models(const ResultsFile& f) {
+  std::vector<std::pair<std::string, int>> models;
+  for (const auto& host : hosts_of(f)) {
+    if (!host.is_object() || !host.contains("devices") || !host["devices"].is_array())
+      continue;
+    for (const auto& device : host["devices"]) {
+      const std::string name = device.is_object() ? text_of(device.value("name", json())) : kAbsent;
+      auto it = std::find_if(models.begin(), models.end(),
+                             [&](const auto& m) { return m.first == name; });
+      if (it == models.end()) {
+        models.emplace_back(name, 1);
+      } else {
+        ++it->second;
+      }
+    }
+  }
+  std::string text;
+  for (const auto& [name, count] : models) {
+    text += (text.empty() ? "" : ", ") + std::to_string(count) + " x " + name;
+  }
+  return text.empty() ? kAbsent : text;
+}
+
+std::string device_count(const ResultsFile& f) {
+  std::size_t devices = 0;
+  for (const auto& host : hosts_of(f)) {
+    if (host.is_object() && host.contains("devices") && host["devices"].is_array()) {
+      devices += host["devices"].size();
+    }
+  }
+  return hosts_of(f).empty() ? kAbsent : std::to_string(devices);
+}
+
+std::string run_field(const ResultsFile& f, const std::string& name) {
+  auto it = f.run.find(name);
+  return it == f.run.end() ? kAbsent : text_of(*it);
+}
+
+std::string version_field(const ResultsFile& f, const std::string& name) {
+  auto versions = f.run.find("versions");
+  if (versions == f.run.end() || !versions->is_object())
+    return kAbsent;
+  auto it = versions->find(name);
+  return it == versions->end() ? kAbsent : text_of(*it);
+}
+
+// "1, 2, 4, 8" of a record field over the usable records.
+std::string counts_measured(const ResultsFile& f, int Record::*field) {
+  std::set<int> counts;
+  for (const auto& r : f.records) {
+    if (r.status != "skipped" && r.status != "failed")
+      counts.insert(r.*field);
+  }
+  std::string text;
+  for (int n : counts)
+    text += (text.empty() ? "" : ", ") + std::to_string(n);
+  return text.empty() ? kAbsent : text;
+}
+
+std::vector<std::string> version_names(const ResultsFile& a, const ResultsFile& b) {
+  std::vector<std::string> names = {"driver", "cuda", "nccl", "mpi", "compiler"};
+  for (const ResultsFile* f : {&a, &b}) {
+    auto versions = f->run.find("versions");
+    if (versions == f->run.end() || !versions->is_object())
+      continue;
+    for (const auto& [name, value] : versions->items()) {
+      if (std::find(names.begin(), names.end(), name) == names.end())
+        names.push_back(name);
+    }
+  }
+  return names;
+}
+
+std::string curve_id(const CurveKey& key) {
+  return key.suite + '\x1f' + key.case_name + '\x1f' + key.metric + '\x1f' + key.params.dump();
+}
+
+std::map<int, std::optional<double>> efficiency_by_gpus(const Curve& curve) {
+  const Efficiency e = efficiency(curve);
+  std::map<int, std::optional<double>> by_gpus;
+  for (std::size_t i = 0; i < curve.gpus.size(); ++i)
+    by_gpus[curve.gpus[i]] = e.value[i];
+  return by_gpus;
+}
+
+std::vector<EfficiencyContrast> efficiency_contrasts(const ResultsFile& a, const ResultsFile& b) {
+  const std::vector<Curve> curves_a = extract_curves(a);
+  const std::vector<Curve> curves_b = extract_curves(b);
+  std::map<std::string, const Curve*> b_by_id;
+  for (const auto& c : curves_b)
+    b_by_id.emplace(curve_id(c.key), &c);
+
+  std::vector<EfficiencyContrast> contrasts;
+  for (const auto& curve_a : curves_a) {
+    auto match = b_by_id.find(curve_id(curve_a.key));
+    if (match == b_by_id.end())
+      continue;
+    const Curve& curve_b = *match->second;
+    const auto eff_a = efficiency_by_gpus(curve_a);
+    const auto eff_b = efficiency_by_gpus(curve_b);
+    EfficiencyContrast contrast{
+        curve_a.key.suite, curve_a.key.case_name, curve_a.key.metric, curve_a.key.params, 0, {}};
+    contrast.base_gpus = std::max(efficiency(curve_a).base_gpus, efficiency(curve_b).base_gpus);
+    std::set<int> gpus;
+    for (const auto& [n, e] : eff_a)
+      gpus.insert(n);
+    for (const auto& [n, e] : eff_b)
+      gpus.insert(n);
+    bool any = false;
+    for (int n : gpus) {
+      EfficiencyRow row{n, std::nullopt, std::nullopt};
+      if (auto it = eff_a.find(n); it != eff_a.end())
+        row.a = it->second;
+      if (auto it = eff_b.find(n); it != eff_b.end())
+        row.b = it->second;
+      any = any || row.a || row.b;
+      contrast.rows.push_back(row);
+    }
+    // A curve of one GPU count, or of latency, says nothing about scaling.
+    if (any && gpus.size() > 1)
+      contrasts.push_back(std::move(contrast));
+  }
+  return contrasts;
+}
+
+} // namespace
+
+std::vector<EnvironmentRow> environment_difference(const ResultsFile& a, const ResultsFile& b) {
+  std::vector<EnvironmentRow> rows;
+  auto add = [&](const std::string& field, std::string va, std::string vb) {
+    const bool differs = va != vb;
+    rows.push_back({field, std::move(va), std::move(vb), differs});
+  };
+  add("GPU model", gpu_models(a), gpu_models(b));
+  add("nodes", hosts_of(a).empty() ? kAbsent : std::to_string(hosts_of(a).size()),
+      hosts_of(b).empty() ? kAbsent : std::to_string(hosts_of(b).size()));
+  add("GPUs", device_count(a), device_count(b));
+  add("backend", run_field(a, "backend"), run_field(b, "backend"));
+  add("launcher", run_field(a, "launcher"), run_field(b, "launcher"));
+  for (const auto& name : version_names(a, b))
+    add(name, version_field(a, name), version_field(b, name));
+  add("tool version", run_field(a, "tool_version"), run_field(b, "tool_version"));
+  add("GPU counts measured", counts_measured(a, &Record::gpus), counts_measured(b, &Record::gpus));
+  add("node counts measured", counts_measured(a, &Record::nodes),
+      counts_measured(b, &Record::nodes));
+  return rows;
+}
+
+CaseContrast contrast_case(const MeasuredCase& a, const MeasuredCase& b,
+                           const CompareOptions& options) {
+  CaseContrast c;
+  c.key = a.key;
+  const auto headline_a = headline_metric_of(a);
+  const auto headline_b = headline_metric_of(b);
+  c.metric = headline_a && headline_b && headline_a->name == headline_b->name ? headline_a->name
+                                                                              : std::string();
+  c.a_metric = c.metric.empty() ? kNaN : median_metric(a, c.metric);
+  c.b_metric = c.metric.empty() ? kNaN : median_metric(b, c.metric);
+  c.a_time_s = a.samples_s.empty() ? kNaN : median(a.samples_s);
+  c.b_time_s = b.samples_s.empty() ? kNaN : median(b.samples_s);
+
+  const auto measures = common_measure(a, b);
+  if (!measures) {
+    c.speed = {kNaN, kNaN, kNaN};
+    c.p_value = kNaN;
+    return c;
+  }
+  const Measure& ma = measures->first;
+  const Measure& mb = measures->second;
+  c.basis = ma.quantity;
+  c.a_count = ma.values.size();
+  c.b_count = mb.values.size();
+  const bool positive = median(ma.values) > 0 && median(mb.values) > 0;
+  if (positive) {
+    // Speed of B over A: lower-is-better figures are inverted by swapping the sides.
+    c.speed = ma.better == Better::higher
+                  ? bootstrap_median_ratio(ma.values, mb.values, options.bootstrap)
+                  : bootstrap_median_ratio(mb.values, ma.values, options.bootstrap);
+  } else {
+    c.speed = {kNaN, kNaN, kNaN};
+  }
+  const MannWhitneyResult test = mann_whitney_u(ma.values, mb.values);
+  c.p_value = test.p_value;
+  c.method = test.method;
+  c.significant = test.p_value < options.significance;
+  return c;
+}
+
+ClusterComparison compare_clusters(const ResultsFile& a, const ResultsFile& b,
+                                   const CompareOptions& options) {
+  ClusterComparison comparison;
+  comparison.environment = environment_difference(a, b);
+  const CaseIndex index_a = index_cases(a);
+  const CaseIndex index_b = index_cases(b);
+  const CaseMatch match = match_cases(index_a, index_b);
+  for (const auto& [case_a, case_b] : match.both) {
+    comparison.cases.push_back(contrast_case(*case_a, *case_b, options));
+  }
+  comparison.only_in_a = match.only_in_a;
+  comparison.only_in_b = match.only_in_b;
+  comparison.efficiency = efficiency_contrasts(a, b);
+  return comparison;
+}
+
+} // namespace cb

@@ -1,0 +1,164 @@
+#include "verdicts/compare_report.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "verdicts/report_text.hpp"
+
+namespace cb {
+namespace {
+
+using nlohmann::json;
+
+json number_or_null(double value) {
+  return std::isfinite(value) ? json(value) : json(nullptr);
+}
+json optional_json(const std::optional<double>& value) {
+  return value ? number_or_null(*value) : json(nullptr);
+}
+
+std::string params_cell(const json& params) {
+  const std::string text = describe_params(params);
+  return text.empty() ? "-" : text;
+}
+
+std::string ratio_cell(double ratio) {
+  return std::isfinite(ratio) ? format_figure(ratio, 3) : "-";
+}
+
+std::string interval_cell(const RatioInterval& r) {
+  if (!std::isfinite(r.low) || !std::isfinite(r.high))
+    return "-";
+  return format_figure(r.low, 3) + " - " + format_figure(r.high, 3);
+}
+
+std::string efficiency_cell(const std::optional<double>& e) {
+  return e && std::isfinite(*e) ? format_figure(*e * 100.0, 3) + " %" : "-";
+}
+
+std::string percent_label(double fraction) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g %%", fraction * 100.0);
+  return text;
+}
+
+void list_missing(std::string& out, const std::vector<MissingCase>& missing,
+                  const std::string& title) {
+  if (missing.empty())
+    return;
+  out += "\n## " + title + " (" + std::to_string(missing.size()) + ")\n\n";
+  for (const auto& m : missing) {
+    out += "- " + describe_case(m.key) + (m.note.empty() ? "" : " (" + m.note + ")") + "\n";
+  }
+}
+
+} // namespace
+
+std::string compare_report_markdown(const ClusterComparison& comparison,
+                                    const CompareContext& context) {
+  std::string out =
+      "# clusterbench compare: A = " + context.a_path + ", B = " + context.b_path + "\n";
+
+  out += "\n## Environment\n\n";
+  MarkdownTable environment({"", "A", "B", "differs"});
+  for (const auto& row : comparison.environment) {
+    environment.add_row({row.field, row.a, row.b, row.differs ? "yes" : ""});
+  }
+  out += environment.str();
+
+  out += "\n## Cases\n\nB/A is B's speed relative to A (above 1: B faster), the ratio of medians "
+         "with its " +
+         percent_label(context.confidence) +
+         " bootstrap interval; p is the two-sided Mann-Whitney U test, significant when below " +
+         format_p(context.significance) + ".\n\n";
+  MarkdownTable cases({"suite", "case", "params", "gpus", "metric", "A", "B", "A time", "B time",
+                       "B/A", "interval", "p", "significant", "n A/B"});
+  for (const auto& c : comparison.cases) {
+    cases.add_row({c.key.suite, c.key.case_name, params_cell(c.key.params),
+                   std::to_string(c.key.gpus), c.metric.empty() ? "-" : quantity_label(c.metric),
+                   format_quantity(c.metric, c.a_metric), format_quantity(c.metric, c.b_metric),
+                   format_seconds(c.a_time_s), format_seconds(c.b_time_s),
+                   ratio_cell(c.speed.ratio), interval_cell(c.speed), format_p(c.p_value),
+                   std::isfinite(c.p_value) ? (c.significant ? "yes" : "no") : "-",
+                   std::to_string(c.a_count) + "/" + std::to_string(c.b_count)});
+  }
+  out += cases.str();
+
+  out += "\n## Scaling efficiency\n\n";
+  if (comparison.efficiency.empty()) {
+    out += "No case was measured at more than one GPU count on both sides.\n";
+  } else {
+    out += "E(N) = X(N) / (N X(1)) for aggregate throughputs; busbw(N) / busbw(2) for "
+           "collectives.\n\n";
+    MarkdownTable efficiency({"suite", "case", "params", "metric", "gpus", "E A", "E B"});
+    for (const auto& curve : comparison.efficiency) {
+      for (const auto& row : curve.rows) {
+        efficiency.add_row({curve.suite, curve.case_name, params_cell(curve.params),
+                            quantity_label(curve.metric), std::to_string(row.gpus),
+                            efficiency_cell(row.a), efficiency_cell(row.b)});
+      }
+    }
+    out += efficiency.str();
+  }
+
+  list_missing(out, comparison.only_in_a, "Only in A");
+  list_missing(out, comparison.only_in_b, "Only in B");
+  return out;
+}
+
+json compare_report_json(const ClusterComparison& comparison, const CompareContext& context) {
+  json environment = json::array();
+  for (const auto& row : comparison.environment) {
+    environment.push_back(
+        {{"field", row.field}, {"a", row.a}, {"b", row.b}, {"differs", row.differs}});
+  }
+  json cases = json::array();
+  for (const auto& c : comparison.cases) {
+    json j = key_to_json(c.key);
+    j["metric"] = c.metric.empty() ? json(nullptr) : json(c.metric);
+    j["a_metric"] = number_or_null(c.a_metric);
+    j["b_metric"] = number_or_null(c.b_metric);
+    j["a_time_s"] = number_or_null(c.a_time_s);
+    j["b_time_s"] = number_or_null(c.b_time_s);
+    j["basis"] = c.basis;
+    j["a_count"] = c.a_count;
+    j["b_count"] = c.b_count;
+    j["speed_ratio"] = number_or_null(c.speed.ratio);
+    j["ci_low"] = number_or_null(c.speed.low);
+    j["ci_high"] = number_or_null(c.speed.high);
+    j["p_value"] = number_or_null(c.p_value);
+    j["p_method"] = to_string(c.method);
+    j["significant"] = c.significant;
+    cases.push_back(std::move(j));
+  }
+  json efficiency = json::array();
+  for (const auto& curve : comparison.efficiency) {
+    json points = json::array();
+    for (const auto& row : curve.rows) {
+      points.push_back(
+          {{"gpus", row.gpus}, {"a", optional_json(row.a)}, {"b", optional_json(row.b)}});
+    }
+    efficiency.push_back({{"suite", curve.suite},
+                          {"case", curve.case_name},
+                          {"params", curve.params},
+                          {"metric", curve.metric},
+                          {"base_gpus", curve.base_gpus},
+                          {"points", std::move(points)}});
+  }
+  json only_a = json::array(), only_b = json::array();
+  for (const auto& m : comparison.only_in_a)
+    only_a.push_back(key_to_json(m.key));
+  for (const auto& m : comparison.only_in_b)
+    only_b.push_back(key_to_json(m.key));
+  return {{"a", context.a_path},
+          {"b", context.b_path},
+          {"significance", context.significance},
+          {"confidence", context.confidence},
+          {"environment", std::move(environment)},
+          {"cases", std::move(cases)},
+          {"efficiency", std::move(efficiency)},
+          {"only_in_a", std::move(only_a)},
+          {"only_in_b", std::move(only_b)}};
+}
+
+} // namespace cb

@@ -1,0 +1,154 @@
+#include "verdicts/report_text.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <utility>
+
+namespace cb {
+namespace {
+
+std::string printf_string(const char* format, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, value);
+  return buffer;
+}
+
+struct UnitSuffix {
+  const char* suffix;
+  const char* unit;
+};
+constexpr UnitSuffix kUnitSuffixes[] = {{"_gbps", "GB/s"},      {"_tflops", "TFLOP/s"},
+                                        {"_gflops", "GFLOP/s"}, {"_us", "us"},
+                                        {"_ms", "ms"},          {"_s", "s"}};
+// Bare metric names that are their own unit.
+constexpr UnitSuffix kBareUnits[] = {
+    {"gbps", "GB/s"}, {"tflops", "TFLOP/s"}, {"gflops", "GFLOP/s"}};
+
+// Display width of UTF-8 text: continuation bytes take no column.
+std::size_t display_width(const std::string& text) {
+  std::size_t width = 0;
+  for (unsigned char c : text)
+    width += (c & 0xC0) != 0x80;
+  return width;
+}
+
+} // namespace
+
+std::string format_figure(double value, int digits) {
+  if (std::isnan(value))
+    return "-";
+  if (std::isinf(value))
+    return value > 0 ? "inf" : "-inf";
+  const double magnitude = std::fabs(value);
+  if (magnitude != 0 && (magnitude < 1e-3 || magnitude >= 1e7)) {
+    return printf_string(("%." + std::to_string(digits - 1) + "e").c_str(), value);
+  }
+  // Decimals so that `digits` significant digits show (none beyond the decimal point for big ones).
+  const int leading = magnitude == 0 ? 0 : static_cast<int>(std::floor(std::log10(magnitude)));
+  const int decimals = std::max(0, digits - 1 - leading);
+  return printf_string(("%." + std::to_string(decimals) + "f").c_str(), value);
+}
+
+std::string format_seconds(double seconds) {
+  if (std::isnan(seconds))
+    return "-";
+  const double magnitude = std::fabs(seconds);
+  if (magnitude >= 1.0 || magnitude == 0)
+    return format_figure(seconds, 3) + " s";
+  if (magnitude >= 1e-3)
+    return format_figure(seconds * 1e3, 3) + " ms";
+  if (magnitude >= 1e-6)
+    return format_figure(seconds * 1e6, 3) + " us";
+  return format_figure(seconds * 1e9, 3) + " ns";
+}
+
+std::string format_change(double change) {
+  if (std::isnan(change))
+    return "-";
+  return printf_string("%+.1f %%", change * 100.0);
+}
+
+std::string format_p(double p) {
+  if (std::isnan(p))
+    return "-";
+  if (p >= 0.001)
+    return printf_string("%.3g", p);
+  return printf_string("%.1e", p);
+}
+
+std::string quantity_label(const std::string& quantity) {
+  if (quantity == "time_s")
+    return "time";
+  for (const auto& bare : kBareUnits) {
+    if (quantity == bare.suffix)
+      return bare.unit;
+  }
+  for (const auto& unit : kUnitSuffixes) {
+    const std::string suffix = unit.suffix;
+    if (quantity.size() > suffix.size() &&
+        quantity.compare(quantity.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      return quantity.substr(0, quantity.size() - suffix.size()) + " " + unit.unit;
+    }
+  }
+  return quantity;
+}
+
+std::string format_quantity(const std::string& quantity, double value) {
+  if (quantity == "time_s")
+    return format_seconds(value);
+  if (std::isnan(value))
+    return "-";
+  for (const auto& bare : kBareUnits) {
+    if (quantity == bare.suffix)
+      return format_figure(value) + " " + bare.unit;
+  }
+  for (const auto& unit : kUnitSuffixes) {
+    const std::string suffix = unit.suffix;
+    if (quantity.size() > suffix.size() &&
+        quantity.compare(quantity.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      return format_figure(value) + " " + unit.unit;
+    }
+  }
+  return format_figure(value);
+}
+
+MarkdownTable::MarkdownTable(std::vector<std::string> header) : header_(std::move(header)) {}
+
+void MarkdownTable::add_row(std::vector<std::string> cells) {
+  cells.resize(header_.size());
+  for (auto& cell : cells) { // a bare '|' would split the cell
+    for (std::size_t at = cell.find('|'); at != std::string::npos; at = cell.find('|', at + 2)) {
+      cell.insert(at, "\\");
+    }
+  }
+  rows_.push_back(std::move(cells));
+}
+
+std::string MarkdownTable::str() const {
+  std::vector<std::size_t> widths(header_.size(), 3);
+  auto widen = [&](const std::vector<std::string>& row) {
+    for (std::size_t i = 0; i < row.size(); ++i)
+      widths[i] = std::max(widths[i], display_width(row[i]));
+  };
+  widen(header_);
+  for (const auto& row : rows_)
+    widen(row);
+  auto line = [&](const std::vector<std::string>& row) {
+    std::string text = "|";
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      text += " " + row[i] + std::string(widths[i] - display_width(row[i]), ' ') + " |";
+    }
+    return text + "\n";
+  };
+  std::string text = line(header_);
+  text += "|";
+  for (std::size_t w : widths)
+    text += std::string(w + 2, '-') + "|";
+  text += "\n";
+  for (const auto& row : rows_)
+    text += line(row);
+  return text;
+}
+
+} // namespace cb

@@ -1,0 +1,32 @@
+#include "verdicts/verdict_input.hpp"
+
+#include <fstream>
+
+#include "core/error.hpp"
+#include "results/results_io.hpp"
+#include "verdicts/google_benchmark_json.hpp"
+
+namespace cb {
+
+ResultsFile load_verdict_input(const std::string& path) {
+  nlohmann::json j;
+  {
+    std::ifstream in(path);
+    try {
+      if (!in)
+        return load_results(path); // its error names the file and the reason
+      j = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::parse_error&) {
+      return load_results(path); // reports the parse error the same way for every command
+    }
+  }
+  if (is_google_benchmark_json(j))
+    return results_from_google_benchmark(j, path);
+  if (j.is_object() && !j.contains("schema")) {
+    throw InputError(path + ": neither a clusterbench results file (no field 'schema') nor Google "
+                            "Benchmark JSON (no fields 'context' and 'benchmarks')");
+  }
+  return results_from_json(j, path);
+}
+
+} // namespace cb

@@ -1,0 +1,241 @@
+// Runs the clusterbench binary as a user would: fit and cost, their output and exit codes.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "results/results_io.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Outcome {
+  int exit_code;
+  std::string out;
+  std::string err;
+};
+
+class CliTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("cb-analysis-cli-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string file(const std::string& name) const { return (dir_ / name).string(); }
+
+  void write(const std::string& name, const std::string& text) const {
+    std::ofstream(file(name)) << text;
+  }
+
+  Outcome run(const std::string& args) const {
+    const std::string err_path = file("stderr.txt");
+    const std::string command =
+        std::string(CB_BINARY_DIR) + "/bin/clusterbench " + args + " 2>" + err_path;
+    Outcome outcome{};
+    FILE* pipe = ::popen(command.c_str(), "r");
+    if (!pipe)
+      return {-1, "", "popen failed"};
+    char buffer[4096];
+    std::size_t n;
+    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0)
+      outcome.out.append(buffer, n);
+    const int status = ::pclose(pipe);
+    outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::ifstream err(err_path);
+    std::stringstream text;
+    text << err.rdbuf();
+    outcome.err = text.str();
+    return outcome;
+  }
+
+  // A host-style run: triad throughput on 1..16 GPUs with USL-shaped scaling, all_reduce over
+  // message sizes on 2..8 GPUs, and GEMM on one GPU.
+  std::string write_results(const std::string& name) const {
+    cb::ResultsFile f;
+    f.run = {{"id", "cli-test"}, {"backend", "host"}};
+    auto record = [](const std::string& suite, const std::string& c, nlohmann::json params,
+                     int gpus, nlohmann::json metrics, double seconds) {
+      cb::Record r;
+      r.suite = suite;
+      r.case_name = c;
+      r.params = std::move(params);
+      r.gpus = gpus;
+      r.ranks_per_node = gpus;
+      r.samples_s.assign(5, seconds);
+      r.stats = cb::summarize(r.samples_s);
+      r.metrics = std::move(metrics);
+      return r;
+    };
+    for (int n : {1, 2, 4, 8, 16}) {
+      const double gbps = 10.0 * n / (1 + 0.05 * (n - 1) + 0.002 * n * (n - 1));
+      f.records.push_back(
+          record("compute", "triad", {{"bytes", 1 << 26}}, n, {{"gbps", gbps}}, 1e-3));
+    }
+    for (int p : {2, 4, 8}) {
+      for (double bytes = 1024; bytes <= 64.0 * 1024 * 1024; bytes *= 16) {
+        const double t = 2.0 * (p - 1) * 20e-6 + 2.0 * (p - 1) / p * bytes / 5e9;
+        const double busbw = bytes / t / 1e9 * 2.0 * (p - 1) / p;
+        f.records.push_back(
+            record("collectives", "all_reduce",
+                   {{"bytes", static_cast<std::uint64_t>(bytes)}, {"in_place", false}}, p,
+                   {{"time_us", t * 1e6}, {"busbw_gbps", busbw}}, t));
+      }
+    }
+    f.records.push_back(record("compute", "gemm", {{"m", 4096}, {"n", 4096}, {"k", 4096}}, 1,
+                               {{"gflops", 500.0}}, 0.27));
+    cb::write_results_atomic(f, file(name));
+    return file(name);
+  }
+
+  fs::path dir_;
+};
+
+} // namespace
+
+TEST_F(CliTest, CostWorkedExample) {
+  auto r = run("cost --gpu-hours 4000 --price 2.50 --gpus 64 --efficiency 0.70");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "64 GPUs at 70.0 % efficiency: 89.29 h (3.72 days), $14,285.71, 42.9 % over the ideal "
+            "$10,000.00\n");
+  r = run("cost --gpu-hours 4000 --price 2.50 --gpus 8 --efficiency 1 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_DOUBLE_EQ(j["wall_hours"].get<double>(), 500);
+  EXPECT_NEAR(j["wall_days"].get<double>(), 20.83, 0.005);
+  EXPECT_DOUBLE_EQ(j["cost"].get<double>(), 10000);
+  EXPECT_DOUBLE_EQ(j["overhead_fraction"].get<double>(), 0);
+  EXPECT_FALSE(j.contains("cost_per_useful_gpu_hour"));
+  r = run("cost --gpu-hours 4000 --price 2.50 --gpus 8 --efficiency 1 --utilization 0.5 --json");
+  EXPECT_DOUBLE_EQ(nlohmann::json::parse(r.out)["cost_per_useful_gpu_hour"].get<double>(), 5.0);
+}
+
+TEST_F(CliTest, CostRefusesBadFlags) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"--gpu-hours 4000 --price 0 --gpus 8 --efficiency 1", "--price"},
+      {"--gpu-hours 4000 --price 2 --gpus 0 --efficiency 1", "--gpus"},
+      {"--gpu-hours 4000 --price 2 --gpus 8 --efficiency 1.5", "--efficiency"},
+      {"--gpu-hours 4000 --price 2 --gpus 8 --efficiency 0", "--efficiency"},
+      {"--gpu-hours 4000 --price 2 --gpus 8 --efficiency 1 --utilization 0", "--utilization"},
+      {"--price 2 --gpus 8 --efficiency 1", "--gpu-hours"},
+      {"--gpu-hours 4000 --price 2 --gpus 8", "--efficiency"},
+      {"--gpu-hours 4000 --price two --gpus 8 --efficiency 1", "--price"},
+      {"--gpu-hours 4000 --price 2 --gpus 8 --efficiency 1 --overlap 0.5", "--overlap"},
+  };
+  for (const auto& [args, flag] : cases) {
+    const auto r = run(std::string("cost ") + args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_NE(r.err.find(flag), std::string::npos) << args << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
+TEST_F(CliTest, FitRewritesTheResultsFileWithFits) {
+  const std::string path = write_results("run.json");
+  const auto r = run("fit " + path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("compute/triad"), std::string::npos);
+  EXPECT_NE(r.out.find("ring all_reduce (intra)"), std::string::npos);
+  const auto fitted = cb::load_results(path);
+  ASSERT_TRUE(fitted.fits["curves"].is_array());
+  const auto& triad = fitted.fits["curves"][0];
+  EXPECT_EQ(triad["case"], "triad");
+  EXPECT_NEAR(triad["usl"]["alpha"].get<double>(), 0.05, 1e-6);
+  EXPECT_NEAR(fitted.fits["alpha_beta"]["ring_all_reduce"][0]["alpha_us"].get<double>(), 20, 1e-4);
+  EXPECT_EQ(fitted.records.size(), 5u + 3 * 5 + 1);
+}
+
+TEST_F(CliTest, FitToAnotherFileAsJson) {
+  const std::string path = write_results("run.json");
+  const auto before = cb::load_results(path);
+  const auto r = run("fit " + path + " --out " + file("fitted.json") + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto printed = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(printed.contains("curves"));
+  EXPECT_EQ(cb::load_results(file("fitted.json")).fits, printed);
+  EXPECT_TRUE(cb::load_results(path).fits.empty()); // the input is left alone
+}
+
+TEST_F(CliTest, FitWithNothingFittableExitsTwo) {
+  cb::ResultsFile f;
+  f.run = {{"id", "x"}};
+  cb::write_results_atomic(f, file("empty.json"));
+  const auto r = run("fit " + file("empty.json"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(file("empty.json") + ": nothing to fit"), std::string::npos) << r.err;
+  EXPECT_EQ(run("fit " + file("missing.json")).exit_code, 2);
+  EXPECT_EQ(run("fit").exit_code, 2);
+}
+
+TEST_F(CliTest, FitCsvUsl) {
+  write(
+      "sdm.csv",
+      "n,throughput\n1,64.9\n18,995.9\n36,1652.4\n72,1853.2\n108,1828.9\n144,1775.0\n216,1702.2\n");
+  auto r = run("fit --csv " + file("sdm.csv") + " --model usl");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_NEAR(j["alpha"].get<double>(), 0.0277285, 0.0277285 * 0.002);
+  EXPECT_NEAR(j["beta"].get<double>(), 1.044e-4, 1.044e-4 * 0.002);
+  EXPECT_NEAR(j["gamma"].get<double>(), 89.99523, 89.99523 * 0.002);
+  EXPECT_NEAR(j["n_peak"].get<double>(), 96.51956, 96.51956 * 0.002);
+  EXPECT_TRUE(j["r2"].is_number());
+  r = run("fit --csv " + file("sdm.csv") + " --model usl --method linearised");
+  j = nlohmann::json::parse(r.out);
+  EXPECT_NEAR(j["alpha"].get<double>(), 0.0170469, 0.0170469 * 0.002);
+  EXPECT_NEAR(j["beta"].get<double>(), 7.8925e-5, 7.8925e-5 * 0.002);
+  r = run("fit --csv " + file("sdm.csv") + " --model amdahl");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["serial_fraction"].is_number());
+  EXPECT_TRUE(j["r2"].is_number());
+}
+
+TEST_F(CliTest, FitCsvRefusesBadInput) {
+  write("text.csv", "n,throughput\n1,10\n2,fast\n4,30\n");
+  auto r = run("fit --csv " + file("text.csv") + " --model usl");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "clusterbench fit: " + file("text.csv") +
+                       ": row 2 (line 3), field 'throughput': 'fast' is not a number\n");
+  write("short.csv", "n,throughput\n1,10\n2,19\n");
+  EXPECT_EQ(run("fit --csv " + file("short.csv") + " --model usl").exit_code, 2);
+  write("column.csv", "n\n1\n2\n3\n");
+  EXPECT_EQ(run("fit --csv " + file("column.csv") + " --model usl").exit_code, 2);
+  write("ok.csv", "n,throughput\n2,10\n4,19\n8,30\n");
+  r = run("fit --csv " + file("ok.csv") + " --model amdahl");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("n = 1"), std::string::npos);
+  EXPECT_EQ(run("fit --csv " + file("ok.csv")).exit_code, 2);
+  EXPECT_EQ(run("fit --csv " + file("ok.csv") + " --model gustafson").exit_code, 2);
+  EXPECT_EQ(run("fit --csv " + file("ok.csv") + " --model usl --method guess").exit_code, 2);
+  EXPECT_EQ(run("fit --csv " + file("ok.csv") + " --model usl").exit_code, 0);
+}
+
+TEST_F(CliTest, CostFromResults) {
+  const std::string path = write_results("run.json");
+  auto r = run("cost --gpu-hours 1000 --price 3 --gpus 8 --from " + path +
+               " --model-params 125M --tokens-per-gpu 2048 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  // 6 x 125e6 x 2048 flop at 0.5 TFLOP/s; 250 MB all-reduced on 8 GPUs by the fitted ring.
+  const double compute = 6 * 125e6 * 2048 / 0.5e12;
+  const double all_reduce = 14 * 20e-6 + 14.0 / 8 * 250e6 / 5e9;
+  EXPECT_NEAR(j["efficiency"].get<double>(), compute / (compute + all_reduce), 1e-6);
+  EXPECT_EQ(j["prediction"]["gpus"], 8);
+  r = run("cost --gpu-hours 1000 --price 3 --gpus 8 --from " + path + " --tokens-per-gpu 2048");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--model-params"), std::string::npos);
+  r = run("cost --gpu-hours 1000 --price 3 --gpus 8 --from " + path +
+          " --model-params 1B --tokens-per-gpu 2048 --bytes-per-step 1M");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("seq_read"), std::string::npos);
+}

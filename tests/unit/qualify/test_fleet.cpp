@@ -1,0 +1,170 @@
+#include <gtest/gtest.h>
+
+#include "qualify/fleet.hpp"
+#include "test_support.hpp"
+
+using namespace cb;
+
+TEST(Fleet, RobustZIsScaledByTheMad) {
+  EXPECT_NEAR(*robust_z(90, 100, 2), 0.6745 * -10 / 2, 1e-12);
+  EXPECT_NEAR(*robust_z(104, 100, 2), 0.6745 * 4 / 2, 1e-12);
+  EXPECT_FALSE(robust_z(90, 100, 0).has_value());
+}
+
+TEST(Fleet, FlagsBothRules) {
+  const FleetRules rules;
+  // median 100; deviations 0 1 1 0 15 0 2 2 -> MAD 1; 85 has z -10.1 and is under 0.90 x 100.
+  const auto flags = flag_outliers({100, 101, 99, 100, 85, 100, 102, 98}, rules, false);
+  EXPECT_DOUBLE_EQ(flags.median, 100);
+  EXPECT_DOUBLE_EQ(flags.mad, 1);
+  for (std::size_t i = 0; i < 8; ++i)
+    EXPECT_EQ(flags.any(i), i == 4) << i;
+  EXPECT_TRUE(flags.by_robust_z[4]);
+  EXPECT_TRUE(flags.by_fraction[4]);
+  EXPECT_NEAR(*flags.robust_z[4], -10.1175, 1e-4);
+  // 97 is 3 MADs low: z -2.0, above -3.5, and 0.97 x the median: not an outlier.
+  EXPECT_FALSE(flag_outliers({100, 101, 99, 100, 97, 100, 102, 98}, rules, false).any(4));
+  // A fast member is never an outlier of a higher-is-better fleet.
+  EXPECT_FALSE(flag_outliers({100, 101, 99, 100, 150, 100, 102, 98}, rules, false).any(4));
+}
+
+TEST(Fleet, ZeroMadLeavesTheFractionRuleAlone) {
+  const FleetRules rules;
+  const auto within = flag_outliers({100, 100, 100, 100, 95}, rules, false);
+  EXPECT_DOUBLE_EQ(within.mad, 0);
+  EXPECT_FALSE(within.robust_z[4].has_value());
+  EXPECT_FALSE(within.any(4)); // 0.95 x the median: not under 0.90
+  const auto below = flag_outliers({100, 100, 100, 100, 89}, rules, false);
+  EXPECT_TRUE(below.by_fraction[4]);
+  EXPECT_FALSE(below.by_robust_z[4]);
+}
+
+TEST(Fleet, LatenciesAreBadWhenHigh) {
+  const FleetRules rules;
+  const auto flags = flag_outliers({10, 10.1, 9.9, 10, 14}, rules, true);
+  EXPECT_TRUE(flags.by_robust_z[4]);
+  EXPECT_TRUE(flags.by_fraction[4]); // 14 > 10 / 0.90
+  EXPECT_FALSE(flag_outliers({10, 10.1, 9.9, 10, 7}, rules, true).any(4));
+}
+
+TEST(Fleet, MinimumDeviationGuardsTightFleets) {
+  FleetRules rules;
+  const std::vector<double> tight = {100, 100.1, 99.9, 100, 99.4}; // z -4.0, only 0.6 % low
+  EXPECT_TRUE(flag_outliers(tight, rules, false).by_robust_z[4]);
+  rules.min_deviation = 0.02;
+  EXPECT_FALSE(flag_outliers(tight, rules, false).any(4));
+}
+
+TEST(Fleet, NamesTheSlowGpuWithHostDeviceAndUuid) {
+  ResultsFile f;
+  f.records.push_back(
+      test::gpu_record("compute", "copy", {4300, 4310, 4290, 4305, 4295, 3655, 4302, 4298}));
+  const FleetReport report = analyze_fleet(f, FleetRules{});
+  EXPECT_EQ(report.fleets_examined, 1); // one host: no node fleet
+  ASSERT_EQ(report.outliers.size(), 1u);
+  const Outlier& o = report.outliers[0];
+  EXPECT_EQ(o.kind, FleetKind::gpu);
+  EXPECT_EQ(o.who.host, "n1");
+  EXPECT_EQ(o.who.device, 5);
+  EXPECT_EQ(o.who.uuid, "GPU-5");
+  EXPECT_DOUBLE_EQ(o.value, 3655);
+  EXPECT_DOUBLE_EQ(o.fleet_median, 4299);
+  EXPECT_NEAR(o.ratio, 3655.0 / 4299, 1e-12);
+  EXPECT_EQ(o.metric, "gbps");
+  ASSERT_EQ(report.suspects.size(), 1u);
+  EXPECT_EQ(report.suspects[0].label, "host n1 GPU 5 (GPU-5)");
+}
+
+TEST(Fleet, ComparesNodesByTheirMeanGpu) {
+  ResultsFile f;
+  // Four hosts, two GPUs each (rank i on host i % 4); host n3's GPUs are both 20 % slow.
+  f.records.push_back(test::gpu_record(
+      "storage", "seq_read", {10, 10.2, 9.9, 8, 10.1, 9.8, 10, 8.1}, {"n0", "n1", "n2", "n3"}));
+  const FleetReport report = analyze_fleet(f, FleetRules{});
+  EXPECT_EQ(report.fleets_examined, 2);
+  bool node_named = false;
+  for (const auto& o : report.outliers) {
+    if (o.kind == FleetKind::node) {
+      node_named = true;
+      EXPECT_EQ(o.who.host, "n3");
+      EXPECT_NEAR(o.value, 8.05, 1e-12);
+    }
+  }
+  EXPECT_TRUE(node_named);
+}
+
+TEST(Fleet, NamesASlowLinkAndTheGpuBehindSeveral) {
+  Record r = test::gpu_record("links", "p2p", {372, 372, 372, 372});
+  r.per_rank.clear();
+  for (int i = 0; i < 4; ++i) {
+    r.per_rank.push_back(
+        {{"rank", i}, {"host", "n1"}, {"device", i}, {"uuid", "U" + std::to_string(i)}});
+  }
+  r.metrics = {{"gbps", 372}};
+  // GPU 2's outgoing links run at 60 %; everything else ~372.
+  r.extra["matrix"] = {{nullptr, 372, 371, 373},
+                       {372, nullptr, 373, 371},
+                       {223, 224, nullptr, 222},
+                       {371, 372, 373, nullptr}};
+  ResultsFile f;
+  f.records.push_back(r);
+  const FleetReport report = analyze_fleet(f, FleetRules{});
+  EXPECT_EQ(report.fleets_examined, 1); // per_rank has no figure: only the link fleet
+  ASSERT_EQ(report.outliers.size(), 3u);
+  for (const auto& o : report.outliers) {
+    EXPECT_EQ(o.kind, FleetKind::link);
+    EXPECT_EQ(o.who.device, 2);
+  }
+  EXPECT_EQ(member_label(FleetKind::link, report.outliers[0].who, report.outliers[0].to),
+            "host n1 GPU 2 -> GPU 0");
+  FleetMember unnamed;
+  unnamed.device = 3;
+  FleetMember other;
+  other.device = 2;
+  EXPECT_EQ(member_label(FleetKind::link, unnamed, other), "GPU 3 -> GPU 2");
+  EXPECT_EQ(member_label(FleetKind::gpu, unnamed), "GPU 3");
+  ASSERT_FALSE(report.suspects.empty());
+  EXPECT_TRUE(report.suspects[0].via_links);
+  EXPECT_EQ(report.suspects[0].who.device, 2);
+  EXPECT_EQ(report.suspects[0].outliers, 3);
+}
+
+TEST(Fleet, SmallFleetsAndSkippedRecordsAreNotJudged) {
+  ResultsFile f;
+  f.records.push_back(test::gpu_record("compute", "copy", {100, 50}));
+  Record skipped = test::gpu_record("compute", "copy", {100, 100, 100, 10});
+  skipped.status = "skipped";
+  f.records.push_back(skipped);
+  const FleetReport report = analyze_fleet(f, FleetRules{});
+  EXPECT_EQ(report.fleets_examined, 0);
+  EXPECT_TRUE(report.outliers.empty());
+}
+
+TEST(Fleet, LinkTiersAreSeparateFleetsAndLatencyMatricesPointDown) {
+  // Two nodes of two ranks: inter-node links are ~10x slower than intra-node ones by design.
+  Record r = test::gpu_record("links", "pair_latency", {1, 1, 1, 1}, {"n1", "n1", "n2", "n2"});
+  r.per_rank.clear();
+  r.metrics = {{"latency_us", 2.0}, {"time_us", 2.0}};
+  const nlohmann::json intra = "intra", inter = "inter";
+  r.extra["matrix"] = {{nullptr, 0.3, 2.0, 2.1},
+                       {0.3, nullptr, 2.0, 2.0},
+                       {2.1, 2.0, nullptr, 0.3},
+                       {2.0, 2.1, 0.3, nullptr}};
+  r.extra["tier_matrix"] = {{nullptr, intra, inter, inter},
+                            {intra, nullptr, inter, inter},
+                            {inter, inter, nullptr, intra},
+                            {inter, inter, intra, nullptr}};
+  ResultsFile f;
+  f.records.push_back(r);
+  FleetReport report = analyze_fleet(f, FleetRules{});
+  EXPECT_EQ(report.fleets_examined, 2); // 4 intra links, 8 inter links
+  EXPECT_TRUE(report.outliers.empty());
+
+  // One inter-node link at 3.5 us: slow for a latency, so high is the bad side.
+  f.records[0].extra["matrix"][0][3] = 3.5;
+  report = analyze_fleet(f, FleetRules{});
+  ASSERT_EQ(report.outliers.size(), 1u);
+  EXPECT_EQ(report.outliers[0].metric, "latency_us");
+  EXPECT_EQ(report.outliers[0].fleet_size, 8u);
+  EXPECT_NEAR(report.outliers[0].ratio, 2.0 / 3.5, 1e-12);
+}

@@ -1,0 +1,273 @@
+#include <gtest/gtest.h>
+
+#include "core/error.hpp"
+#include "qualify/qualify.hpp"
+#include "qualify/qualify_report.hpp"
+#include "qualify/reference_spec.hpp"
+#include "results/results_io.hpp"
+#include "test_support.hpp"
+
+using namespace cb;
+
+namespace {
+
+const std::string kFixtures = "tests/fixtures/qualify/";
+
+Spec h200() {
+  return load_spec_file(test::source_path("harness/specs/h200-sxm.json"));
+}
+
+QualifyReport qualify_fixture(const std::string& name, const Spec& spec) {
+  const std::string path = test::source_path(kFixtures + name);
+  return qualify(load_results(path), path, spec);
+}
+
+const CheckRow* row_of(const QualifyReport& report, const std::string& id, int gpus) {
+  for (const auto& row : report.rows) {
+    if (row.check.id == id &&
+        row.record.find(" gpus=" + std::to_string(gpus)) != std::string::npos) {
+      return &row;
+    }
+  }
+  return nullptr;
+}
+
+Expectation copy_check(double expected, double fraction) {
+  Expectation e;
+  e.id = "copy";
+  e.suite = "compute";
+  e.case_name = "copy";
+  e.metric = "gbps";
+  e.expected = expected;
+  e.fraction = fraction;
+  return e;
+}
+
+} // namespace
+
+TEST(QualifyFixtures, CleanH200Passes) {
+  const QualifyReport report = qualify_fixture("h200_clean.json", h200());
+  for (const auto& row : report.rows) {
+    EXPECT_EQ(row.verdict, Verdict::pass) << row.check.id << " " << row.record << " " << row.note;
+  }
+  EXPECT_TRUE(report.fleet.outliers.empty());
+  EXPECT_GT(report.fleet.fleets_examined, 20);
+  EXPECT_EQ(report.fleet_verdict, Verdict::pass);
+  EXPECT_EQ(report.overall, Verdict::pass);
+  EXPECT_EQ(qualify_exit_code(report, false), 0);
+  // Every GPU count of the copy kernel was judged, and the 16 GiB all_reduce on 8 GPUs.
+  for (int gpus : {1, 2, 4, 8})
+    EXPECT_NE(row_of(report, "hbm-copy", gpus), nullptr) << gpus;
+  const CheckRow* ar = row_of(report, "all-reduce-8gpu", 8);
+  ASSERT_NE(ar, nullptr);
+  EXPECT_NEAR(*ar->measured, 479, 2);
+}
+
+TEST(QualifyFixtures, SlowGpuFailsAndIsNamed) {
+  const std::string path = test::source_path(kFixtures + "h200_slow_gpu.json");
+  const ResultsFile results = load_results(path);
+  const std::string uuid5 = results.run["hosts"][0]["devices"][5]["uuid"].get<std::string>();
+  const QualifyReport report = qualify(results, path, h200());
+  EXPECT_EQ(report.overall, Verdict::fail);
+  EXPECT_EQ(qualify_exit_code(report, true), 1);
+
+  // The 8-GPU records run at the pace of their slowest GPU: 0.85 x ~4300 GB/s per GPU.
+  const CheckRow* copy8 = row_of(report, "hbm-copy", 8);
+  ASSERT_NE(copy8, nullptr);
+  EXPECT_EQ(copy8->verdict, Verdict::fail);
+  EXPECT_NEAR(*copy8->ratio, 0.85 * 4300 / 4800, 0.01);
+  EXPECT_EQ(row_of(report, "hbm-copy", 4)->verdict, Verdict::pass); // GPUs 0-3 only
+  EXPECT_EQ(row_of(report, "gemm-bf16", 8)->verdict, Verdict::fail);
+
+  ASSERT_FALSE(report.fleet.outliers.empty());
+  for (const auto& o : report.fleet.outliers) {
+    EXPECT_EQ(o.kind, FleetKind::gpu);
+    EXPECT_EQ(o.who.host, "hgx-h200-01");
+    EXPECT_EQ(o.who.device, 5);
+    EXPECT_EQ(o.who.uuid, uuid5);
+    EXPECT_NEAR(o.ratio, 0.85, 0.01);
+  }
+  ASSERT_EQ(report.fleet.suspects.size(), 1u);
+  EXPECT_EQ(report.fleet.suspects[0].who.device, 5);
+  // copy, triad, read at two sizes, fma and four GEMM types: every 8-GPU compute record.
+  EXPECT_EQ(report.fleet.suspects[0].outliers, 11);
+
+  const std::string text = format_qualify_text(report);
+  EXPECT_NE(text.find("host hgx-h200-01 GPU 5 (" + uuid5 + ")"), std::string::npos);
+  EXPECT_NE(text.find("verdict: FAIL"), std::string::npos);
+  EXPECT_NE(text.find("azurehpc-health-checks"), std::string::npos); // sources are carried
+}
+
+TEST(QualifyFixtures, MissingAndNoisyCasesAreInconclusive) {
+  const QualifyReport report = qualify_fixture("h200_inconclusive.json", h200());
+  EXPECT_EQ(report.overall, Verdict::inconclusive);
+  EXPECT_EQ(qualify_exit_code(report, false), 1);
+  EXPECT_EQ(qualify_exit_code(report, true), 0);
+  int inconclusive = 0;
+  for (const auto& row : report.rows) {
+    if (row.verdict != Verdict::inconclusive) {
+      EXPECT_EQ(row.verdict, Verdict::pass) << row.check.id;
+      continue;
+    }
+    ++inconclusive;
+    if (row.check.id == "all-reduce-8gpu") {
+      EXPECT_EQ(row.note, "no matching record (case not run)");
+    } else {
+      EXPECT_EQ(row.check.id, "gemm-fp8");
+      EXPECT_EQ(row.note.rfind("noisy: cv 3.40%", 0), 0u) << row.note;
+    }
+  }
+  EXPECT_EQ(inconclusive, 5); // fp8 at 1, 2, 4, 8 GPUs and the missing all_reduce
+}
+
+TEST(QualifyFixtures, KnownGoodRunAsReference) {
+  const std::string clean = test::source_path(kFixtures + "h200_clean.json");
+  const Spec reference = load_spec_or_reference(clean, std::nullopt);
+  EXPECT_TRUE(reference.from_reference);
+  EXPECT_DOUBLE_EQ(reference.checks.front().fraction, kDefaultReferenceFraction);
+  EXPECT_EQ(qualify_fixture("h200_clean.json", reference).overall, Verdict::pass);
+
+  const QualifyReport slow = qualify_fixture("h200_slow_gpu.json", reference);
+  EXPECT_EQ(slow.overall, Verdict::fail);
+  int failed = 0;
+  for (const auto& row : slow.rows) {
+    if (row.verdict != Verdict::fail)
+      continue;
+    ++failed;
+    EXPECT_EQ(row.check.suite, "compute");
+    EXPECT_NE(row.record.find("gpus=8"), std::string::npos) << row.record;
+  }
+  EXPECT_EQ(failed, 11);
+  // A looser bar lets the slow node through the checks; the fleet still names GPU 5.
+  const QualifyReport loose =
+      qualify_fixture("h200_slow_gpu.json", load_spec_or_reference(clean, 0.8));
+  EXPECT_EQ(loose.failed, 1);
+  EXPECT_EQ(loose.fleet_verdict, Verdict::fail);
+  EXPECT_THROW(load_spec_or_reference(clean, 1.5), InputError);
+}
+
+TEST(Qualify, JudgesOneRecord) {
+  Record r = test::gpu_record("compute", "copy", {100, 100});
+  const Expectation e = copy_check(250, 0.8); // needs 200
+  CheckRow row = judge_record(e, r, 3);
+  EXPECT_EQ(row.verdict, Verdict::pass);
+  EXPECT_DOUBLE_EQ(*row.measured, 200);
+  EXPECT_DOUBLE_EQ(*row.ratio, 0.8);
+  EXPECT_DOUBLE_EQ(row.threshold, 200);
+  EXPECT_EQ(*row.record_index, 3u);
+
+  r.samples_s = {1, 1};
+  row = judge_record(e, r, 0);
+  EXPECT_EQ(row.verdict, Verdict::inconclusive);
+  EXPECT_EQ(row.note, "2 samples (fewer than 3)");
+
+  r = test::gpu_record("compute", "copy", {100, 100});
+  r.check = "fail";
+  EXPECT_EQ(judge_record(e, r, 0).verdict, Verdict::fail);
+
+  r = test::gpu_record("compute", "copy", {100, 100});
+  r.status = "failed";
+  r.reason = "device error";
+  row = judge_record(e, r, 0);
+  EXPECT_EQ(row.verdict, Verdict::fail);
+  EXPECT_EQ(row.note, "the case failed: device error");
+
+  r.status = "skipped";
+  r.reason = "no GPU";
+  EXPECT_EQ(judge_record(e, r, 0).verdict, Verdict::inconclusive);
+}
+
+TEST(Qualify, LatencyChecksPassBelowTheLimit) {
+  Record r = test::gpu_record("links", "pt2pt_latency", {1, 1});
+  r.metrics = {{"latency_us", 2.4}};
+  Expectation e = copy_check(2.0, 0.8);
+  e.suite = "links";
+  e.case_name = "pt2pt_latency";
+  e.metric = "latency_us";
+  const CheckRow row = judge_record(e, r, 0);
+  EXPECT_DOUBLE_EQ(row.threshold, 2.5); // 2.0 / 0.8
+  EXPECT_NEAR(*row.ratio, 2.0 / 2.4, 1e-12);
+  EXPECT_EQ(row.verdict, Verdict::pass);
+  r.metrics = {{"latency_us", 2.6}};
+  EXPECT_EQ(judge_record(e, r, 0).verdict, Verdict::fail);
+}
+
+TEST(Qualify, SelectBestJudgesThePeakAndEachJudgesAll) {
+  ResultsFile f;
+  for (double gbps : {50.0, 95.0, 70.0})
+    f.records.push_back(test::gpu_record("compute", "copy", {gbps}));
+  Spec spec;
+  spec.checks.push_back(copy_check(100, 0.9));
+  QualifyReport best = qualify(f, "r.json", spec);
+  ASSERT_EQ(best.rows.size(), 1u);
+  EXPECT_EQ(best.rows[0].verdict, Verdict::pass);
+  EXPECT_DOUBLE_EQ(*best.rows[0].measured, 95);
+  EXPECT_EQ(best.rows[0].note, "best of 3 records");
+  // No fleet (one GPU each) and the spec does not require one: the checks decide.
+  EXPECT_FALSE(best.fleet_verdict.has_value());
+  EXPECT_EQ(best.overall, Verdict::pass);
+
+  spec.checks[0].select = Selection::each;
+  QualifyReport each = qualify(f, "r.json", spec);
+  ASSERT_EQ(each.rows.size(), 3u);
+  EXPECT_EQ(each.failed, 2);
+  EXPECT_EQ(each.overall, Verdict::fail);
+
+  spec.fleet.required = true;
+  spec.checks[0].select = Selection::best;
+  EXPECT_EQ(qualify(f, "r.json", spec).overall, Verdict::inconclusive);
+}
+
+TEST(Qualify, DataChecksCountVerifiedRecords) {
+  ResultsFile f;
+  f.records.push_back(test::gpu_record("collectives", "all_reduce", {1}));
+  f.records.push_back(test::gpu_record("collectives", "all_reduce", {1}));
+  f.records.push_back(test::gpu_record("compute", "copy", {1}));
+  f.records[2].check = "skipped";
+  Expectation data;
+  data.id = "data";
+  data.kind = CheckKind::data;
+  Spec spec;
+  spec.checks.push_back(data);
+  QualifyReport report = qualify(f, "r.json", spec);
+  EXPECT_EQ(report.rows[0].verdict, Verdict::pass);
+  EXPECT_EQ(report.rows[0].note, "2 records verified");
+  f.records[1].check = "fail";
+  report = qualify(f, "r.json", spec);
+  EXPECT_EQ(report.rows[0].verdict, Verdict::fail);
+  EXPECT_EQ(report.rows[0].note.rfind("1 of 2 records failed their data check", 0), 0u);
+}
+
+TEST(Qualify, NothingJudgedIsNotAPass) {
+  EXPECT_EQ(qualify(ResultsFile{}, "r.json", Spec{}).overall, Verdict::inconclusive);
+}
+
+TEST(QualifyReport, JsonCarriesChecksOutliersAndSuspects) {
+  const QualifyReport report = qualify_fixture("h200_slow_gpu.json", h200());
+  const auto j = qualify_to_json(report);
+  EXPECT_EQ(j["verdict"], "FAIL");
+  EXPECT_EQ(j["spec"]["name"], "h200-sxm");
+  EXPECT_EQ(j["checks"].size(), report.rows.size());
+  const auto& check = j["checks"][0];
+  for (const char* key : {"id", "record", "expected", "fraction", "threshold", "measured", "ratio",
+                          "verdict", "source", "unit"}) {
+    EXPECT_TRUE(check.contains(key)) << key;
+  }
+  EXPECT_EQ(j["fleet"]["verdict"], "FAIL");
+  const auto& outlier = j["outliers"][0];
+  EXPECT_EQ(outlier["host"], "hgx-h200-01");
+  EXPECT_EQ(outlier["device"], 5);
+  EXPECT_TRUE(outlier["uuid"].is_string());
+  EXPECT_TRUE(outlier["value"].is_number());
+  EXPECT_TRUE(outlier["fleet_median"].is_number());
+  EXPECT_EQ(j["suspects"][0]["outliers"], 11);
+  EXPECT_EQ(j["counts"]["fail"].get<int>(), report.failed);
+}
+
+TEST(QualifyReport, FiguresKeepTheDigitsTheirSizeNeeds) {
+  EXPECT_EQ(format_figure(4302.4), "4302");
+  EXPECT_EQ(format_figure(431), "431");
+  EXPECT_EQ(format_figure(431.25), "431.2");
+  EXPECT_EQ(format_figure(55.4), "55.40");
+  EXPECT_EQ(format_figure(0.8534), "0.853");
+}
