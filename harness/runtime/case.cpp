@@ -63,11 +63,14 @@ void CaseContext::finish_record(Record& record, const Measurement& m,
   record.samples_s = m.samples_s;
   record.stats = summarize(m.samples_s);
   record.extra["batch"] = m.batch;
+  record.extra["robust_spread"] = robust_relative_spread(m.samples_s);
   if (!m.converged) {
     record.status = "noisy";
     char text[160];
-    std::snprintf(text, sizeof text, "cv %.2f%% above the %.2f%% target at the %.2f s cap",
-                  record.stats.cv * 100, config.measure.target_cv * 100, config.measure.max_time_s);
+    std::snprintf(text, sizeof text,
+                  "spread %.2f%% (robust; cv %.2f%%) above the %.2f%% target at the %.2f s cap",
+                  robust_relative_spread(m.samples_s) * 100, record.stats.cv * 100,
+                  config.measure.target_cv * 100, config.measure.max_time_s);
     record.reason = text;
   }
   if (comm.rank() != 0) return;

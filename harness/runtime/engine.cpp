@@ -8,11 +8,17 @@
 
 namespace cb {
 
+double robust_relative_spread(const std::vector<double>& samples) {
+  if (samples.size() < 2) return 0.0;
+  const double med = median(samples);
+  return med == 0.0 ? 0.0 : 1.4826 * median_absolute_deviation(samples) / med;
+}
+
 StopDecision stopping_rule(const std::vector<double>& samples, double elapsed_s,
                            const MeasureSettings& settings) {
   const bool enough = static_cast<int>(samples.size()) >= settings.min_samples &&
                       elapsed_s >= settings.min_time_s;
-  if (enough && coefficient_of_variation(samples) <= settings.target_cv) {
+  if (enough && robust_relative_spread(samples) <= settings.target_cv) {
     return StopDecision::converged;
   }
   if (elapsed_s >= settings.max_time_s || static_cast<int>(samples.size()) >= settings.max_samples) {

@@ -14,7 +14,7 @@ namespace cb {
 class Communicator;
 
 struct MeasureSettings {
-  double target_cv = 0.01;     // stop when stddev/mean of the samples is at most this
+  double target_cv = 0.01;     // stop when the relative spread of the samples is at most this
   int min_samples = 5;         // ... and at least this many samples
   double min_time_s = 0.1;     // ... and at least this much time sampling
   double max_time_s = 2.0;     // the cap: stop regardless, mark noisy if not converged
@@ -25,6 +25,11 @@ struct MeasureSettings {
 };
 
 enum class StopDecision { keep_going, converged, capped };
+
+// The relative standard deviation used by the stopping rule, estimated robustly:
+// 1.4826 x MAD / median (equal to stddev / mean for normal samples). One batch preempted by the OS
+// would otherwise hold sampling open until the cap on a shared machine.
+double robust_relative_spread(const std::vector<double>& samples);
 
 // The stopping rule alone, for unit tests and for rank 0.
 StopDecision stopping_rule(const std::vector<double>& samples, double elapsed_s,

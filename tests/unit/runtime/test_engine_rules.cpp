@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "core/stats.hpp"
 #include "runtime/engine.hpp"
 
 using namespace cb;
@@ -47,4 +48,25 @@ TEST(BatchRule, SmallestPowerOfTwoReachingTheTarget) {
   EXPECT_EQ(batch_for(0.0003, s), 8);
   EXPECT_EQ(batch_for(1e-6, s), 2048);
   EXPECT_EQ(batch_for(0.0, s), 1 << 20);
+}
+
+TEST(StoppingRule, OnePreemptedBatchDoesNotHoldSamplingOpen) {
+  MeasureSettings s;
+  s.min_samples = 5;
+  s.min_time_s = 0;
+  s.max_time_s = 10;
+  s.target_cv = 0.01;
+  std::vector<double> samples{1.0, 1.001, 0.999, 1.0, 50.0, 1.0, 1.002};
+  EXPECT_GT(coefficient_of_variation(samples), 1.0);
+  EXPECT_LT(robust_relative_spread(samples), 0.01);
+  EXPECT_EQ(stopping_rule(samples, 0.5, s), StopDecision::converged);
+}
+
+TEST(RobustSpread, MatchesTheStandardDeviationOfNormalSamples) {
+  // Evenly spaced quantiles of N(100, 1): MAD x 1.4826 ~ 1.
+  std::vector<double> samples;
+  const double z[] = {-1.645, -1.036, -0.674, -0.385, -0.126, 0.126, 0.385, 0.674, 1.036, 1.645};
+  for (double v : z) samples.push_back(100 + v);
+  EXPECT_NEAR(robust_relative_spread(samples), 0.01, 0.002);
+  EXPECT_EQ(robust_relative_spread({5.0}), 0.0);
 }
