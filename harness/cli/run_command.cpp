@@ -15,6 +15,7 @@
 #include "runtime/communicator.hpp"
 #include "runtime/host_backend.hpp"
 #include "runtime/launcher.hpp"
+#include "runtime/network_interfaces.hpp"
 #include "runtime/run_metadata.hpp"
 #include "runtime/run_options.hpp"
 #include "runtime/sweep.hpp"
@@ -112,6 +113,13 @@ int run_ranks(const RunConfig& config, const std::vector<std::string>& argv, Lau
       devices.push_back(nlohmann::json::parse(text));
     }
 
+    // The node's network adapters, read by its first rank only (the others send an empty list).
+    std::vector<nlohmann::json> nics;
+    for (const auto& text : world.all_gather_string(
+             node.rank() == 0 ? network_interfaces().dump() : std::string("[]"))) {
+      nics.push_back(nlohmann::json::parse(text));
+    }
+
     std::unique_ptr<IncrementalResultsWriter> writer;
     int writer_ok = 1;
     std::string writer_error;
@@ -119,7 +127,8 @@ int run_ranks(const RunConfig& config, const std::vector<std::string>& argv, Lau
       try {
         writer = std::make_unique<IncrementalResultsWriter>(
             config.out, make_run_header(argv, backend_name, launch_mode_name(mode), layout, devices,
-                                        backend->versions(), MpiSession::library_version()));
+                                        backend->versions(), MpiSession::library_version(),
+                                        nics));
       } catch (const Error& e) {
         writer_ok = 0;
         writer_error = e.what();

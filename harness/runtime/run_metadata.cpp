@@ -28,19 +28,23 @@ nlohmann::json make_run_header(const std::vector<std::string>& argv, const std::
                                const std::string& launcher, const NodeLayout& layout,
                                const std::vector<nlohmann::json>& world_devices,
                                const nlohmann::json& backend_versions,
-                               const std::string& mpi_version) {
+                               const std::string& mpi_version,
+                               const std::vector<nlohmann::json>& nics_of_rank) {
   nlohmann::json hosts = nlohmann::json::array();
   for (int node = 0; node < layout.node_count(); ++node) {
     nlohmann::json devices = nlohmann::json::array();
+    nlohmann::json nics = nlohmann::json::array();
     std::string host;
     for (std::size_t r = 0; r < layout.node_of_rank.size(); ++r) {
       if (layout.node_of_rank[r] != node) continue;
+      if (host.empty() && r < nics_of_rank.size()) nics = nics_of_rank[r];
       host = layout.host_of_rank[r];
       nlohmann::json d = world_devices[r];
       d["rank"] = static_cast<int>(r);
       devices.push_back(std::move(d));
     }
-    hosts.push_back({{"host", host}, {"node", node}, {"devices", std::move(devices)}});
+    hosts.push_back(
+        {{"host", host}, {"node", node}, {"devices", std::move(devices)}, {"nics", std::move(nics)}});
   }
   nlohmann::json versions = backend_versions;
   versions["mpi"] = mpi_version;

@@ -16,6 +16,7 @@ nlohmann::json make_run_header(const std::vector<std::string>& argv, const std::
                                const std::string& launcher, const NodeLayout& layout,
                                const std::vector<nlohmann::json>& world_devices,
                                const nlohmann::json& backend_versions,
-                               const std::string& mpi_version);
+                               const std::string& mpi_version,
+                               const std::vector<nlohmann::json>& nics_of_rank = {});
 
 }  // namespace cb
