@@ -1,0 +1,230 @@
+#include "report/headline.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "analysis/cost.hpp"
+#include "analysis/record_values.hpp"
+#include "core/error.hpp"
+#include "report/report_format.hpp"
+
+namespace cb::report {
+namespace {
+
+// The configuration of a case that speaks for it: most GPU counts, then the best figure at the
+// largest of them.
+const CurveReport* representative(const FamilyReport& family, const std::string& case_name) {
+  const CurveReport* best = nullptr;
+  for (const auto& c : family.curves) {
+    if (c.curve().key.case_name != case_name || c.scaling_points() < 2)
+      continue;
+    if (!best || c.scaling_points() > best->scaling_points() ||
+        (c.scaling_points() == best->scaling_points() &&
+         c.curve().value.back() > best->curve().value.back())) {
+      best = &c;
+    }
+  }
+  return best;
+}
+
+// Measured counts, then powers of two beyond them, up to the largest outlook count.
+std::vector<int> limit_candidates(const CurveReport& c, const std::vector<int>& outlook_gpus) {
+  std::set<int> counts(c.curve().gpus.begin(), c.curve().gpus.end());
+  const int largest_measured = c.curve().gpus.back();
+  const int horizon = outlook_gpus.empty()
+                          ? largest_measured
+                          : *std::max_element(outlook_gpus.begin(), outlook_gpus.end());
+  for (long long n = 1; n <= horizon; n *= 2) {
+    if (n > largest_measured)
+      counts.insert(static_cast<int>(n));
+  }
+  for (int n : outlook_gpus) {
+    if (n > largest_measured)
+      counts.insert(n);
+  }
+  return {counts.begin(), counts.end()};
+}
+
+PartOutlook outlook_of(const CurveReport& c, const ReportOptions& options) {
+  PartOutlook part;
+  part.suite = c.curve().key.suite;
+  part.case_name = c.curve().key.case_name;
+  part.label = describe_params(c.curve().key.params);
+  part.metric = c.curve().key.metric;
+  part.largest_measured_gpus = c.curve().gpus.back();
+  part.efficiency_at_largest = efficiency_at(c, part.largest_measured_gpus).efficiency;
+  part.outlook = c.outlook;
+  for (int n : limit_candidates(c, options.outlook_gpus)) {
+    const EfficiencyEstimate e = efficiency_at(c, n);
+    if (e.efficiency && *e.efficiency < options.limit_efficiency) {
+      part.limit = e;
+      break;
+    }
+  }
+  return part;
+}
+
+std::optional<double> last_outlook(const PartOutlook& p) {
+  for (auto it = p.outlook.rbegin(); it != p.outlook.rend(); ++it) {
+    if (it->efficiency)
+      return it->efficiency;
+  }
+  return p.efficiency_at_largest;
+}
+
+bool limits_before(const PartOutlook& a, const PartOutlook& b) {
+  if (a.limit.has_value() != b.limit.has_value())
+    return a.limit.has_value();
+  if (a.limit) {
+    if (a.limit->gpus != b.limit->gpus)
+      return a.limit->gpus < b.limit->gpus;
+    return *a.limit->efficiency < *b.limit->efficiency;
+  }
+  const auto ea = last_outlook(a), eb = last_outlook(b);
+  if (ea.has_value() != eb.has_value())
+    return ea.has_value();
+  return ea && *ea < *eb;
+}
+
+bool has_usable(const ResultsFile& results, const std::string& suite, const std::string& case_name,
+                const std::vector<const char*>& metrics, int min_gpus) {
+  return std::any_of(results.records.begin(), results.records.end(), [&](const Record& r) {
+    if (r.suite != suite || r.case_name != case_name || !is_usable(r) || r.gpus < min_gpus) {
+      return false;
+    }
+    return std::any_of(metrics.begin(), metrics.end(), [&](const char* m) {
+      const auto it = r.metrics.find(m);
+      return it != r.metrics.end() && it->is_number() && it->get<double>() > 0;
+    });
+  });
+}
+
+} // namespace
+
+PredictionConfig default_training_step() {
+  PredictionConfig config;
+  config.model_params = 7e9;
+  config.tokens_per_gpu = 16384;
+  config.overlap = 0;
+  config.bytes_per_step = 4 * config.tokens_per_gpu;
+  config.predict_to = 1024;
+  return config;
+}
+
+std::vector<PartOutlook> rank_parts(const std::vector<FamilyReport>& families,
+                                    const ReportOptions& options) {
+  std::vector<PartOutlook> parts;
+  for (const auto& family : families) {
+    std::vector<std::string> cases;
+    for (const auto& c : family.curves) {
+      const auto& name = c.curve().key.case_name;
+      if (std::find(cases.begin(), cases.end(), name) == cases.end())
+        cases.push_back(name);
+    }
+    for (const auto& name : cases) {
+      if (const CurveReport* c = representative(family, name)) {
+        parts.push_back(outlook_of(*c, options));
+      }
+    }
+  }
+  std::stable_sort(parts.begin(), parts.end(), limits_before);
+  return parts;
+}
+
+CostOutlook cost_outlook(int gpus, double efficiency, const ReportOptions& options) {
+  CostOutlook outlook;
+  outlook.gpus = gpus;
+  outlook.efficiency = efficiency;
+  outlook.overhead = 1 / efficiency - 1;
+  // Above 1 the job beats the ideal; cost.hpp prices the usual case, E in (0, 1].
+  if (options.gpu_hours && efficiency > 0 && efficiency <= 1) {
+    CostInputs inputs;
+    inputs.gpu_hours = *options.gpu_hours;
+    inputs.price_per_gpu_hour = options.price.value_or(1);
+    inputs.gpus = gpus;
+    inputs.efficiency = efficiency;
+    const CostEstimate estimate = estimate_cost(inputs);
+    outlook.overhead = estimate.overhead_fraction;
+    outlook.wall_hours = estimate.wall_hours;
+    if (options.price) {
+      outlook.cost = estimate.cost;
+      outlook.ideal_cost = estimate.ideal_cost;
+    }
+  }
+  return outlook;
+}
+
+std::vector<Straggler> find_stragglers(const std::vector<FamilyReport>& families) {
+  std::vector<Straggler> found;
+  for (const auto& family : families) {
+    for (const auto& c : family.curves) {
+      for (const auto& row : c.rows) {
+        const auto& s = row.spread;
+        if (!s || s->count < 2 || !(s->median > 0) || !(s->min < kStragglerShare * s->median))
+          continue;
+        const std::string rank = describe_rank(s->slowest);
+        auto it = std::find_if(found.begin(), found.end(),
+                               [&](const Straggler& g) { return g.rank == rank; });
+        if (it == found.end())
+          it = found.insert(found.end(), Straggler{rank, 1, {}});
+        it->share = std::min(it->share, s->min / s->median);
+        const std::string where = family.suite + "/" + c.curve().key.case_name + " on " +
+                                  std::to_string(row.gpus) + " GPUs";
+        if (std::find(it->parts.begin(), it->parts.end(), where) == it->parts.end())
+          it->parts.push_back(where);
+      }
+    }
+  }
+  std::stable_sort(found.begin(), found.end(),
+                   [](const Straggler& a, const Straggler& b) { return a.share < b.share; });
+  return found;
+}
+
+std::vector<std::string> missing_prediction_parts(const ResultsFile& results) {
+  std::vector<std::string> missing;
+  if (!has_usable(results, "compute", "gemm", {"tflops", "gflops"}, 1)) {
+    missing.push_back("compute/gemm");
+  }
+  if (!has_usable(results, "collectives", "all_reduce", {"busbw_gbps", "algbw_gbps", "time_us"},
+                  2)) {
+    missing.push_back("collectives/all_reduce");
+  }
+  if (!has_usable(results, "storage", "seq_read", {"gbps"}, 1))
+    missing.push_back("storage/seq_read");
+  return missing;
+}
+
+const PartOutlook* Headline::limiting() const {
+  return !parts.empty() && parts.front().limit ? &parts.front() : nullptr;
+}
+
+Headline build_headline(const ResultsFile& results, const std::string& source,
+                        const std::vector<FamilyReport>& families, const ReportOptions& options) {
+  Headline headline;
+  headline.limit_efficiency = options.limit_efficiency;
+  headline.outlook_gpus = options.outlook_gpus;
+  headline.parts = rank_parts(families, options);
+  headline.stragglers = find_stragglers(families);
+  headline.missing_parts = missing_prediction_parts(results);
+  if (!headline.missing_parts.empty())
+    return headline;
+  PredictionConfig config = options.step;
+  for (int n : options.outlook_gpus)
+    config.predict_to = std::max(config.predict_to, n);
+  try {
+    headline.prediction = predict_training(results, config, source);
+  } catch (const InputError& e) {
+    // The parts are there but could not be modelled (e.g. all_reduce at one message size only).
+    headline.prediction_problem = e.what();
+    return headline;
+  }
+  for (int n : options.outlook_gpus) {
+    const StepTime step = predict_step(headline.prediction->model, n);
+    headline.predicted_cost.push_back(cost_outlook(n, step.efficiency, options));
+    headline.predicted.push_back(step);
+  }
+  return headline;
+}
+
+} // namespace cb::report

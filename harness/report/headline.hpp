@@ -1,0 +1,99 @@
+#pragma once
+// The answer at the top of the report: which part of the cluster limits scaling first, and what
+// a data-parallel training step is predicted to keep of each GPU at 64 and 1024 GPUs and what the
+// lost efficiency costs (overhead = 1/E - 1, as in analysis/cost.hpp).
+//
+// A part is one case of a family (compute/gemm, collectives/all_reduce, storage/seq_read, ...),
+// represented by its configuration that was measured at the most GPU counts, the best-performing
+// one on a tie (a job runs the best configuration). It limits at the first GPU count where its
+// efficiency falls under the threshold (80 %): measured counts first, then powers of two up to
+// the largest outlook count from its fitted law. The part that gets there at the fewest GPUs
+// limits first; on a tie, the lower efficiency there.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/prediction.hpp"
+#include "report/curve_report.hpp"
+
+namespace cb::report {
+
+struct ReportOptions {
+  PredictionConfig step;           // the training step predicted; see default_training_step()
+  std::optional<double> gpu_hours; // the job's GPU-hours at perfect scaling: adds wall time
+  std::optional<double> price;     // per GPU-hour, with gpu_hours: adds the cost
+  std::vector<int> outlook_gpus = {64, 1024};
+  double limit_efficiency = 0.8;
+};
+
+// A 7e9-parameter model, 16,384 tokens per GPU per step (4 sequences of 4,096), bf16 gradients
+// (2 bytes per parameter), no overlap of the all-reduce with compute, 4 bytes of input read per
+// token (int32 token ids), predicted to 1024 GPUs.
+PredictionConfig default_training_step();
+
+struct PartOutlook {
+  std::string suite, case_name;
+  std::string label; // the configuration: "all_reduce bytes=32M dtype=float ..."
+  std::string metric;
+  int largest_measured_gpus = 0;
+  std::optional<double> efficiency_at_largest; // measured
+  std::optional<EfficiencyEstimate> limit;     // first count under the threshold
+  std::vector<EfficiencyEstimate> outlook;     // at ReportOptions::outlook_gpus
+
+  std::string name() const { return suite + "/" + case_name; }
+};
+
+// Every part with two or more GPU counts of efficiency, the one that limits first at the front;
+// parts that never fall under the threshold follow, the lowest efficiency at the largest outlook
+// count first.
+std::vector<PartOutlook> rank_parts(const std::vector<FamilyReport>& families,
+                                    const ReportOptions& options);
+
+// A GPU below this share of its peers' median figure is named as the slowest.
+inline constexpr double kStragglerShare = 0.95;
+
+// A GPU slower than its peers in some measurement: synchronous work waits for it, so it caps
+// scaling whatever the fitted laws say.
+struct Straggler {
+  std::string rank;               // "rank 5 (hgx-h200-01 device 5)"
+  double share = 1;               // its figure / the median, the lowest seen
+  std::vector<std::string> parts; // where, e.g. "compute/gemm on 8 GPUs"
+};
+
+// Over the rows of the curves shown, the slowest rank of each where it is under kStragglerShare
+// of the median; one entry per rank, the slowest first.
+std::vector<Straggler> find_stragglers(const std::vector<FamilyReport>& families);
+
+// What the lost efficiency costs at one GPU count.
+struct CostOutlook {
+  int gpus = 0;
+  double efficiency = 0;
+  double overhead = 0;                    // 1/E - 1
+  std::optional<double> wall_hours;       // with gpu_hours (E <= 1)
+  std::optional<double> cost, ideal_cost; // with gpu_hours and price (E <= 1)
+};
+CostOutlook cost_outlook(int gpus, double efficiency, const ReportOptions& options);
+
+// The parts of the results the training-step prediction needs and that are missing:
+// "compute/gemm", "collectives/all_reduce", "storage/seq_read" (usable records only).
+std::vector<std::string> missing_prediction_parts(const ResultsFile& results);
+
+struct Headline {
+  double limit_efficiency = 0.8;
+  std::vector<int> outlook_gpus;
+  std::vector<PartOutlook> parts; // ranked, see rank_parts
+  std::vector<Straggler> stragglers;
+  std::vector<std::string> missing_parts; // for the prediction
+  std::optional<Prediction> prediction;
+  std::vector<StepTime> predicted;         // at outlook_gpus
+  std::vector<CostOutlook> predicted_cost; // at outlook_gpus
+  std::string prediction_problem;          // why no prediction although no part is missing
+
+  // The part that limits first, or null when no part falls under the threshold.
+  const PartOutlook* limiting() const;
+};
+
+Headline build_headline(const ResultsFile& results, const std::string& source,
+                        const std::vector<FamilyReport>& families, const ReportOptions& options);
+
+} // namespace cb::report

@@ -1,0 +1,84 @@
+#include "report/per_rank_spread.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "core/stats.hpp"
+
+namespace cb::report {
+namespace {
+
+struct Figures {
+  std::vector<double> values;
+  const nlohmann::json* slowest = nullptr;
+};
+
+Figures figures_named(const nlohmann::json& per_rank, const std::string& key) {
+  Figures figures;
+  if (!per_rank.is_array())
+    return figures;
+  for (const auto& entry : per_rank) {
+    if (!entry.is_object())
+      continue;
+    const auto it = entry.find(key);
+    if (it == entry.end() || !it->is_number())
+      continue;
+    const double v = it->get<double>();
+    if (!std::isfinite(v))
+      continue;
+    if (figures.values.empty() ||
+        v < *std::min_element(figures.values.begin(), figures.values.end()))
+      figures.slowest = &entry;
+    figures.values.push_back(v);
+  }
+  return figures;
+}
+
+std::string field_text(const nlohmann::json& v) {
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+} // namespace
+
+std::optional<PerRankSpread> per_rank_spread(const Record& record, const std::string& metric) {
+  std::vector<std::string> keys;
+  if (!metric.empty())
+    keys.push_back(metric);
+  for (const char* key : {"gbps", "busbw_gbps", "algbw_gbps", "tflops", "gflops"}) {
+    if (std::find(keys.begin(), keys.end(), key) == keys.end())
+      keys.push_back(key);
+  }
+  for (const auto& key : keys) {
+    const Figures figures = figures_named(record.per_rank, key);
+    const auto& values = figures.values;
+    if (values.empty())
+      continue;
+    PerRankSpread spread;
+    spread.figure = key;
+    spread.count = static_cast<int>(values.size());
+    spread.min = *std::min_element(values.begin(), values.end());
+    spread.max = *std::max_element(values.begin(), values.end());
+    spread.median = median(values);
+    spread.cv = coefficient_of_variation(values);
+    spread.slowest = *figures.slowest;
+    return spread;
+  }
+  return std::nullopt;
+}
+
+std::string describe_rank(const nlohmann::json& entry) {
+  if (!entry.is_object())
+    return "a rank";
+  std::string where;
+  if (const auto host = entry.find("host"); host != entry.end() && !host->is_null())
+    where = field_text(*host);
+  if (const auto device = entry.find("device"); device != entry.end() && !device->is_null())
+    where += (where.empty() ? "" : " ") + std::string("device ") + field_text(*device);
+  const auto rank = entry.find("rank");
+  std::string text =
+      rank != entry.end() && !rank->is_null() ? "rank " + field_text(*rank) : "a rank";
+  return where.empty() ? text : text + " (" + where + ")";
+}
+
+} // namespace cb::report

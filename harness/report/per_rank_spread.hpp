@@ -1,0 +1,27 @@
+#pragma once
+// How evenly the GPUs of one measurement performed: min, median and max of the per-rank figures
+// and their coefficient of variation. One slow GPU hides in an aggregate but not here.
+#include <optional>
+#include <string>
+
+#include "results/record.hpp"
+
+namespace cb::report {
+
+struct PerRankSpread {
+  std::string figure; // the per_rank key the numbers come from, e.g. "gbps"
+  int count = 0;      // ranks that reported it
+  double min = 0, median = 0, max = 0;
+  double cv = 0;          // stddev / mean
+  nlohmann::json slowest; // the per_rank entry with the lowest figure (rank, host, device, ...)
+};
+
+// "rank 21 (h200-03 device 5)": the rank, host and device fields an entry has.
+std::string describe_rank(const nlohmann::json& entry);
+
+// The record's per-rank figures for `metric` (the headline metric, e.g. busbw_gbps), else the
+// first of gbps, busbw_gbps, algbw_gbps, tflops, gflops the per_rank entries carry as numbers.
+// nullopt when no entry has any of them.
+std::optional<PerRankSpread> per_rank_spread(const Record& record, const std::string& metric);
+
+} // namespace cb::report

@@ -1,0 +1,89 @@
+#include "report/report_runner.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "core/error.hpp"
+#include "report/html_renderer.hpp"
+#include "report/markdown_renderer.hpp"
+#include "report/plot_runner.hpp"
+#include "report/report_builder.hpp"
+#include "report/report_json.hpp"
+#include "results/results_io.hpp"
+
+namespace cb::report {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A private folder removed with everything in it when the report is done: where the HTML page's
+// figures are drawn when no --plots folder was asked for.
+class TemporaryFolder {
+public:
+  TemporaryFolder() {
+    std::string pattern = (fs::temp_directory_path() / "clusterbench-report-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      throw RunError("cannot create a temporary folder for the figures in " +
+                     fs::temp_directory_path().string());
+    }
+    path_ = pattern;
+  }
+  ~TemporaryFolder() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  TemporaryFolder(const TemporaryFolder&) = delete;
+  TemporaryFolder& operator=(const TemporaryFolder&) = delete;
+  const std::string& path() const { return path_; }
+
+private:
+  std::string path_;
+};
+
+PlotSet plot_set(const PlotRun& run) {
+  return {true, run.files, run.drawn ? "" : run.note};
+}
+
+} // namespace
+
+int run_report(const ReportCommandOptions& options, std::ostream& out, std::ostream& err) {
+  // Unusable outputs fail before any work.
+  if (options.html_path)
+    check_writable_file(*options.html_path, "--html");
+  if (options.plots_dir)
+    prepare_folder(*options.plots_dir, "--plots");
+
+  const ResultsFile results = load_results(options.results_path);
+  const ReportData data = build_report_data(results, options.results_path, options.report);
+
+  PlotSet linked;   // the figures the Markdown and JSON name
+  PlotSet embedded; // the figures the HTML page carries
+  std::optional<TemporaryFolder> scratch;
+  if (options.plots_dir) {
+    linked = plot_set(draw_plots(options.results_path, *options.plots_dir));
+    embedded = linked;
+  } else if (options.html_path) {
+    scratch.emplace();
+    embedded = plot_set(draw_plots(options.results_path, scratch->path()));
+  }
+  const std::string& note = options.plots_dir ? linked.note : embedded.note;
+  if (!note.empty())
+    err << "clusterbench report: " << note << "\n";
+
+  if (options.json) {
+    out << report_to_json(data, linked).dump(2) << "\n";
+  } else {
+    out << render_markdown(build_report_document(data, linked));
+  }
+  if (options.html_path) {
+    const std::string html = render_html(build_report_document(data, embedded));
+    try {
+      write_text_atomic(html, *options.html_path);
+    } catch (const Error& e) {
+      throw InputError(std::string("--html: ") + e.what());
+    }
+  }
+  return 0;
+}
+
+} // namespace cb::report

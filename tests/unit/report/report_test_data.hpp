@@ -1,0 +1,68 @@
+#pragma once
+// Results built the way the harness writes them, for the report tests.
+#include <cmath>
+#include <string>
+
+#include "core/stats.hpp"
+#include "results/record.hpp"
+
+namespace cb::report::test {
+
+inline Record make_record(const std::string& suite, const std::string& case_name,
+                          nlohmann::json params, int gpus, nlohmann::json metrics,
+                          int gpus_per_node = 8, double seconds = 1e-3) {
+  Record r;
+  r.suite = suite;
+  r.case_name = case_name;
+  r.params = params.is_null() ? nlohmann::json::object() : std::move(params);
+  r.gpus = gpus;
+  r.nodes = (gpus + gpus_per_node - 1) / gpus_per_node;
+  r.ranks_per_node = gpus < gpus_per_node ? gpus : gpus_per_node;
+  r.tier = r.nodes > 1 ? "inter" : "intra";
+  r.samples_s.assign(5, seconds);
+  r.stats = summarize(r.samples_s);
+  r.metrics = std::move(metrics);
+  r.check = "pass";
+  for (int rank = 0; rank < gpus; ++rank)
+    r.per_rank.push_back({{"rank", rank}});
+  return r;
+}
+
+// Aggregate throughput X(N) = gamma N / (1 + alpha (N-1) + beta N (N-1)).
+inline double usl(double alpha, double beta, double gamma, int n) {
+  return gamma * n / (1 + alpha * (n - 1) + beta * n * (n - 1));
+}
+
+// A throughput curve of `suite/case_name` shaped by the USL at the given GPU counts.
+inline void add_usl_curve(ResultsFile& results, const std::string& suite,
+                          const std::string& case_name, nlohmann::json params,
+                          const std::vector<int>& gpus, double alpha, double beta,
+                          double gamma = 10, const std::string& metric = "gbps") {
+  for (int n : gpus) {
+    results.records.push_back(
+        make_record(suite, case_name, params, n, {{metric, usl(alpha, beta, gamma, n)}}));
+  }
+}
+
+// all_reduce on p GPUs under the ring model: T = 2(p-1) alpha + 2(p-1)/p n beta.
+inline Record all_reduce_record(double bytes, int gpus, double alpha, double beta,
+                                int gpus_per_node = 8) {
+  const double seconds = 2.0 * (gpus - 1) * alpha + 2.0 * (gpus - 1) / gpus * bytes * beta;
+  const double algbw = bytes / seconds / 1e9;
+  return make_record("collectives", "all_reduce",
+                     {{"bytes", static_cast<std::uint64_t>(bytes)},
+                      {"dtype", "float"},
+                      {"op", "sum"},
+                      {"in_place", false}},
+                     gpus,
+                     {{"time_us", seconds * 1e6},
+                      {"algbw_gbps", algbw},
+                      {"busbw_gbps", algbw * 2.0 * (gpus - 1) / gpus}},
+                     gpus_per_node, seconds);
+}
+
+inline std::string fixture(const std::string& relative) {
+  return std::string(CB_SOURCE_DIR) + "/tests/fixtures/" + relative;
+}
+
+} // namespace cb::report::test

@@ -1,0 +1,202 @@
+// The whole report on fixture results: Markdown, HTML and JSON say the same things.
+#include "report/report_builder.hpp"
+
+#include <gtest/gtest.h>
+
+#include "core/error.hpp"
+#include "report/html_renderer.hpp"
+#include "report/markdown_renderer.hpp"
+#include "report/report_json.hpp"
+#include "report_test_data.hpp"
+#include "results/results_io.hpp"
+
+namespace cb::report {
+namespace {
+
+ReportOptions options() {
+  ReportOptions o;
+  o.step = default_training_step();
+  return o;
+}
+
+ReportData data_of(const std::string& fixture, const ReportOptions& o = options()) {
+  return build_report_data(load_results(test::fixture(fixture)), fixture, o);
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1))
+    ++n;
+  return n;
+}
+
+TEST(ReportBuilder, HostClusterMarkdown) {
+  const ReportData data = data_of("plots/host_cluster.json");
+  const std::string md = render_markdown(build_report_document(data));
+  EXPECT_EQ(md.rfind("# clusterbench report: n1 and 1 more host, Intel(R) Xeon(R) Platinum 8481C "
+                     "CPU @ 2.70GHz x 8, host backend\n",
+                     0),
+            0u)
+      << md.substr(0, 200);
+  EXPECT_NE(md.find("285 records: 282 ok, 1 noisy, 1 skipped, 1 failed."), std::string::npos);
+  // The headline comes first, then the families in order.
+  const auto headline = md.find("\n## Headline\n");
+  const auto compute = md.find("\n## compute\n");
+  const auto links = md.find("\n## links\n");
+  const auto collectives = md.find("\n## collectives\n");
+  const auto storage = md.find("\n## storage\n");
+  ASSERT_NE(headline, std::string::npos);
+  EXPECT_LT(headline, compute);
+  EXPECT_LT(compute, links);
+  EXPECT_LT(links, collectives);
+  EXPECT_LT(collectives, storage);
+  EXPECT_NE(md.find("**Limits scaling first:** " + limit_sentence(data.headline)),
+            std::string::npos);
+  // No GEMM ran, so no training-step prediction: the report says what is missing.
+  EXPECT_NE(md.find("**No training-step prediction:** the results lack compute/gemm"),
+            std::string::npos);
+  EXPECT_NE(md.find("### Scaling outlook by part"), std::string::npos);
+  EXPECT_EQ(md.find("### Training-step prediction"), std::string::npos);
+  // Per-GPU spread of copy on 2 GPUs: ranks at 8.902666 and 8.94016 GB/s.
+  EXPECT_NE(md.find("|    2 |     1 | 17.74 |     73.8 % |       8.903 |  8.921 | 8.940 |"),
+            std::string::npos)
+      << md;
+  // The fitted models with their predictions.
+  EXPECT_NE(md.find("| curve"), std::string::npos);
+  EXPECT_NE(md.find("USL α"), std::string::npos);
+  EXPECT_NE(md.find("Amdahl serial"), std::string::npos);
+  EXPECT_NE(md.find("E at 1024"), std::string::npos);
+  EXPECT_NE(md.find("ring all_reduce"), std::string::npos);
+  // Records that did not run, with their reasons.
+  EXPECT_NE(md.find("- **skipped:** gemm dtype=double k=4096 m=4096 n=4096 on 1 GPU — built "
+                    "without OpenBLAS"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("watchdog fired"), std::string::npos);
+  EXPECT_NE(md.find("more curves at smaller sizes are not shown"), std::string::npos);
+}
+
+TEST(ReportBuilder, H200ClusterPredictsTheTrainingStep) {
+  ReportOptions o = options();
+  o.gpu_hours = 4000;
+  o.price = 2.5;
+  const ReportData data = data_of("report/h200_cluster.json", o);
+  ASSERT_TRUE(data.headline.prediction.has_value());
+  const std::string md = render_markdown(build_report_document(data));
+  EXPECT_NE(md.find("**Limits scaling first:** collectives/all_reduce"), std::string::npos) << md;
+  EXPECT_NE(md.find("**Predicted training step on 64 GPUs:**"), std::string::npos);
+  EXPECT_NE(md.find("**Predicted training step on 1024 GPUs:**"), std::string::npos);
+  EXPECT_NE(md.find("GPU-hour job takes"), std::string::npos);
+  EXPECT_NE(md.find("more than the ideal ($"), std::string::npos);
+  EXPECT_NE(md.find("**Workload:** data-parallel training of a 7 B-parameter model, 16,384 tokens"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("### Training-step prediction"), std::string::npos);
+  // The slow GPU shows in GEMM's per-GPU spread on 32 GPUs, and is named up top.
+  EXPECT_NE(md.find("per-GPU min"), std::string::npos);
+  EXPECT_NE(md.find("- **Slowest GPU:** rank 21 (h200-03 device 5) runs at 93.6 % of its peers' "
+                    "median (compute/gemm on 32 GPUs)"),
+            std::string::npos);
+  EXPECT_EQ(md.find("No training-step prediction"), std::string::npos);
+  EXPECT_NE(md.find("- **skipped:** pair_bw"), std::string::npos);
+}
+
+TEST(ReportBuilder, JsonCarriesTheSameContent) {
+  const ReportData data = data_of("report/h200_cluster.json");
+  const nlohmann::json j = report_to_json(data, {true, {"p/efficiency_compute.png"}, ""});
+  EXPECT_EQ(j["source"], "report/h200_cluster.json");
+  EXPECT_EQ(j["records"]["total"], 49);
+  EXPECT_EQ(j["records"]["skipped"], 1);
+  EXPECT_EQ(j["headline"]["limits_first"]["part"], "collectives/all_reduce");
+  EXPECT_EQ(j["headline"]["limits_first"]["limit"]["gpus"], 16);
+  EXPECT_EQ(j["headline"]["summary"], limit_sentence(data.headline));
+  ASSERT_EQ(j["headline"]["stragglers"].size(), 1u);
+  EXPECT_EQ(j["headline"]["stragglers"][0]["rank"], "rank 21 (h200-03 device 5)");
+  const auto& prediction = j["headline"]["prediction"];
+  ASSERT_TRUE(prediction.is_object());
+  ASSERT_EQ(prediction["at"].size(), 2u);
+  EXPECT_EQ(prediction["at"][0]["gpus"], 64);
+  const double e64 = prediction["at"][0]["efficiency"];
+  EXPECT_DOUBLE_EQ(e64, data.headline.predicted[0].efficiency);
+  EXPECT_NEAR(prediction["at"][0]["cost_overhead"].get<double>(), 1 / e64 - 1, 1e-12);
+  ASSERT_EQ(j["families"].size(), 4u);
+  EXPECT_EQ(j["families"][0]["suite"], "compute");
+  const auto& gemm = j["families"][0]["curves"][0];
+  EXPECT_EQ(gemm["case"], "gemm");
+  EXPECT_EQ(gemm["rows"].size(), 6u);
+  EXPECT_EQ(gemm["rows"][5]["per_rank"]["count"], 32);
+  EXPECT_TRUE(gemm["usl"].is_object());
+  EXPECT_EQ(gemm["outlook"][0]["gpus"], 64);
+  EXPECT_EQ(j["families"][2]["suite"], "collectives");
+  EXPECT_EQ(j["families"][2]["alpha_beta"]["ring_all_reduce"].size(), 2u); // intra and inter
+  EXPECT_EQ(j["plots"]["files"][0], "p/efficiency_compute.png");
+  EXPECT_TRUE(j["plots"]["note"].is_null());
+  // Valid JSON all the way: it survives a round trip.
+  EXPECT_EQ(nlohmann::json::parse(j.dump()), j);
+}
+
+TEST(ReportBuilder, PlotsGoToTheirFamilies) {
+  EXPECT_EQ(plot_family("d/efficiency_compute.png"), "compute");
+  EXPECT_EQ(plot_family("d/efficiency_collectives.png"), "collectives");
+  EXPECT_EQ(plot_family("busbw_vs_size.png"), "collectives");
+  EXPECT_EQ(plot_family("d/link_matrix_pair_bw.png"), "links");
+  EXPECT_EQ(plot_family("d/storage_readers.png"), "storage");
+  EXPECT_EQ(plot_family("d/overlay_efficiency.png"), "");
+
+  const ReportData data = data_of("plots/host_cluster.json");
+  const PlotSet plots{true, {"d/efficiency_storage.png", "d/busbw_vs_size.png", "d/other.png"}, ""};
+  const std::string md = render_markdown(build_report_document(data, plots));
+  const auto storage = md.find("\n## storage\n");
+  const auto collectives = md.find("\n## collectives\n");
+  EXPECT_GT(md.find("![efficiency_storage.png](d/efficiency_storage.png)"), storage);
+  const auto busbw = md.find("![busbw_vs_size.png](d/busbw_vs_size.png)");
+  EXPECT_GT(busbw, collectives);
+  EXPECT_LT(busbw, storage);
+  EXPECT_GT(md.find("![other.png](d/other.png)"), md.find("\n## Plots\n"));
+}
+
+TEST(ReportBuilder, SaysHowToGetMissingPlots) {
+  const ReportData data = data_of("plots/host_cluster.json");
+  const PlotSet plots{true, {}, "no plots: python3 cannot import matplotlib and numpy"};
+  const std::string md = render_markdown(build_report_document(data, plots));
+  EXPECT_NE(md.find("\n## Plots\n\nno plots: python3 cannot import matplotlib and numpy\n"),
+            std::string::npos);
+  // Not asked for: not mentioned.
+  EXPECT_EQ(render_markdown(build_report_document(data)).find("## Plots"), std::string::npos);
+}
+
+TEST(ReportBuilder, HtmlOfTheFixtureIsSelfContained) {
+  const ReportData data = data_of("plots/host_cluster.json");
+  const std::string html = render_html(build_report_document(data));
+  EXPECT_NE(html.find("<h2>Headline</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<h2>collectives</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<strong>Limits scaling first:</strong>"), std::string::npos);
+  EXPECT_EQ(html.find("http"), std::string::npos);
+  EXPECT_EQ(count(html, "<table>"), count(html, "</table>"));
+  EXPECT_GE(count(html, "<table>"), 10u);
+}
+
+TEST(ReportBuilder, ResultsWithoutRecordsAreBadInput) {
+  ResultsFile empty;
+  try {
+    build_report_data(empty, "runs/empty.json", options());
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("runs/empty.json: no records"), std::string::npos);
+  }
+}
+
+TEST(ReportBuilder, WorkloadSentence) {
+  PredictionConfig step = default_training_step();
+  EXPECT_EQ(describe_workload(step),
+            "data-parallel training of a 7 B-parameter model, 16,384 tokens per GPU per step (6 "
+            "FLOP per parameter per token), 14.0 GB of gradients all-reduced per step (none of it "
+            "hidden behind compute), 64 KiB of input read per GPU per step.");
+  step.overlap = 0.5;
+  step.bytes_per_step = 0;
+  EXPECT_NE(describe_workload(step).find("(50 % of it hidden behind compute), nothing of input"),
+            std::string::npos);
+}
+
+} // namespace
+} // namespace cb::report
