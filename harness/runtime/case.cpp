@@ -67,10 +67,15 @@ void CaseContext::finish_record(Record& record, const Measurement& m,
   if (!m.converged) {
     record.status = "noisy";
     char text[160];
-    std::snprintf(text, sizeof text,
+    if (static_cast<int>(m.samples_s.size()) < config.measure.min_samples) {
+      std::snprintf(text, sizeof text, "only %zu samples (minimum %d) before the %.2f s cap",
+                    m.samples_s.size(), config.measure.min_samples, config.measure.max_time_s);
+    } else {
+      std::snprintf(text, sizeof text,
                   "spread %.2f%% (robust; cv %.2f%%) above the %.2f%% target at the %.2f s cap",
                   robust_relative_spread(m.samples_s) * 100, record.stats.cv * 100,
                   config.measure.target_cv * 100, config.measure.max_time_s);
+    }
     record.reason = text;
   }
   if (comm.rank() != 0) return;
