@@ -140,7 +140,9 @@ Record CollectiveCase::run_one(const CaseContext& ctx, CollectiveComm& comm,
 
   fill_send();  // first touch, outside any timing
   const auto bytes = static_cast<double>(s.bytes);
-  const double factor = busbw_factor(kind_, ranks);
+  // On one rank nothing crosses a link, so there is no bus bandwidth to report, even for the
+  // collectives whose factor is 1 (a one-rank broadcast is a no-op, not infinitely fast).
+  const double factor = ranks > 1 ? busbw_factor(kind_, ranks) : 0.0;
   // Across nodes, the share of the traffic that crosses one node's network link: the same
   // collective with one rank per node (k nodes) moves algbw x factor(k) through each node's link,
   // so node_link_gbps = algbw x factor(k) = busbw x factor(k) / factor(n). It can be held against

@@ -27,8 +27,13 @@ def headline_metric(metrics):
     return None
 
 
+# Parameters derived from others and the GPU count (a collective's elements per rank): they change
+# along a curve, so they never identify one.
+DERIVED_PARAMS = ("count",)
+
+
 def params_key(params):
-    return json.dumps(params, sort_keys=True)
+    return json.dumps({k: v for k, v in params.items() if k not in DERIVED_PARAMS}, sort_keys=True)
 
 
 def without(params, *keys):
@@ -164,7 +169,8 @@ def build_scaling_curves(records):
         if metric is None:
             continue
         per_size = metric in PER_RANK_METRICS and "bytes" in r.params
-        params = without(r.params, "bytes") if per_size else r.params
+        params = without(r.params, "bytes", *DERIVED_PARAMS) if per_size else \
+            without(r.params, *DERIVED_PARAMS)
         key = (r.suite, r.case, metric, params_key(params), per_size)
         groups.setdefault(key, (params, []))[1].append(r)
     curves = []

@@ -1,7 +1,7 @@
 """busbw_vs_size.png: bus bandwidth against message size, one panel per collective (out-of-place),
 one line per GPU count."""
 
-from .curves import params_key, prefer_out_of_place, without
+from .curves import DERIVED_PARAMS, params_key, prefer_out_of_place, without
 from .labels import distinguishing_keys, params_label
 from .layout import colour, figure_title, new_figure, save_figure, size_axis
 from .results import cluster_label
@@ -25,7 +25,7 @@ def size_series(records):
     busbw is 0 (one rank: nothing crosses a link) are left out."""
     panels = {}
     for r in records:
-        fixed = without(r.params, "bytes")
+        fixed = without(r.params, "bytes", *DERIVED_PARAMS)
         key = (r.case, params_key(fixed))
         _, _, lines = panels.setdefault(key, (r.case, fixed, {}))
         lines.setdefault((r.gpus, r.nodes), []).append((r.params["bytes"], r.metrics["busbw_gbps"]))
