@@ -15,37 +15,6 @@
 namespace cb {
 namespace {
 
-// A count as people write model sizes: 7e9, 7B, 1.5T, 350M (decimal multiples).
-double parse_count(const std::string& text, const std::string& flag) {
-  if (text.empty())
-    throw InputError(flag + ": expected a number such as 7e9 or 7B, got ''");
-  const char last = static_cast<char>(std::toupper(static_cast<unsigned char>(text.back())));
-  double scale = 1;
-  switch (last) {
-  case 'K':
-    scale = 1e3;
-    break;
-  case 'M':
-    scale = 1e6;
-    break;
-  case 'B':
-  case 'G':
-    scale = 1e9;
-    break;
-  case 'T':
-    scale = 1e12;
-    break;
-  default:
-    break;
-  }
-  const std::string digits = scale == 1 ? text : text.substr(0, text.size() - 1);
-  try {
-    return parse_number(digits, flag) * scale;
-  } catch (const InputError&) {
-    throw InputError(flag + ": expected a number such as 7e9 or 7B, got '" + text + "'");
-  }
-}
-
 std::string required(const ArgParser& args, const std::string& name, const std::string& what) {
   auto value = args.get(name);
   if (!value)

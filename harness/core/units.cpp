@@ -73,6 +73,36 @@ std::string format_size(std::uint64_t bytes) {
   return std::to_string(bytes) + suffixes[i];
 }
 
+double parse_count(const std::string& text, const std::string& flag) {
+  if (text.empty())
+    throw InputError(flag + ": expected a number such as 7e9 or 7B, got ''");
+  const char last = static_cast<char>(std::toupper(static_cast<unsigned char>(text.back())));
+  double scale = 1;
+  switch (last) {
+  case 'K':
+    scale = 1e3;
+    break;
+  case 'M':
+    scale = 1e6;
+    break;
+  case 'B':
+  case 'G':
+    scale = 1e9;
+    break;
+  case 'T':
+    scale = 1e12;
+    break;
+  default:
+    break;
+  }
+  const std::string digits = scale == 1 ? text : text.substr(0, text.size() - 1);
+  try {
+    return parse_number(digits, flag) * scale;
+  } catch (const InputError&) {
+    throw InputError(flag + ": expected a number such as 7e9 or 7B, got '" + text + "'");
+  }
+}
+
 std::vector<std::string> split_list(std::string_view text, std::string_view flag) {
   std::vector<std::string> items;
   std::size_t start = 0;

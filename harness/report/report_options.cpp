@@ -30,36 +30,6 @@ std::vector<int> parse_gpu_counts(const std::string& text, const std::string& fl
 
 } // namespace
 
-double parse_count(const std::string& text, const std::string& flag) {
-  if (text.empty())
-    throw InputError(flag + ": expected a number such as 7e9 or 7B, got ''");
-  const char last = static_cast<char>(std::toupper(static_cast<unsigned char>(text.back())));
-  double scale = 1;
-  switch (last) {
-  case 'K':
-    scale = 1e3;
-    break;
-  case 'M':
-    scale = 1e6;
-    break;
-  case 'B':
-  case 'G':
-    scale = 1e9;
-    break;
-  case 'T':
-    scale = 1e12;
-    break;
-  default:
-    break;
-  }
-  const std::string digits = scale == 1 ? text : text.substr(0, text.size() - 1);
-  try {
-    return parse_number(digits, flag) * scale;
-  } catch (const InputError&) {
-    throw InputError(flag + ": expected a number such as 7e9 or 7B, got '" + text + "'");
-  }
-}
-
 void declare_report_flags(ArgParser& args) {
   args.positional("RESULTS.json", "results file to report on")
       .option("html", "FILE", "also write one self-contained HTML page (figures embedded)")

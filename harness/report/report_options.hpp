@@ -3,6 +3,8 @@
 #include <optional>
 #include <string>
 
+#include "core/units.hpp"
+
 #include "core/args.hpp"
 #include "report/headline.hpp"
 
@@ -21,8 +23,6 @@ void declare_report_flags(ArgParser& args);
 // Reads them after parse(); InputError naming the flag for a bad value.
 ReportCommandOptions read_report_flags(const ArgParser& args);
 
-// A count as people write model sizes: 7e9, 7B, 1.5T, 350M (decimal multiples).
-double parse_count(const std::string& text, const std::string& flag);
 
 // Fails early, before any work, when `path` cannot be written: an existing folder, a missing
 // parent folder, or one where no file can be created. InputError naming `flag`.

@@ -50,3 +50,14 @@ TEST(SplitList, RejectsEmptyItems) {
   EXPECT_THROW(split_list("", "--cases"), InputError);
   EXPECT_THROW(split_list("a,", "--cases"), InputError);
 }
+
+TEST(ParseCount, DecimalSuffixesAsModelSizesAreWritten) {
+  EXPECT_DOUBLE_EQ(parse_count("7e9", "--model-params"), 7e9);
+  EXPECT_DOUBLE_EQ(parse_count("7B", "--model-params"), 7e9);
+  EXPECT_DOUBLE_EQ(parse_count("1.5T", "--model-params"), 1.5e12);
+  EXPECT_DOUBLE_EQ(parse_count("350M", "--model-params"), 350e6);
+  EXPECT_DOUBLE_EQ(parse_count("4K", "--tokens-per-gpu"), 4e3);
+  EXPECT_THROW(parse_count("", "--model-params"), InputError);
+  EXPECT_THROW(parse_count("B", "--model-params"), InputError);
+  EXPECT_THROW(parse_count("7X", "--model-params"), InputError);
+}
