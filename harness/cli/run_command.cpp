@@ -60,10 +60,26 @@ int launch_ranks(const RunConfig& config, const std::vector<std::string>& args) 
     cmd.insert(cmd.end(), child_args.begin(), child_args.end());
     return run_child(cmd);
   }
-  const auto cmd = mpirun_command(mpirun, self_executable(), child_args, np, ::geteuid() == 0,
-                                  physical_core_count());
+  auto cmd = mpirun_command(mpirun, self_executable(), child_args, np, ::geteuid() == 0,
+                            physical_core_count());
+  // Remote starts over ssh give up after 10 s instead of waiting for TCP's own timeout, and never
+  // stop at a password prompt; an rsh agent of the user's own (or one set by their MPI
+  // configuration) is left alone.
+  if (!std::getenv("OMPI_MCA_plm_rsh_agent") && !std::getenv("OMPI_MCA_plm_rsh_args")) {
+    cmd.insert(cmd.begin() + 1,
+               {"--mca", "plm_rsh_args", "-o ConnectTimeout=10 -o BatchMode=yes"});
+  }
   std::cerr << "clusterbench run: launching " << command_line(cmd) << "\n";
-  return run_child(cmd);
+  const int rc = run_child(cmd);
+  if (rc > 3) {
+    // Not one of our exit codes: mpirun itself failed, before or while starting the ranks (an
+    // unreachable host in the hostfile, no daemon, a rank killed by a signal).
+    std::cerr << "clusterbench run: mpirun failed with exit code " << rc
+              << " (a host it was given may be unreachable, or a rank died; its message is above)"
+              << "\n";
+    return 3;
+  }
+  return rc;
 }
 
 long peak_rss_bytes() {
