@@ -5,13 +5,14 @@
 namespace cb {
 
 class AllGatherCase : public CollectiveCase {
- public:
+public:
   AllGatherCase() : CollectiveCase(Collective::all_gather) {}
 
- protected:
+protected:
   bool reduces() const override { return false; }
   CollectiveShape shape(std::size_t bytes, std::size_t size, int ranks) const override {
-    const std::size_t block = std::max<std::size_t>(1, bytes / size / static_cast<std::size_t>(ranks));
+    const std::size_t block =
+        std::max<std::size_t>(1, bytes / size / static_cast<std::size_t>(ranks));
     const std::size_t total = block * static_cast<std::size_t>(ranks);
     return {block, total, block, total * size};
   }
@@ -33,4 +34,4 @@ class AllGatherCase : public CollectiveCase {
 
 CB_REGISTER_CASE(AllGatherCase);
 
-}  // namespace cb
+} // namespace cb

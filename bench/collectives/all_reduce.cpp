@@ -4,10 +4,10 @@
 namespace cb {
 
 class AllReduceCase : public CollectiveCase {
- public:
+public:
   AllReduceCase() : CollectiveCase(Collective::all_reduce) {}
 
- protected:
+protected:
   CollectiveShape shape(std::size_t bytes, std::size_t size, int) const override {
     const std::size_t count = std::max<std::size_t>(1, bytes / size);
     return {count, count, count, count * size};
@@ -27,4 +27,4 @@ class AllReduceCase : public CollectiveCase {
 
 CB_REGISTER_CASE(AllReduceCase);
 
-}  // namespace cb
+} // namespace cb

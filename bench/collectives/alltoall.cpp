@@ -5,13 +5,14 @@
 namespace cb {
 
 class AlltoallCase : public CollectiveCase {
- public:
+public:
   AlltoallCase() : CollectiveCase(Collective::alltoall) {}
 
- protected:
+protected:
   bool reduces() const override { return false; }
   CollectiveShape shape(std::size_t bytes, std::size_t size, int ranks) const override {
-    const std::size_t block = std::max<std::size_t>(1, bytes / size / static_cast<std::size_t>(ranks));
+    const std::size_t block =
+        std::max<std::size_t>(1, bytes / size / static_cast<std::size_t>(ranks));
     const std::size_t total = block * static_cast<std::size_t>(ranks);
     return {total, total, block, total * size};
   }
@@ -32,4 +33,4 @@ class AlltoallCase : public CollectiveCase {
 
 CB_REGISTER_CASE(AlltoallCase);
 
-}  // namespace cb
+} // namespace cb

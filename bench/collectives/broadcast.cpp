@@ -4,10 +4,10 @@
 namespace cb {
 
 class BroadcastCase : public CollectiveCase {
- public:
+public:
   BroadcastCase() : CollectiveCase(Collective::broadcast) {}
 
- protected:
+protected:
   static constexpr int kRoot = 0;
   bool reduces() const override { return false; }
   CollectiveShape shape(std::size_t bytes, std::size_t size, int) const override {
@@ -29,4 +29,4 @@ class BroadcastCase : public CollectiveCase {
 
 CB_REGISTER_CASE(BroadcastCase);
 
-}  // namespace cb
+} // namespace cb

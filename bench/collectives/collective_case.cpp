@@ -12,7 +12,7 @@
 namespace cb {
 namespace {
 
-constexpr std::size_t kChunkBytes = 4u << 20;  // staging chunk for fill and verify
+constexpr std::size_t kChunkBytes = 4u << 20; // staging chunk for fill and verify
 
 // Writes send_value for elements [first, first + count) of a device buffer starting at element
 // `base`, through a bounded host staging buffer.
@@ -23,7 +23,8 @@ void fill(Backend& backend, DeviceBuffer& buffer, std::size_t base, std::size_t 
   std::vector<unsigned char> stage(std::min(count * size, kChunkBytes));
   for (std::size_t done = 0; done < count;) {
     const std::size_t n = std::min(count - done, stage.size() / size);
-    for (std::size_t i = 0; i < n; ++i) encode_element(t, value_of(done + i), &stage[i * size]);
+    for (std::size_t i = 0; i < n; ++i)
+      encode_element(t, value_of(done + i), &stage[i * size]);
     backend.upload(buffer, (base + done) * size, stage.data(), n * size);
     done += n;
   }
@@ -41,14 +42,15 @@ long long count_wrong(Backend& backend, const DeviceBuffer& buffer, std::size_t 
     for (std::size_t i = 0; i < n; ++i) {
       const double got = decode_element(t, &stage[i * size]);
       const double want = expected_of(done + i);
-      if (std::fabs(got - want) > tolerance * std::fabs(want)) ++wrong;
+      if (std::fabs(got - want) > tolerance * std::fabs(want))
+        ++wrong;
     }
     done += n;
   }
   return wrong;
 }
 
-}  // namespace
+} // namespace
 
 double pattern_value(int rank, std::size_t element) {
   return 1.0 + static_cast<double>((static_cast<std::size_t>(rank) + element) % 8);
@@ -66,16 +68,25 @@ double CollectiveCase::reduce_over_ranks(int ranks, std::size_t j, ReduceOp op) 
     hi = std::max(hi, v);
   }
   switch (op) {
-    case ReduceOp::sum: return sum;
-    case ReduceOp::min: return lo;
-    case ReduceOp::max: return hi;
+  case ReduceOp::sum:
+    return sum;
+  case ReduceOp::min:
+    return lo;
+  case ReduceOp::max:
+    return hi;
   }
   return sum;
 }
 
-std::size_t CollectiveCase::in_place_send_offset(int, const CollectiveShape&) const { return 0; }
-std::size_t CollectiveCase::in_place_recv_offset(int, const CollectiveShape&) const { return 0; }
-bool CollectiveCase::receives(int, bool) const { return true; }
+std::size_t CollectiveCase::in_place_send_offset(int, const CollectiveShape&) const {
+  return 0;
+}
+std::size_t CollectiveCase::in_place_recv_offset(int, const CollectiveShape&) const {
+  return 0;
+}
+bool CollectiveCase::receives(int, bool) const {
+  return true;
+}
 
 std::vector<nlohmann::json> CollectiveCase::instances(const RunConfig& config) const {
   std::vector<nlohmann::json> out;
@@ -93,7 +104,8 @@ std::vector<nlohmann::json> CollectiveCase::instances(const RunConfig& config) c
 std::vector<Record> CollectiveCase::run(const CaseContext& ctx, const nlohmann::json& params) {
   auto comm = ctx.backend.collectives(ctx.comm);
   std::vector<Record> records;
-  for (bool in_place : ctx.config.in_place) records.push_back(run_one(ctx, *comm, params, in_place));
+  for (bool in_place : ctx.config.in_place)
+    records.push_back(run_one(ctx, *comm, params, in_place));
   return records;
 }
 
@@ -110,7 +122,8 @@ Record CollectiveCase::run_one(const CaseContext& ctx, CollectiveComm& comm,
   record_params["bytes"] = s.bytes;
   record_params["count"] = s.call_count;
   record_params["in_place"] = in_place;
-  if (!reduces()) record_params.erase("op");
+  if (!reduces())
+    record_params.erase("op");
   Record record = ctx.new_record(suite(), name(), record_params);
   if (auto why = comm.why_unsupported(kind_, t, op, in_place); !why.empty()) {
     CaseContext::skip(record, why);
@@ -138,7 +151,7 @@ Record CollectiveCase::run_one(const CaseContext& ctx, CollectiveComm& comm,
   };
   auto one_op = [&] { call(comm, send_ptr, recv_ptr, s.call_count, t, op); };
 
-  fill_send();  // first touch, outside any timing
+  fill_send(); // first touch, outside any timing
   const auto bytes = static_cast<double>(s.bytes);
   // On one rank nothing crosses a link, so there is no bus bandwidth to report, even for the
   // collectives whose factor is 1 (a one-rank broadcast is a no-op, not infinitely fast).
@@ -151,9 +164,10 @@ Record CollectiveCase::run_one(const CaseContext& ctx, CollectiveComm& comm,
   const double node_factor = busbw_factor(kind_, nodes);
   ctx.measure_into(record, one_op, [&](double seconds, bool) {
     const double algbw = gbps(bytes, seconds);
-    nlohmann::json m{{"time_us", seconds * 1e6}, {"algbw_gbps", algbw},
-                     {"busbw_gbps", algbw * factor}};
-    if (nodes > 1) m["node_link_gbps"] = algbw * node_factor;
+    nlohmann::json m{
+        {"time_us", seconds * 1e6}, {"algbw_gbps", algbw}, {"busbw_gbps", algbw * factor}};
+    if (nodes > 1)
+      m["node_link_gbps"] = algbw * node_factor;
     return m;
   });
 
@@ -183,19 +197,19 @@ void CollectiveCase::print_header(std::ostream& out, const CaseContext& ctx) con
   std::snprintf(line, sizeof line, "#%12s %12s %8s %6s %6s %52s\n", "", "", "", "", "",
                 "out-of-place                       in-place");
   out << line;
-  std::snprintf(line, sizeof line,
-                "#%12s %12s %8s %6s %6s %9s %7s %7s %6s %9s %7s %7s %6s\n", "size", "count", "type",
-                "redop", "root", "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw",
-                "#wrong");
+  std::snprintf(line, sizeof line, "#%12s %12s %8s %6s %6s %9s %7s %7s %6s %9s %7s %7s %6s\n",
+                "size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong",
+                "time", "algbw", "busbw", "#wrong");
   out << line;
-  std::snprintf(line, sizeof line,
-                "#%12s %12s %8s %6s %6s %9s %7s %7s %6s %9s %7s %7s %6s\n", "(B)", "(elements)", "",
-                "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "");
+  std::snprintf(line, sizeof line, "#%12s %12s %8s %6s %6s %9s %7s %7s %6s %9s %7s %7s %6s\n",
+                "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)",
+                "(GB/s)", "");
   out << line;
 }
 
 void CollectiveCase::print_rows(std::ostream& out, const std::vector<Record>& records) const {
-  if (records.empty()) return;
+  if (records.empty())
+    return;
   const auto& p = records.front().params;
   char line[256];
   std::snprintf(line, sizeof line, " %12llu %12llu %8s %6s %6d",
@@ -207,7 +221,8 @@ void CollectiveCase::print_rows(std::ostream& out, const std::vector<Record>& re
   for (bool in_place : {false, true}) {
     const Record* r = nullptr;
     for (const auto& candidate : records) {
-      if (candidate.params.value("in_place", false) == in_place) r = &candidate;
+      if (candidate.params.value("in_place", false) == in_place)
+        r = &candidate;
     }
     if (!r) {
       std::snprintf(line, sizeof line, " %9s %7s %7s %6s", "-", "-", "-", "-");
@@ -216,15 +231,16 @@ void CollectiveCase::print_rows(std::ostream& out, const std::vector<Record>& re
     } else {
       std::snprintf(line, sizeof line, " %9.2f %7.2f %7.2f %6lld%s",
                     r->metrics.value("time_us", 0.0), r->metrics.value("algbw_gbps", 0.0),
-                    r->metrics.value("busbw_gbps", 0.0),
-                    r->extra.value("wrong_elements", 0LL), r->status == "noisy" ? "~" : "");
+                    r->metrics.value("busbw_gbps", 0.0), r->extra.value("wrong_elements", 0LL),
+                    r->status == "noisy" ? "~" : "");
     }
     out << line;
   }
   out << "\n";
   for (const auto& r : records) {
-    if (r.status == "skipped") out << "#   skipped: " << r.reason << "\n";
+    if (r.status == "skipped")
+      out << "#   skipped: " << r.reason << "\n";
   }
 }
 
-}  // namespace cb
+} // namespace cb

@@ -14,10 +14,10 @@ namespace cb {
 
 // Element counts for one size, in nccl-tests' terms.
 struct CollectiveShape {
-  std::size_t send_count = 0;  // elements in this rank's send buffer
-  std::size_t recv_count = 0;  // elements in this rank's receive buffer
-  std::size_t call_count = 0;  // the count argument of the call
-  std::size_t bytes = 0;       // the size reported: the larger buffer, in bytes
+  std::size_t send_count = 0; // elements in this rank's send buffer
+  std::size_t recv_count = 0; // elements in this rank's receive buffer
+  std::size_t call_count = 0; // the count argument of the call
+  std::size_t bytes = 0;      // the size reported: the larger buffer, in bytes
 };
 
 // The value rank r puts at element j of its send buffer: small positive integers, exact in every
@@ -25,7 +25,7 @@ struct CollectiveShape {
 double pattern_value(int rank, std::size_t element);
 
 class CollectiveCase : public BenchmarkCase {
- public:
+public:
   explicit CollectiveCase(Collective kind) : kind_(kind) {}
   std::string suite() const override { return "collectives"; }
   std::string name() const override { return std::string(collective_name(kind_)); }
@@ -34,7 +34,7 @@ class CollectiveCase : public BenchmarkCase {
   void print_header(std::ostream& out, const CaseContext& ctx) const override;
   void print_rows(std::ostream& out, const std::vector<Record>& records) const override;
 
- protected:
+protected:
   // Does the collective reduce (and so sweep ops)?
   virtual bool reduces() const { return true; }
   virtual CollectiveShape shape(std::size_t bytes, std::size_t element_size, int ranks) const = 0;
@@ -53,10 +53,10 @@ class CollectiveCase : public BenchmarkCase {
   // The reduction of pattern_value over every rank at element j.
   static double reduce_over_ranks(int ranks, std::size_t j, ReduceOp op);
 
- private:
+private:
   Record run_one(const CaseContext& ctx, CollectiveComm& comm, const nlohmann::json& params,
                  bool in_place);
   Collective kind_;
 };
 
-}  // namespace cb
+} // namespace cb

@@ -5,12 +5,13 @@
 namespace cb {
 
 class ReduceScatterCase : public CollectiveCase {
- public:
+public:
   ReduceScatterCase() : CollectiveCase(Collective::reduce_scatter) {}
 
- protected:
+protected:
   CollectiveShape shape(std::size_t bytes, std::size_t size, int ranks) const override {
-    const std::size_t block = std::max<std::size_t>(1, bytes / size / static_cast<std::size_t>(ranks));
+    const std::size_t block =
+        std::max<std::size_t>(1, bytes / size / static_cast<std::size_t>(ranks));
     const std::size_t total = block * static_cast<std::size_t>(ranks);
     return {total, block, block, total * size};
   }
@@ -32,4 +33,4 @@ class ReduceScatterCase : public CollectiveCase {
 
 CB_REGISTER_CASE(ReduceScatterCase);
 
-}  // namespace cb
+} // namespace cb

@@ -38,10 +38,12 @@ void ComputeCase::measure_backend_kernel(const CaseContext& ctx, Record& record,
         const double rate = weak_scaling_rate(work, ranks, seconds, whole, unit);
         nlohmann::json m{{"time_us", seconds * 1e6}, {metric, rate}};
         // Per device: the aggregate is shared by `ranks` devices.
-        if (peak > 0) m["fraction_of_peak"] = rate / (whole ? ranks : 1) / peak;
+        if (peak > 0)
+          m["fraction_of_peak"] = rate / (whole ? ranks : 1) / peak;
         return m;
       });
-  if (peak > 0) record.extra["datasheet_peak"] = {{peak_figure, peak}};
+  if (peak > 0)
+    record.extra["datasheet_peak"] = {{peak_figure, peak}};
   const std::string wrong = kernel.verify();
   // Counted per device: a device whose results are wrong is one wrong value here.
   set_check(ctx, record, wrong.empty() ? 0 : 1, "device results (" + wrong + ")");

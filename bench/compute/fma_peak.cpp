@@ -10,7 +10,8 @@ public:
   std::string name() const override { return "fma_peak"; }
 
   std::vector<nlohmann::json> instances(const RunConfig& config) const override {
-    if (config.backend == "host") return {{{"dtype", "float"}}, {{"dtype", "double"}}};
+    if (config.backend == "host")
+      return {{{"dtype", "float"}}, {{"dtype", "double"}}};
     // GPUs: half precision too (half2/bfloat162 FMAs).
     return {{{"dtype", "float"}}, {{"dtype", "double"}}, {{"dtype", "fp16"}}, {{"dtype", "bf16"}}};
   }

@@ -10,7 +10,8 @@ public:
   std::string name() const override { return "gemm"; }
 
   std::vector<nlohmann::json> instances(const RunConfig& config) const override {
-    if (config.backend != "host") return gpu_instances(config);
+    if (config.backend != "host")
+      return gpu_instances(config);
     std::vector<int> sizes = config.gemm_sizes;
     if (sizes.empty()) {
       sizes = config.quick ? std::vector<int>{512, 1024} : std::vector<int>{1024, 2048, 4096};
@@ -73,13 +74,17 @@ private:
     };
     if (!config.gemm_sizes.empty()) {
       for (const char* precision : {"bf16", "fp16", "tf32", "fp8"}) {
-        for (int n : config.gemm_sizes) add(precision, n, n, n);
+        for (int n : config.gemm_sizes)
+          add(precision, n, n, n);
       }
       return out;
     }
-    for (const char* precision : {"bf16", "fp16", "tf32", "fp8"}) add(precision, 8192, 8192, 8192);
-    if (config.quick) return out;
-    for (int n : {2048, 4096, 16384}) add("bf16", n, n, n);
+    for (const char* precision : {"bf16", "fp16", "tf32", "fp8"})
+      add(precision, 8192, 8192, 8192);
+    if (config.quick)
+      return out;
+    for (int n : {2048, 4096, 16384})
+      add("bf16", n, n, n);
     add("bf16", 16384, 8192, 1024);
     add("bf16", 8192, 28672, 8192);
     return out;

@@ -10,7 +10,8 @@ public:
   std::string name() const override { return "read"; }
 
   std::vector<nlohmann::json> instances(const RunConfig& config) const override {
-    if (config.backend == "host") return {};
+    if (config.backend == "host")
+      return {};
     return {{{"bytes", config.array_bytes}, {"dtype", "double"}}};
   }
 

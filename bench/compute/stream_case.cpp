@@ -23,7 +23,8 @@ std::vector<Record> StreamCase::run(const CaseContext& ctx, const nlohmann::json
     CaseContext::skip(record, why);
     return {record};
   }
-  if (ComputeKernels* kernels = backend_kernels(ctx)) return run_on_backend(ctx, *kernels, record);
+  if (ComputeKernels* kernels = backend_kernels(ctx))
+    return run_on_backend(ctx, *kernels, record);
   const auto bytes = params.at("bytes").get<std::size_t>();
   auto a = ctx.backend.allocate(bytes);
   auto b = ctx.backend.allocate(bytes);
@@ -66,10 +67,14 @@ std::vector<Record> StreamCase::run_on_backend(const CaseContext& ctx, ComputeKe
 
 StreamKind StreamCase::backend_kind() const {
   switch (kernel_) {
-    case StreamKernel::copy: return StreamKind::copy;
-    case StreamKernel::scale: return StreamKind::scale;
-    case StreamKernel::add: return StreamKind::add;
-    case StreamKernel::triad: return StreamKind::triad;
+  case StreamKernel::copy:
+    return StreamKind::copy;
+  case StreamKernel::scale:
+    return StreamKind::scale;
+  case StreamKernel::add:
+    return StreamKind::add;
+  case StreamKernel::triad:
+    return StreamKind::triad;
   }
   return StreamKind::copy;
 }

@@ -7,13 +7,16 @@ CommandRegistry& CommandRegistry::instance() {
   return registry;
 }
 
-void CommandRegistry::add(CommandInfo info) { commands_.push_back(std::move(info)); }
+void CommandRegistry::add(CommandInfo info) {
+  commands_.push_back(std::move(info));
+}
 
 const CommandInfo* CommandRegistry::find(const std::string& name) const {
   for (const auto& c : commands_) {
-    if (c.name == name) return &c;
+    if (c.name == name)
+      return &c;
   }
   return nullptr;
 }
 
-}  // namespace cb
+} // namespace cb

@@ -16,23 +16,27 @@ struct CommandInfo {
 };
 
 class CommandRegistry {
- public:
+public:
   static CommandRegistry& instance();
   void add(CommandInfo info);
   const CommandInfo* find(const std::string& name) const;
   const std::vector<CommandInfo>& all() const { return commands_; }
 
- private:
+private:
   std::vector<CommandInfo> commands_;
 };
 
 struct CommandRegistration {
-  explicit CommandRegistration(CommandInfo info) { CommandRegistry::instance().add(std::move(info)); }
+  explicit CommandRegistration(CommandInfo info) {
+    CommandRegistry::instance().add(std::move(info));
+  }
 };
 
-}  // namespace cb
+} // namespace cb
 
 #define CB_CONCAT_INNER(a, b) a##b
 #define CB_CONCAT(a, b) CB_CONCAT_INNER(a, b)
-#define CB_REGISTER_COMMAND(name, summary, fn) \
-  static const ::cb::CommandRegistration CB_CONCAT(cb_command_, __LINE__){{name, summary, fn}}
+#define CB_REGISTER_COMMAND(name, summary, fn)                                                     \
+  static const ::cb::CommandRegistration CB_CONCAT(cb_command_, __LINE__) {                        \
+    { name, summary, fn }                                                                          \
+  }

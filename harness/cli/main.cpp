@@ -28,7 +28,7 @@ void print_usage() {
   std::cout << "\nexit codes: 0 success, 1 verdict failed, 2 bad input or usage, 3 run failed\n";
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);

@@ -33,7 +33,8 @@ int launch_ranks(const RunConfig& config, const std::vector<std::string>& args) 
   std::string why;
   const int devices = BackendRegistry::instance().find(backend)->count_devices(why);
   const int np = config.np > 0 ? config.np : devices;
-  if (config.gpus != "auto") parse_gpu_counts(config.gpus, np);  // exit 2 before any job starts
+  if (config.gpus != "auto")
+    parse_gpu_counts(config.gpus, np); // exit 2 before any job starts
 
   // The parent decides the file and the backend, so the ranks agree with what it printed: the
   // user's own --out and --backend are replaced.
@@ -43,8 +44,10 @@ int launch_ranks(const RunConfig& config, const std::vector<std::string>& args) 
       ++i;
       continue;
     }
-    if (args[i].rfind("--out=", 0) == 0 || args[i].rfind("--backend=", 0) == 0) continue;
-    if (args[i] == "--") break;
+    if (args[i].rfind("--out=", 0) == 0 || args[i].rfind("--backend=", 0) == 0)
+      continue;
+    if (args[i] == "--")
+      break;
     child_args.push_back(args[i]);
   }
   child_args.insert(child_args.end(), {"--out", config.out, "--backend", backend});
@@ -66,8 +69,7 @@ int launch_ranks(const RunConfig& config, const std::vector<std::string>& args) 
   // stop at a password prompt; an rsh agent of the user's own (or one set by their MPI
   // configuration) is left alone.
   if (!std::getenv("OMPI_MCA_plm_rsh_agent") && !std::getenv("OMPI_MCA_plm_rsh_args")) {
-    cmd.insert(cmd.begin() + 1,
-               {"--mca", "plm_rsh_args", "-o ConnectTimeout=10 -o BatchMode=yes"});
+    cmd.insert(cmd.begin() + 1, {"--mca", "plm_rsh_args", "-o ConnectTimeout=10 -o BatchMode=yes"});
   }
   std::cerr << "clusterbench run: launching " << command_line(cmd) << "\n";
   const int rc = run_child(cmd);
@@ -85,7 +87,7 @@ int launch_ranks(const RunConfig& config, const std::vector<std::string>& args) 
 long peak_rss_bytes() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_maxrss * 1024L;  // Linux reports KiB
+  return usage.ru_maxrss * 1024L; // Linux reports KiB
 }
 
 void print_summary(const SweepSummary& s, const std::vector<double>& rss, const std::string& out) {
@@ -115,8 +117,8 @@ int run_ranks(const RunConfig& config, const std::vector<std::string>& argv, Lau
     const Communicator node = world.split_shared();
     int node_key = world.rank();
     node.broadcast(&node_key, sizeof node_key);
-    const NodeLayout layout = make_layout(world.all_gather_int(node_key),
-                                          world.all_gather_string(host_name()));
+    const NodeLayout layout =
+        make_layout(world.all_gather_int(node_key), world.all_gather_string(host_name()));
     std::vector<int> counts = config.gpus == "auto" ? auto_gpu_counts(layout)
                                                     : parse_gpu_counts(config.gpus, world.size());
 
@@ -131,8 +133,8 @@ int run_ranks(const RunConfig& config, const std::vector<std::string>& argv, Lau
 
     // The node's network adapters, read by its first rank only (the others send an empty list).
     std::vector<nlohmann::json> nics;
-    for (const auto& text : world.all_gather_string(
-             node.rank() == 0 ? network_interfaces().dump() : std::string("[]"))) {
+    for (const auto& text : world.all_gather_string(node.rank() == 0 ? network_interfaces().dump()
+                                                                     : std::string("[]"))) {
       nics.push_back(nlohmann::json::parse(text));
     }
 
@@ -143,30 +145,34 @@ int run_ranks(const RunConfig& config, const std::vector<std::string>& argv, Lau
       try {
         writer = std::make_unique<IncrementalResultsWriter>(
             config.out, make_run_header(argv, backend_name, launch_mode_name(mode), layout, devices,
-                                        backend->versions(), MpiSession::library_version(),
-                                        nics));
+                                        backend->versions(), MpiSession::library_version(), nics));
       } catch (const Error& e) {
         writer_ok = 0;
         writer_error = e.what();
       }
     }
     if (!world.broadcast_int(writer_ok)) {
-      if (root) throw InputError(writer_error);
+      if (root)
+        throw InputError(writer_error);
       return 2;
     }
 
     std::vector<std::unique_ptr<BenchmarkCase>> cases;
     for (auto& c : CaseRegistry::instance().create_all()) {
-      if (config.wants_case(c->suite(), c->name())) cases.push_back(std::move(c));
+      if (config.wants_case(c->suite(), c->name()))
+        cases.push_back(std::move(c));
     }
     if (root) {
       std::printf("# clusterbench run: %d ranks on %d node%s, backend %s, GPU counts %s\n",
                   world.size(), layout.node_count(), layout.node_count() == 1 ? "" : "s",
-                  backend_name.c_str(), [&] {
+                  backend_name.c_str(),
+                  [&] {
                     std::vector<std::string> items;
-                    for (int n : counts) items.push_back(std::to_string(n));
+                    for (int n : counts)
+                      items.push_back(std::to_string(n));
                     return join(items, ",");
-                  }().c_str());
+                  }()
+                      .c_str());
       std::fflush(stdout);
     }
     // Cases see the backend actually in use (auto resolved), to choose their instances.
@@ -179,7 +185,8 @@ int run_ranks(const RunConfig& config, const std::vector<std::string>& argv, Lau
     if (root) {
       writer->set_run_field("finished", utc_timestamp(false));
       nlohmann::json rss_json = nlohmann::json::array();
-      for (double v : rss) rss_json.push_back(static_cast<long long>(v));
+      for (double v : rss)
+        rss_json.push_back(static_cast<long long>(v));
       writer->set_run_field("peak_rss_bytes", rss_json);
       print_summary(summary, rss, config.out);
       exit_code = summary.failed > 0 ? 3 : (summary.check_failed > 0 ? 1 : 0);
@@ -187,7 +194,8 @@ int run_ranks(const RunConfig& config, const std::vector<std::string>& argv, Lau
     return world.broadcast_int(exit_code);
   } catch (const InputError&) {
     // Validation errors are reached by every rank alike; one line, from rank 0.
-    if (root) throw;
+    if (root)
+      throw;
     return 2;
   } catch (const Error& e) {
     // A failure on one rank would leave the others waiting in a collective: stop the job.
@@ -208,7 +216,8 @@ int run_main(const std::vector<std::string>& args) {
   const LaunchMode mode = detect_launch_mode();
   if (mode == LaunchMode::needs_launch) {
     const bool is_default = config.out.empty();
-    if (is_default) config.out = default_results_path();
+    if (is_default)
+      config.out = default_results_path();
     check_output_path(config.out, is_default);
     return launch_ranks(config, args);
   }
@@ -221,8 +230,8 @@ int run_main(const std::vector<std::string>& args) {
   return run_ranks(config, argv, mode);
 }
 
-}  // namespace
+} // namespace
 
 CB_REGISTER_COMMAND("run", "measure the families at increasing GPU counts", run_main);
 
-}  // namespace cb
+} // namespace cb

@@ -40,7 +40,8 @@ ArgParser& ArgParser::epilog(const std::string& text) {
 
 const ArgParser::Spec* ArgParser::find(const std::string& name) const {
   for (const auto& spec : specs_) {
-    if (spec.name == name) return &spec;
+    if (spec.name == name)
+      return &spec;
   }
   return nullptr;
 }
@@ -61,10 +62,12 @@ bool ArgParser::parse(const std::vector<std::string>& args) {
       }
       const Spec* spec = find(name);
       if (!spec) {
-        throw InputError(command_ + ": unknown flag --" + name + " (see '" + command_ + " --help')");
+        throw InputError(command_ + ": unknown flag --" + name + " (see '" + command_ +
+                         " --help')");
       }
       if (spec->value_name.empty()) {
-        if (inline_value) throw InputError("--" + name + ": takes no value");
+        if (inline_value)
+          throw InputError("--" + name + ": takes no value");
         values_[name] = "";
       } else if (inline_value) {
         values_[name] = *inline_value;
@@ -76,14 +79,17 @@ bool ArgParser::parse(const std::vector<std::string>& args) {
       }
       continue;
     }
-    if (arg.size() > 1 && arg[0] == '-' && arg[1] != '-' && !std::isdigit(static_cast<unsigned char>(arg[1]))) {
+    if (arg.size() > 1 && arg[0] == '-' && arg[1] != '-' &&
+        !std::isdigit(static_cast<unsigned char>(arg[1]))) {
       throw InputError(command_ + ": unknown flag " + arg + " (see '" + command_ + " --help')");
     }
     positionals_.push_back(arg);
   }
-  if (has("help")) return false;
+  if (has("help"))
+    return false;
   std::size_t required = 0;
-  for (const auto& p : positional_specs_) required += p.required ? 1 : 0;
+  for (const auto& p : positional_specs_)
+    required += p.required ? 1 : 0;
   if (positionals_.size() < required) {
     throw InputError(command_ + ": missing " + positional_specs_[positionals_.size()].name +
                      " (see '" + command_ + " --help')");
@@ -95,11 +101,14 @@ bool ArgParser::parse(const std::vector<std::string>& args) {
   return true;
 }
 
-bool ArgParser::has(const std::string& name) const { return values_.count(name) > 0; }
+bool ArgParser::has(const std::string& name) const {
+  return values_.count(name) > 0;
+}
 
 std::optional<std::string> ArgParser::get(const std::string& name) const {
   auto it = values_.find(name);
-  if (it == values_.end()) return std::nullopt;
+  if (it == values_.end())
+    return std::nullopt;
   return it->second;
 }
 
@@ -110,7 +119,8 @@ std::string ArgParser::get_or(const std::string& name, const std::string& fallba
 
 std::string ArgParser::positional_value(const std::string& name) const {
   for (std::size_t i = 0; i < positional_specs_.size() && i < positionals_.size(); ++i) {
-    if (positional_specs_[i].name == name) return positionals_[i];
+    if (positional_specs_[i].name == name)
+      return positionals_[i];
   }
   return "";
 }
@@ -131,8 +141,9 @@ std::string ArgParser::help() const {
     out << "  " << left << std::string(left.size() < 22 ? 22 - left.size() : 1, ' ') << spec.help
         << "\n";
   }
-  if (!epilog_.empty()) out << "\n" << epilog_ << "\n";
+  if (!epilog_.empty())
+    out << "\n" << epilog_ << "\n";
   return out.str();
 }
 
-}  // namespace cb
+} // namespace cb

@@ -10,11 +10,12 @@
 namespace cb {
 
 class ArgParser {
- public:
+public:
   ArgParser(std::string command, std::string synopsis);
 
   // --name VALUE (or --name=VALUE).
-  ArgParser& option(const std::string& name, const std::string& value_name, const std::string& help);
+  ArgParser& option(const std::string& name, const std::string& value_name,
+                    const std::string& help);
   // --name, no value.
   ArgParser& flag(const std::string& name, const std::string& help);
   // Named positional argument, in order. Extra positionals are an error unless allow_extra().
@@ -38,10 +39,10 @@ class ArgParser {
   // The options as given, in order, for re-executing the command (without positionals).
   std::string help() const;
 
- private:
+private:
   struct Spec {
     std::string name;
-    std::string value_name;  // empty for flags
+    std::string value_name; // empty for flags
     std::string help;
   };
   struct PositionalSpec {
@@ -62,4 +63,4 @@ class ArgParser {
   std::vector<std::string> passthrough_;
 };
 
-}  // namespace cb
+} // namespace cb

@@ -23,4 +23,4 @@ void throw_run_error(const char* file, int line, const std::string& what) {
                  ", rank " + rank + ")");
 }
 
-}  // namespace cb
+} // namespace cb

@@ -10,29 +10,29 @@ namespace cb {
 enum class ExitCode : int { ok = 0, verdict_failed = 1, bad_input = 2, run_failed = 3 };
 
 class Error : public std::runtime_error {
- public:
+public:
   Error(ExitCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
   ExitCode code() const { return code_; }
 
- private:
+private:
   ExitCode code_;
 };
 
 // Bad input or usage: the message names the file, field or flag and what is allowed.
 class InputError : public Error {
- public:
+public:
   explicit InputError(const std::string& message) : Error(ExitCode::bad_input, message) {}
 };
 
 // The run itself failed: a device error, a lost rank, a hang past the timeout.
 class RunError : public Error {
- public:
+public:
   explicit RunError(const std::string& message) : Error(ExitCode::run_failed, message) {}
 };
 
 // Wraps a failing call with where it happened, for errors raised from backend code.
 [[noreturn]] void throw_run_error(const char* file, int line, const std::string& what);
 
-}  // namespace cb
+} // namespace cb
 
 #define CB_RUN_ERROR(msg) ::cb::throw_run_error(__FILE__, __LINE__, (msg))

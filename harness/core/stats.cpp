@@ -8,7 +8,8 @@
 namespace cb {
 
 double percentile(std::vector<double> values, double q) {
-  if (values.empty()) throw std::invalid_argument("percentile of no values");
+  if (values.empty())
+    throw std::invalid_argument("percentile of no values");
   std::sort(values.begin(), values.end());
   const double pos = q * static_cast<double>(values.size() - 1);
   const auto lo = static_cast<std::size_t>(std::floor(pos));
@@ -17,18 +18,23 @@ double percentile(std::vector<double> values, double q) {
   return values[lo] + (values[hi] - values[lo]) * frac;
 }
 
-double median(std::vector<double> values) { return percentile(std::move(values), 0.5); }
+double median(std::vector<double> values) {
+  return percentile(std::move(values), 0.5);
+}
 
 static double mean_of(const std::vector<double>& values) {
-  if (values.empty()) return 0.0;
+  if (values.empty())
+    return 0.0;
   return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
 }
 
 double stddev(const std::vector<double>& values) {
-  if (values.size() < 2) return 0.0;
+  if (values.size() < 2)
+    return 0.0;
   const double m = mean_of(values);
   double sum = 0;
-  for (double v : values) sum += (v - m) * (v - m);
+  for (double v : values)
+    sum += (v - m) * (v - m);
   return std::sqrt(sum / static_cast<double>(values.size() - 1));
 }
 
@@ -38,18 +44,21 @@ double coefficient_of_variation(const std::vector<double>& values) {
 }
 
 double median_absolute_deviation(const std::vector<double>& values) {
-  if (values.empty()) return 0.0;
+  if (values.empty())
+    return 0.0;
   const double med = median(values);
   std::vector<double> dev;
   dev.reserve(values.size());
-  for (double v : values) dev.push_back(std::fabs(v - med));
+  for (double v : values)
+    dev.push_back(std::fabs(v - med));
   return median(std::move(dev));
 }
 
 Stats summarize(const std::vector<double>& values) {
   Stats s;
   s.count = values.size();
-  if (values.empty()) return s;
+  if (values.empty())
+    return s;
   s.median = percentile(values, 0.5);
   s.mean = mean_of(values);
   s.min = *std::min_element(values.begin(), values.end());
@@ -61,4 +70,4 @@ Stats summarize(const std::vector<double>& values) {
   return s;
 }
 
-}  // namespace cb
+} // namespace cb

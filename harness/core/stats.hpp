@@ -20,4 +20,4 @@ double coefficient_of_variation(const std::vector<double>& values);
 double median_absolute_deviation(const std::vector<double>& values);
 Stats summarize(const std::vector<double>& values);
 
-}  // namespace cb
+} // namespace cb

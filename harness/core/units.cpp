@@ -10,9 +10,11 @@
 namespace cb {
 namespace {
 
-std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+std::string quoted(std::string_view s) {
+  return "'" + std::string(s) + "'";
+}
 
-}  // namespace
+} // namespace
 
 long long parse_integer(std::string_view text, std::string_view flag) {
   long long value = 0;
@@ -26,7 +28,8 @@ long long parse_integer(std::string_view text, std::string_view flag) {
 double parse_number(std::string_view text, std::string_view flag) {
   double value = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(value)) {
+  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() ||
+      !std::isfinite(value)) {
     throw InputError(std::string(flag) + ": expected a number, got " + quoted(text));
   }
   return value;
@@ -35,13 +38,17 @@ double parse_number(std::string_view text, std::string_view flag) {
 std::uint64_t parse_size(std::string_view text, std::string_view flag) {
   const std::string allowed = ": expected a positive size such as 8, 4K, 1M or 2G, got ";
   std::size_t digits = 0;
-  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
-  if (digits == 0) throw InputError(std::string(flag) + allowed + quoted(text));
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits])))
+    ++digits;
+  if (digits == 0)
+    throw InputError(std::string(flag) + allowed + quoted(text));
   std::uint64_t value = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + digits, value);
-  if (ec != std::errc()) throw InputError(std::string(flag) + allowed + quoted(text));
+  if (ec != std::errc())
+    throw InputError(std::string(flag) + allowed + quoted(text));
   std::string suffix;
-  for (char c : text.substr(digits)) suffix += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (char c : text.substr(digits))
+    suffix += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   std::uint64_t scale = 1;
   if (suffix.empty() || suffix == "B") {
     scale = 1;
@@ -56,7 +63,8 @@ std::uint64_t parse_size(std::string_view text, std::string_view flag) {
   } else {
     throw InputError(std::string(flag) + allowed + quoted(text));
   }
-  if (value == 0) throw InputError(std::string(flag) + allowed + quoted(text));
+  if (value == 0)
+    throw InputError(std::string(flag) + allowed + quoted(text));
   if (value > std::numeric_limits<std::uint64_t>::max() / scale) {
     throw InputError(std::string(flag) + ": size too large: " + quoted(text));
   }
@@ -108,13 +116,16 @@ std::vector<std::string> split_list(std::string_view text, std::string_view flag
   std::size_t start = 0;
   while (true) {
     std::size_t comma = text.find(',', start);
-    std::string_view item = text.substr(start, comma == std::string_view::npos ? text.npos : comma - start);
+    std::string_view item =
+        text.substr(start, comma == std::string_view::npos ? text.npos : comma - start);
     if (item.empty()) {
-      throw InputError(std::string(flag) + ": expected a comma-separated list without empty items, got " +
+      throw InputError(std::string(flag) +
+                       ": expected a comma-separated list without empty items, got " +
                        quoted(text));
     }
     items.emplace_back(item);
-    if (comma == std::string_view::npos) break;
+    if (comma == std::string_view::npos)
+      break;
     start = comma + 1;
   }
   return items;
@@ -123,10 +134,11 @@ std::vector<std::string> split_list(std::string_view text, std::string_view flag
 std::string join(const std::vector<std::string>& items, std::string_view sep) {
   std::string out;
   for (std::size_t i = 0; i < items.size(); ++i) {
-    if (i) out += sep;
+    if (i)
+      out += sep;
     out += items[i];
   }
   return out;
 }
 
-}  // namespace cb
+} // namespace cb

@@ -21,4 +21,4 @@ double parse_number(std::string_view text, std::string_view flag);
 std::vector<std::string> split_list(std::string_view text, std::string_view flag);
 std::string join(const std::vector<std::string>& items, std::string_view sep);
 
-}  // namespace cb
+} // namespace cb

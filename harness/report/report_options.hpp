@@ -23,7 +23,6 @@ void declare_report_flags(ArgParser& args);
 // Reads them after parse(); InputError naming the flag for a bad value.
 ReportCommandOptions read_report_flags(const ArgParser& args);
 
-
 // Fails early, before any work, when `path` cannot be written: an existing folder, a missing
 // parent folder, or one where no file can be created. InputError naming `flag`.
 void check_writable_file(const std::string& path, const std::string& flag);

@@ -3,9 +3,9 @@
 namespace cb {
 
 nlohmann::json stats_to_json(const Stats& s) {
-  return {{"count", s.count}, {"median_s", s.median}, {"mean_s", s.mean}, {"min_s", s.min},
-          {"max_s", s.max},   {"stddev_s", s.stddev}, {"cv", s.cv},       {"p05_s", s.p05},
-          {"p95_s", s.p95}};
+  return {{"count", s.count}, {"median_s", s.median}, {"mean_s", s.mean},
+          {"min_s", s.min},   {"max_s", s.max},       {"stddev_s", s.stddev},
+          {"cv", s.cv},       {"p05_s", s.p05},       {"p95_s", s.p95}};
 }
 
 Stats stats_from_json(const nlohmann::json& j) {
@@ -23,27 +23,23 @@ Stats stats_from_json(const nlohmann::json& j) {
 }
 
 nlohmann::json record_to_json(const Record& r) {
-  nlohmann::json j = {{"suite", r.suite},
-                      {"case", r.case_name},
-                      {"params", r.params},
-                      {"gpus", r.gpus},
-                      {"nodes", r.nodes},
-                      {"ranks_per_node", r.ranks_per_node},
-                      {"tier", r.tier},
-                      {"samples_s", r.samples_s},
-                      {"stats", stats_to_json(r.stats)},
-                      {"metrics", r.metrics},
-                      {"per_rank", r.per_rank},
-                      {"check", r.check},
-                      {"status", r.status}};
-  if (!r.reason.empty()) j["reason"] = r.reason;
-  if (!r.extra.empty()) j["extra"] = r.extra;
+  nlohmann::json j = {
+      {"suite", r.suite},     {"case", r.case_name},      {"params", r.params},
+      {"gpus", r.gpus},       {"nodes", r.nodes},         {"ranks_per_node", r.ranks_per_node},
+      {"tier", r.tier},       {"samples_s", r.samples_s}, {"stats", stats_to_json(r.stats)},
+      {"metrics", r.metrics}, {"per_rank", r.per_rank},   {"check", r.check},
+      {"status", r.status}};
+  if (!r.reason.empty())
+    j["reason"] = r.reason;
+  if (!r.extra.empty())
+    j["extra"] = r.extra;
   return j;
 }
 
 nlohmann::json results_to_json(const ResultsFile& f) {
   nlohmann::json records = nlohmann::json::array();
-  for (const auto& r : f.records) records.push_back(record_to_json(r));
+  for (const auto& r : f.records)
+    records.push_back(record_to_json(r));
   return {{"schema", kResultsSchemaName},
           {"schema_version", kResultsSchemaVersion},
           {"run", f.run},
@@ -51,4 +47,4 @@ nlohmann::json results_to_json(const ResultsFile& f) {
           {"fits", f.fits}};
 }
 
-}  // namespace cb
+} // namespace cb

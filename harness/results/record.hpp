@@ -14,21 +14,21 @@ inline constexpr const char* kResultsSchemaName = "clusterbench.results";
 inline constexpr int kResultsSchemaVersion = 1;
 
 struct Record {
-  std::string suite;                // compute | links | collectives | storage
-  std::string case_name;            // "case" in JSON
+  std::string suite;     // compute | links | collectives | storage
+  std::string case_name; // "case" in JSON
   nlohmann::json params = nlohmann::json::object();
-  int gpus = 0;                     // devices taking part (ranks on the host backend)
+  int gpus = 0; // devices taking part (ranks on the host backend)
   int nodes = 1;
   int ranks_per_node = 0;
-  std::string tier = "intra";       // intra | inter
-  std::vector<double> samples_s;    // one per batch: the batch time / ops, max over ranks
-  Stats stats;                      // of samples_s
-  nlohmann::json metrics = nlohmann::json::object();  // name_with_unit -> number
-  nlohmann::json per_rank = nlohmann::json::array();  // one object per rank
-  std::string check = "skipped";    // pass | fail | skipped
-  std::string status = "ok";        // ok | noisy | skipped | failed
-  std::string reason;               // why skipped / failed / noisy
-  nlohmann::json extra = nlohmann::json::object();    // family-specific data (matrices, counts)
+  std::string tier = "intra";    // intra | inter
+  std::vector<double> samples_s; // one per batch: the batch time / ops, max over ranks
+  Stats stats;                   // of samples_s
+  nlohmann::json metrics = nlohmann::json::object(); // name_with_unit -> number
+  nlohmann::json per_rank = nlohmann::json::array(); // one object per rank
+  std::string check = "skipped";                     // pass | fail | skipped
+  std::string status = "ok";                         // ok | noisy | skipped | failed
+  std::string reason;                                // why skipped / failed / noisy
+  nlohmann::json extra = nlohmann::json::object();   // family-specific data (matrices, counts)
 };
 
 struct ResultsFile {
@@ -42,4 +42,4 @@ Stats stats_from_json(const nlohmann::json& j);
 nlohmann::json record_to_json(const Record& r);
 nlohmann::json results_to_json(const ResultsFile& f);
 
-}  // namespace cb
+} // namespace cb

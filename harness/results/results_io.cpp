@@ -21,17 +21,19 @@ using nlohmann::json;
   throw InputError(where + ": " + problem);
 }
 
-const json& require(const json& obj, const char* key, json::value_t type, const std::string& where) {
+const json& require(const json& obj, const char* key, json::value_t type,
+                    const std::string& where) {
   auto it = obj.find(key);
-  if (it == obj.end()) bad(where, std::string("missing field '") + key + "'");
-  const bool ok = type == json::value_t::number_float
-                      ? it->is_number()
-                      : (type == json::value_t::number_integer ? it->is_number_integer()
-                                                               : it->type() == type);
+  if (it == obj.end())
+    bad(where, std::string("missing field '") + key + "'");
+  const bool ok =
+      type == json::value_t::number_float
+          ? it->is_number()
+          : (type == json::value_t::number_integer ? it->is_number_integer() : it->type() == type);
   if (!ok) {
     static const std::map<json::value_t, const char*> names = {
-        {json::value_t::object, "an object"},        {json::value_t::array, "an array"},
-        {json::value_t::string, "a string"},         {json::value_t::number_float, "a number"},
+        {json::value_t::object, "an object"},          {json::value_t::array, "an array"},
+        {json::value_t::string, "a string"},           {json::value_t::number_float, "a number"},
         {json::value_t::number_integer, "an integer"}, {json::value_t::boolean, "a boolean"}};
     bad(where, std::string("field '") + key + "' must be " + names.at(type));
   }
@@ -42,34 +44,40 @@ void require_one_of(const json& obj, const char* key, std::initializer_list<cons
                     const std::string& where) {
   const std::string value = require(obj, key, json::value_t::string, where).get<std::string>();
   for (const char* a : allowed) {
-    if (value == a) return;
+    if (value == a)
+      return;
   }
   std::string list;
-  for (const char* a : allowed) list += std::string(list.empty() ? "" : "|") + a;
+  for (const char* a : allowed)
+    list += std::string(list.empty() ? "" : "|") + a;
   bad(where, std::string("field '") + key + "' is '" + value + "', allowed " + list);
 }
 
-}  // namespace
+} // namespace
 
 Record record_from_json(const json& j, const std::string& where) {
-  if (!j.is_object()) bad(where, "must be an object");
+  if (!j.is_object())
+    bad(where, "must be an object");
   Record r;
   r.suite = require(j, "suite", json::value_t::string, where).get<std::string>();
   r.case_name = require(j, "case", json::value_t::string, where).get<std::string>();
   r.params = require(j, "params", json::value_t::object, where);
   r.gpus = require(j, "gpus", json::value_t::number_integer, where).get<int>();
-  if (r.gpus < 1) bad(where, "field 'gpus' must be at least 1");
+  if (r.gpus < 1)
+    bad(where, "field 'gpus' must be at least 1");
   r.nodes = require(j, "nodes", json::value_t::number_integer, where).get<int>();
   r.ranks_per_node = require(j, "ranks_per_node", json::value_t::number_integer, where).get<int>();
   r.tier = j.value("tier", std::string(r.nodes > 1 ? "inter" : "intra"));
   for (const auto& s : require(j, "samples_s", json::value_t::array, where)) {
-    if (!s.is_number()) bad(where, "field 'samples_s' must hold numbers");
+    if (!s.is_number())
+      bad(where, "field 'samples_s' must hold numbers");
     r.samples_s.push_back(s.get<double>());
   }
   r.stats = stats_from_json(require(j, "stats", json::value_t::object, where));
   r.metrics = require(j, "metrics", json::value_t::object, where);
   for (const auto& [name, value] : r.metrics.items()) {
-    if (!value.is_number()) bad(where, "metric '" + name + "' must be a number");
+    if (!value.is_number())
+      bad(where, "metric '" + name + "' must be a number");
   }
   r.per_rank = j.value("per_rank", json::array());
   require_one_of(j, "check", {"pass", "fail", "skipped"}, where);
@@ -82,22 +90,25 @@ Record record_from_json(const json& j, const std::string& where) {
 }
 
 ResultsFile results_from_json(const json& j, const std::string& source) {
-  if (!j.is_object()) bad(source, "not a clusterbench results file (top level is not an object)");
+  if (!j.is_object())
+    bad(source, "not a clusterbench results file (top level is not an object)");
   const auto schema = require(j, "schema", json::value_t::string, source).get<std::string>();
   if (schema != kResultsSchemaName) {
     bad(source, "field 'schema' is '" + schema + "', expected '" + kResultsSchemaName + "'");
   }
-  const int version = require(j, "schema_version", json::value_t::number_integer, source).get<int>();
+  const int version =
+      require(j, "schema_version", json::value_t::number_integer, source).get<int>();
   if (version != kResultsSchemaVersion) {
-    bad(source, "field 'schema_version' is " + std::to_string(version) + ", this clusterbench reads " +
-                    std::to_string(kResultsSchemaVersion));
+    bad(source, "field 'schema_version' is " + std::to_string(version) +
+                    ", this clusterbench reads " + std::to_string(kResultsSchemaVersion));
   }
   ResultsFile f;
   f.run = require(j, "run", json::value_t::object, source);
   const auto& records = require(j, "records", json::value_t::array, source);
   f.records.reserve(records.size());
   for (std::size_t i = 0; i < records.size(); ++i) {
-    f.records.push_back(record_from_json(records[i], source + ": records[" + std::to_string(i) + "]"));
+    f.records.push_back(
+        record_from_json(records[i], source + ": records[" + std::to_string(i) + "]"));
   }
   f.fits = j.value("fits", json::object());
   return f;
@@ -105,14 +116,17 @@ ResultsFile results_from_json(const json& j, const std::string& source) {
 
 ResultsFile load_results(const std::string& path) {
   std::ifstream in(path);
-  if (!in) bad(path, std::string("cannot open: ") + std::strerror(errno));
+  if (!in)
+    bad(path, std::string("cannot open: ") + std::strerror(errno));
   json j;
   try {
     j = json::parse(in);
   } catch (const json::parse_error& e) {
-    // nlohmann's message carries the byte offset; a truncated file ends in "unexpected end of input".
+    // nlohmann's message carries the byte offset; a truncated file ends in "unexpected end of
+    // input".
     std::string what = e.what();
-    if (auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
+    if (auto pos = what.find("] "); pos != std::string::npos)
+      what = what.substr(pos + 2);
     bad(path, "not valid JSON (" + what + ")");
   }
   return results_from_json(j, path);
@@ -126,16 +140,17 @@ void write_text_atomic(const std::string& text, const std::string& path) {
   if (!fs::is_directory(dir, ec)) {
     throw InputError(path + ": directory '" + dir.string() + "' does not exist");
   }
-  const std::string tmp = (dir / ("." + target.filename().string() + ".tmp-" +
-                                  std::to_string(::getpid())))
-                              .string();
+  const std::string tmp =
+      (dir / ("." + target.filename().string() + ".tmp-" + std::to_string(::getpid()))).string();
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw InputError(path + ": cannot write (" + std::strerror(errno) + ")");
+  if (fd < 0)
+    throw InputError(path + ": cannot write (" + std::strerror(errno) + ")");
   std::size_t done = 0;
   while (done < text.size()) {
     const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
     if (n < 0) {
-      if (errno == EINTR) continue;
+      if (errno == EINTR)
+        continue;
       const int err = errno;
       ::close(fd);
       ::unlink(tmp.c_str());
@@ -172,6 +187,8 @@ void IncrementalResultsWriter::set_run_field(const std::string& key, nlohmann::j
   flush();
 }
 
-void IncrementalResultsWriter::flush() { write_results_atomic(results_, path_); }
+void IncrementalResultsWriter::flush() {
+  write_results_atomic(results_, path_);
+}
 
-}  // namespace cb
+} // namespace cb

@@ -22,7 +22,7 @@ void write_results_atomic(const ResultsFile& results, const std::string& path);
 void write_text_atomic(const std::string& text, const std::string& path);
 
 class IncrementalResultsWriter {
- public:
+public:
   // Writes the header at once, so an unwritable path fails before any measurement.
   IncrementalResultsWriter(std::string path, nlohmann::json run);
   void append(const Record& record);
@@ -30,10 +30,10 @@ class IncrementalResultsWriter {
   const ResultsFile& results() const { return results_; }
   const std::string& path() const { return path_; }
 
- private:
+private:
   void flush();
   std::string path_;
   ResultsFile results_;
 };
 
-}  // namespace cb
+} // namespace cb

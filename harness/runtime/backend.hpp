@@ -18,7 +18,7 @@ class ComputeKernels;
 
 // Memory on the device. Freed when destroyed.
 class DeviceBuffer {
- public:
+public:
   virtual ~DeviceBuffer() = default;
   virtual void* data() = 0;
   virtual const void* data() const = 0;
@@ -29,11 +29,12 @@ class DeviceBuffer {
 // recv == send for all_reduce, broadcast and alltoall; send == recv + rank * send_count for
 // all_gather; recv == send + rank * recv_count for reduce_scatter.
 class CollectiveComm {
- public:
+public:
   virtual ~CollectiveComm() = default;
   // Empty when supported, else the reason it is skipped (the same on every rank).
   virtual std::string why_unsupported(Collective c, DType t, ReduceOp op, bool in_place) const = 0;
-  virtual void all_reduce(const void* send, void* recv, std::size_t count, DType t, ReduceOp op) = 0;
+  virtual void all_reduce(const void* send, void* recv, std::size_t count, DType t,
+                          ReduceOp op) = 0;
   virtual void all_gather(const void* send, void* recv, std::size_t send_count, DType t) = 0;
   virtual void reduce_scatter(const void* send, void* recv, std::size_t recv_count, DType t,
                               ReduceOp op) = 0;
@@ -42,7 +43,7 @@ class CollectiveComm {
 };
 
 class Backend {
- public:
+public:
   virtual ~Backend() = default;
   virtual std::string name() const = 0;
   // This rank's device: {index, name, uuid, memory_bytes, pci_bus_id, ...}.
@@ -52,7 +53,8 @@ class Backend {
   virtual std::unique_ptr<DeviceBuffer> allocate(std::size_t bytes) = 0;
   // Host <-> device copies of `bytes` at byte `offset` of the device buffer (untimed set-up and
   // verification; chunked by callers so verifying needs no second full-size host copy).
-  virtual void upload(DeviceBuffer& dst, std::size_t offset, const void* src, std::size_t bytes) = 0;
+  virtual void upload(DeviceBuffer& dst, std::size_t offset, const void* src,
+                      std::size_t bytes) = 0;
   virtual void download(void* dst, const DeviceBuffer& src, std::size_t offset,
                         std::size_t bytes) = 0;
   // Seconds for k operations issued by enqueue_one, to completion. Host: steady clock around the
@@ -67,4 +69,4 @@ class Backend {
   virtual ComputeKernels* compute() { return nullptr; }
 };
 
-}  // namespace cb
+} // namespace cb

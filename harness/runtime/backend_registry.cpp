@@ -21,32 +21,38 @@ BackendRegistry& BackendRegistry::instance() {
   return registry;
 }
 
-void BackendRegistry::add(BackendInfo info) { backends_.push_back(std::move(info)); }
+void BackendRegistry::add(BackendInfo info) {
+  backends_.push_back(std::move(info));
+}
 
 const BackendInfo* BackendRegistry::find(const std::string& name) const {
   for (const auto& b : backends_) {
-    if (b.name == name) return &b;
+    if (b.name == name)
+      return &b;
   }
   return nullptr;
 }
 
 std::vector<std::string> BackendRegistry::names() const {
   std::vector<std::string> out;
-  for (const auto& b : backends_) out.push_back(b.name);
+  for (const auto& b : backends_)
+    out.push_back(b.name);
   return out;
 }
 
 std::string BackendRegistry::resolve(const std::string& requested, std::string& note) const {
   if (requested == "auto") {
     std::vector<const BackendInfo*> ordered;
-    for (const auto& b : backends_) ordered.push_back(&b);
+    for (const auto& b : backends_)
+      ordered.push_back(&b);
     std::stable_sort(ordered.begin(), ordered.end(),
                      [](auto* a, auto* b) { return a->priority > b->priority; });
     for (const auto* b : ordered) {
       std::string why;
-      if (b->count_devices(why) > 0) return b->name;
-      note += "no usable device for the " + b->name + " backend" + (why.empty() ? "" : " (" + why + ")") +
-              "; ";
+      if (b->count_devices(why) > 0)
+        return b->name;
+      note += "no usable device for the " + b->name + " backend" +
+              (why.empty() ? "" : " (" + why + ")") + "; ";
     }
     throw InputError("--backend auto: no backend has a usable device");
   }
@@ -55,15 +61,17 @@ std::string BackendRegistry::resolve(const std::string& requested, std::string& 
     std::string known = "auto, " + join(names(), ", ");
     if (requested == "cuda") {
       throw InputError("--backend cuda: this clusterbench was built without the CUDA backend "
-                       "(no CUDA toolkit at build time); allowed: " + known);
+                       "(no CUDA toolkit at build time); allowed: " +
+                       known);
     }
     throw InputError("--backend: unknown backend '" + requested + "' (allowed: " + known + ")");
   }
   std::string why;
   if (b->count_devices(why) <= 0) {
-    throw InputError("--backend " + requested + ": no usable device" + (why.empty() ? "" : ": " + why));
+    throw InputError("--backend " + requested + ": no usable device" +
+                     (why.empty() ? "" : ": " + why));
   }
   return requested;
 }
 
-}  // namespace cb
+} // namespace cb

@@ -12,14 +12,14 @@ namespace cb {
 
 struct BackendInfo {
   std::string name;
-  int priority = 0;  // auto picks the highest-priority backend that has devices
+  int priority = 0; // auto picks the highest-priority backend that has devices
   // Devices this process can use on this node; 0 with `why` filled when none (driver message).
   std::function<int(std::string& why)> count_devices;
   std::function<std::unique_ptr<Backend>(int local_rank)> create;
 };
 
 class BackendRegistry {
- public:
+public:
   static BackendRegistry& instance();
   void add(BackendInfo info);
   const BackendInfo* find(const std::string& name) const;
@@ -29,12 +29,14 @@ class BackendRegistry {
   // without devices.
   std::string resolve(const std::string& requested, std::string& note) const;
 
- private:
+private:
   std::vector<BackendInfo> backends_;
 };
 
 struct BackendRegistration {
-  explicit BackendRegistration(BackendInfo info) { BackendRegistry::instance().add(std::move(info)); }
+  explicit BackendRegistration(BackendInfo info) {
+    BackendRegistry::instance().add(std::move(info));
+  }
 };
 
-}  // namespace cb
+} // namespace cb

@@ -22,15 +22,16 @@ Record CaseContext::new_record(const std::string& suite, const std::string& name
   return r;
 }
 
-Measurement CaseContext::measure_into(Record& record, const std::function<void()>& one_op,
-                                      const std::function<nlohmann::json(double, bool)>& metrics) const {
+Measurement
+CaseContext::measure_into(Record& record, const std::function<void()>& one_op,
+                          const std::function<nlohmann::json(double, bool)>& metrics) const {
   return measure_timed_into(
       record, [&](int k) { return backend.time_batch(k, one_op); }, metrics);
 }
 
-Measurement CaseContext::measure_timed_into(
-    Record& record, const std::function<double(int)>& timed_batch,
-    const std::function<nlohmann::json(double, bool)>& metrics) const {
+Measurement
+CaseContext::measure_timed_into(Record& record, const std::function<double(int)>& timed_batch,
+                                const std::function<nlohmann::json(double, bool)>& metrics) const {
   // Device state (power, temperature, throttling) around the measurement, where the backend has
   // it: a record taken while the device throttled says so.
   const nlohmann::json before = backend.state();
@@ -50,10 +51,10 @@ Measurement CaseContext::measure_timed_into(
     for (const auto& r : after.value("throttle_reasons", nlohmann::json::array())) {
       reasons += (reasons.empty() ? "" : ",") + r.get<std::string>();
     }
-    record.reason += std::string(record.reason.empty() ? "" : "; ") + "throttled on " +
-                     std::to_string(throttled_ranks) + " rank(s)" +
-                     (reasons.empty() ? "" : " (" + reasons + " on rank " +
-                                                  std::to_string(comm.rank()) + ")");
+    record.reason +=
+        std::string(record.reason.empty() ? "" : "; ") + "throttled on " +
+        std::to_string(throttled_ranks) + " rank(s)" +
+        (reasons.empty() ? "" : " (" + reasons + " on rank " + std::to_string(comm.rank()) + ")");
   }
   return m;
 }
@@ -72,13 +73,14 @@ void CaseContext::finish_record(Record& record, const Measurement& m,
                     m.samples_s.size(), config.measure.min_samples, config.measure.max_time_s);
     } else {
       std::snprintf(text, sizeof text,
-                  "spread %.2f%% (robust; cv %.2f%%) above the %.2f%% target at the %.2f s cap",
-                  robust_relative_spread(m.samples_s) * 100, record.stats.cv * 100,
-                  config.measure.target_cv * 100, config.measure.max_time_s);
+                    "spread %.2f%% (robust; cv %.2f%%) above the %.2f%% target at the %.2f s cap",
+                    robust_relative_spread(m.samples_s) * 100, record.stats.cv * 100,
+                    config.measure.target_cv * 100, config.measure.max_time_s);
     }
     record.reason = text;
   }
-  if (comm.rank() != 0) return;
+  if (comm.rank() != 0)
+    return;
   record.metrics = metrics(record.stats.median, true);
   record.per_rank = nlohmann::json::array();
   for (std::size_t i = 0; i < m.rank_median_s.size(); ++i) {
@@ -118,12 +120,14 @@ void BenchmarkCase::print_rows(std::ostream& out, const std::vector<Record>& rec
     std::snprintf(line, sizeof line, "  %-48s %12.2f us", params.c_str(), r.stats.median * 1e6);
     out << line;
     for (const auto& [key, value] : r.metrics.items()) {
-      if (key == "time_us" || !value.is_number()) continue;
+      if (key == "time_us" || !value.is_number())
+        continue;
       std::snprintf(line, sizeof line, "  %s %.4g", key.c_str(), value.get<double>());
       out << line;
     }
     out << "  " << r.status << (r.check == "fail" ? " CHECK FAILED" : "");
-    if (!r.reason.empty()) out << " (" << r.reason << ")";
+    if (!r.reason.empty())
+      out << " (" << r.reason << ")";
     out << "\n";
   }
 }
@@ -133,7 +137,9 @@ CaseRegistry& CaseRegistry::instance() {
   return registry;
 }
 
-void CaseRegistry::add(Factory factory) { factories_.push_back(factory); }
+void CaseRegistry::add(Factory factory) {
+  factories_.push_back(factory);
+}
 
 namespace {
 int suite_rank(const std::string& suite) {
@@ -142,11 +148,12 @@ int suite_rank(const std::string& suite) {
   auto it = order.find(suite);
   return it == order.end() ? 4 : it->second;
 }
-}  // namespace
+} // namespace
 
 std::vector<std::unique_ptr<BenchmarkCase>> CaseRegistry::create_all() const {
   std::vector<std::unique_ptr<BenchmarkCase>> cases;
-  for (auto factory : factories_) cases.push_back(factory());
+  for (auto factory : factories_)
+    cases.push_back(factory());
   std::stable_sort(cases.begin(), cases.end(), [](const auto& a, const auto& b) {
     return suite_rank(a->suite()) < suite_rank(b->suite());
   });
@@ -156,7 +163,8 @@ std::vector<std::unique_ptr<BenchmarkCase>> CaseRegistry::create_all() const {
 std::vector<std::string> CaseRegistry::suites() const {
   std::vector<std::string> out;
   for (const auto& c : create_all()) {
-    if (std::find(out.begin(), out.end(), c->suite()) == out.end()) out.push_back(c->suite());
+    if (std::find(out.begin(), out.end(), c->suite()) == out.end())
+      out.push_back(c->suite());
   }
   return out;
 }
@@ -164,9 +172,10 @@ std::vector<std::string> CaseRegistry::suites() const {
 std::vector<std::string> CaseRegistry::case_names(const std::string& suite) const {
   std::vector<std::string> out;
   for (const auto& c : create_all()) {
-    if (c->suite() == suite) out.push_back(c->name());
+    if (c->suite() == suite)
+      out.push_back(c->name());
   }
   return out;
 }
 
-}  // namespace cb
+} // namespace cb

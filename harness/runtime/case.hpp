@@ -22,26 +22,26 @@ namespace cb {
 // Everything a case needs to run at one GPU count.
 struct CaseContext {
   Backend& backend;
-  const Communicator& comm;   // the ranks taking part at this count
+  const Communicator& comm; // the ranks taking part at this count
   const RunConfig& config;
-  const NodeLayout& layout;   // of the whole job
-  std::vector<int> members;   // world ranks taking part, in comm rank order
+  const NodeLayout& layout; // of the whole job
+  std::vector<int> members; // world ranks taking part, in comm rank order
   Placement placement;
-  const std::vector<nlohmann::json>& world_devices;  // backend.device() of every world rank
+  const std::vector<nlohmann::json>& world_devices; // backend.device() of every world rank
 
   // A record with the identity fields filled in: suite, case, params, gpus, nodes, tier.
   Record new_record(const std::string& suite, const std::string& name,
                     const nlohmann::json& params) const;
   // Times `one_op` with the engine and fills samples, stats, status and per-rank figures.
-  // `metrics(seconds_per_op, whole)` gives the metrics for the whole group (whole = true) or for one
-  // rank's own time (whole = false).
+  // `metrics(seconds_per_op, whole)` gives the metrics for the whole group (whole = true) or for
+  // one rank's own time (whole = false).
   Measurement measure_into(Record& record, const std::function<void()>& one_op,
                            const std::function<nlohmann::json(double, bool)>& metrics) const;
   // The same, for an operation that times itself: timed_batch(k) returns this rank's seconds.
   Measurement measure_timed_into(Record& record, const std::function<double(int)>& timed_batch,
                                  const std::function<nlohmann::json(double, bool)>& metrics) const;
-  // Fills samples, stats, status and per-rank figures from a finished measurement (collective: every
-  // member calls it).
+  // Fills samples, stats, status and per-rank figures from a finished measurement (collective:
+  // every member calls it).
   void finish_record(Record& record, const Measurement& m,
                      const std::function<nlohmann::json(double, bool)>& metrics) const;
   // Marks a record skipped with a reason (the same decision on every rank).
@@ -49,7 +49,7 @@ struct CaseContext {
 };
 
 class BenchmarkCase {
- public:
+public:
   virtual ~BenchmarkCase() = default;
   virtual std::string suite() const = 0;
   virtual std::string name() const = 0;
@@ -65,7 +65,7 @@ class BenchmarkCase {
 };
 
 class CaseRegistry {
- public:
+public:
   using Factory = std::unique_ptr<BenchmarkCase> (*)();
   static CaseRegistry& instance();
   void add(Factory factory);
@@ -74,7 +74,7 @@ class CaseRegistry {
   std::vector<std::string> suites() const;
   std::vector<std::string> case_names(const std::string& suite) const;
 
- private:
+private:
   std::vector<Factory> factories_;
 };
 
@@ -82,8 +82,9 @@ struct CaseRegistration {
   explicit CaseRegistration(CaseRegistry::Factory f) { CaseRegistry::instance().add(f); }
 };
 
-}  // namespace cb
+} // namespace cb
 
-#define CB_REGISTER_CASE(Type)                                                       \
-  static const ::cb::CaseRegistration CB_CASE_REG_##Type{                            \
-      []() -> std::unique_ptr<::cb::BenchmarkCase> { return std::make_unique<Type>(); }}
+#define CB_REGISTER_CASE(Type)                                                                     \
+  static const ::cb::CaseRegistration CB_CASE_REG_##Type {                                         \
+    []() -> std::unique_ptr<::cb::BenchmarkCase> { return std::make_unique<Type>(); }              \
+  }

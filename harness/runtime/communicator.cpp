@@ -9,7 +9,8 @@
 namespace cb {
 
 void check_mpi(int rc, const char* what) {
-  if (rc == MPI_SUCCESS) return;
+  if (rc == MPI_SUCCESS)
+    return;
   char text[MPI_MAX_ERROR_STRING];
   int len = 0;
   MPI_Error_string(rc, text, &len);
@@ -28,7 +29,8 @@ MpiSession::MpiSession(int* argc, char*** argv) {
 MpiSession::~MpiSession() {
   int finalized = 0;
   MPI_Finalized(&finalized);
-  if (!finalized) MPI_Finalize();
+  if (!finalized)
+    MPI_Finalize();
 }
 
 std::string MpiSession::library_version() {
@@ -36,22 +38,27 @@ std::string MpiSession::library_version() {
   int len = 0;
   MPI_Get_library_version(text, &len);
   std::string version(text, static_cast<std::size_t>(len));
-  if (auto nl = version.find_first_of(",\n"); nl != std::string::npos) version.resize(nl);
+  if (auto nl = version.find_first_of(",\n"); nl != std::string::npos)
+    version.resize(nl);
   return version;
 }
 
-Communicator Communicator::world() { return Communicator(MPI_COMM_WORLD, false); }
+Communicator Communicator::world() {
+  return Communicator(MPI_COMM_WORLD, false);
+}
 
 Communicator::~Communicator() {
   if (owned_ && comm_ != MPI_COMM_NULL) {
     int finalized = 0;
     MPI_Finalized(&finalized);
-    if (!finalized) MPI_Comm_free(&comm_);
+    if (!finalized)
+      MPI_Comm_free(&comm_);
   }
 }
 
 Communicator::Communicator(Communicator&& other) noexcept
-    : comm_(std::exchange(other.comm_, MPI_COMM_NULL)), owned_(std::exchange(other.owned_, false)) {}
+    : comm_(std::exchange(other.comm_, MPI_COMM_NULL)), owned_(std::exchange(other.owned_, false)) {
+}
 
 Communicator& Communicator::operator=(Communicator&& other) noexcept {
   if (this != &other) {
@@ -77,7 +84,8 @@ int Communicator::size() const {
 Communicator Communicator::split(int color, int key) const {
   MPI_Comm out = MPI_COMM_NULL;
   check_mpi(MPI_Comm_split(comm_, color < 0 ? MPI_UNDEFINED : color, key, &out), "MPI_Comm_split");
-  if (out != MPI_COMM_NULL) MPI_Comm_set_errhandler(out, MPI_ERRORS_RETURN);
+  if (out != MPI_COMM_NULL)
+    MPI_Comm_set_errhandler(out, MPI_ERRORS_RETURN);
   return Communicator(out, true);
 }
 
@@ -89,7 +97,9 @@ Communicator Communicator::split_shared() const {
   return Communicator(out, true);
 }
 
-void Communicator::barrier() const { check_mpi(MPI_Barrier(comm_), "MPI_Barrier"); }
+void Communicator::barrier() const {
+  check_mpi(MPI_Barrier(comm_), "MPI_Barrier");
+}
 
 double Communicator::max(double value) const {
   double out = 0;
@@ -130,13 +140,15 @@ std::vector<std::string> Communicator::all_gather_string(const std::string& valu
   std::vector<int> lengths(static_cast<std::size_t>(n));
   check_mpi(MPI_Allgather(&len, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm_), "MPI_Allgather");
   std::vector<int> offsets(static_cast<std::size_t>(n), 0);
-  for (int i = 1; i < n; ++i) offsets[i] = offsets[i - 1] + lengths[i - 1];
+  for (int i = 1; i < n; ++i)
+    offsets[i] = offsets[i - 1] + lengths[i - 1];
   std::vector<char> all(static_cast<std::size_t>(offsets[n - 1] + lengths[n - 1]) + 1);
   check_mpi(MPI_Allgatherv(value.data(), len, MPI_CHAR, all.data(), lengths.data(), offsets.data(),
                            MPI_CHAR, comm_),
             "MPI_Allgatherv");
   std::vector<std::string> out;
-  for (int i = 0; i < n; ++i) out.emplace_back(all.data() + offsets[i], static_cast<std::size_t>(lengths[i]));
+  for (int i = 0; i < n; ++i)
+    out.emplace_back(all.data() + offsets[i], static_cast<std::size_t>(lengths[i]));
   return out;
 }
 
@@ -146,4 +158,4 @@ std::vector<int> Communicator::all_gather_int(int value) const {
   return out;
 }
 
-}  // namespace cb
+} // namespace cb

@@ -9,7 +9,7 @@
 namespace cb {
 
 class MpiSession {
- public:
+public:
   MpiSession(int* argc, char*** argv);
   ~MpiSession();
   MpiSession(const MpiSession&) = delete;
@@ -18,9 +18,9 @@ class MpiSession {
 };
 
 class Communicator {
- public:
+public:
   static Communicator world();
-  Communicator() = default;  // the null communicator: this rank takes no part
+  Communicator() = default; // the null communicator: this rank takes no part
   ~Communicator();
   Communicator(Communicator&& other) noexcept;
   Communicator& operator=(Communicator&& other) noexcept;
@@ -34,7 +34,7 @@ class Communicator {
 
   // Ranks with color < 0 get the null communicator.
   Communicator split(int color, int key) const;
-  Communicator split_shared() const;  // ranks sharing memory: one node
+  Communicator split_shared() const; // ranks sharing memory: one node
 
   void barrier() const;
   double max(double value) const;
@@ -49,7 +49,7 @@ class Communicator {
   std::vector<std::string> all_gather_string(const std::string& value) const;
   std::vector<int> all_gather_int(int value) const;
 
- private:
+private:
   Communicator(MPI_Comm comm, bool owned) : comm_(comm), owned_(owned) {}
   MPI_Comm comm_ = MPI_COMM_NULL;
   bool owned_ = false;
@@ -58,4 +58,4 @@ class Communicator {
 // Throws RunError with the MPI error string when rc is not MPI_SUCCESS.
 void check_mpi(int rc, const char* what);
 
-}  // namespace cb
+} // namespace cb

@@ -14,4 +14,4 @@ double decode_element(DType t, const void* src);
 // values (0 for exact types: the patterns are small integers).
 double check_tolerance(DType t, int terms);
 
-}  // namespace cb
+} // namespace cb

@@ -9,19 +9,21 @@
 namespace cb {
 
 double robust_relative_spread(const std::vector<double>& samples) {
-  if (samples.size() < 2) return 0.0;
+  if (samples.size() < 2)
+    return 0.0;
   const double med = median(samples);
   return med == 0.0 ? 0.0 : 1.4826 * median_absolute_deviation(samples) / med;
 }
 
 StopDecision stopping_rule(const std::vector<double>& samples, double elapsed_s,
                            const MeasureSettings& settings) {
-  const bool enough = static_cast<int>(samples.size()) >= settings.min_samples &&
-                      elapsed_s >= settings.min_time_s;
+  const bool enough =
+      static_cast<int>(samples.size()) >= settings.min_samples && elapsed_s >= settings.min_time_s;
   if (enough && robust_relative_spread(samples) <= settings.target_cv) {
     return StopDecision::converged;
   }
-  if (elapsed_s >= settings.max_time_s || static_cast<int>(samples.size()) >= settings.max_samples) {
+  if (elapsed_s >= settings.max_time_s ||
+      static_cast<int>(samples.size()) >= settings.max_samples) {
     // At the cap with too few samples to judge, it still counts as capped: the record says so.
     return StopDecision::capped;
   }
@@ -30,7 +32,8 @@ StopDecision stopping_rule(const std::vector<double>& samples, double elapsed_s,
 
 int batch_for(double seconds_per_op, const MeasureSettings& settings) {
   int k = 1;
-  while (k < settings.max_batch && seconds_per_op * k < settings.batch_time_s) k *= 2;
+  while (k < settings.max_batch && seconds_per_op * k < settings.batch_time_s)
+    k *= 2;
   return k;
 }
 
@@ -60,8 +63,9 @@ Measurement measure(const Communicator& comm, const MeasureSettings& settings,
   }
   m.batch = k;
 
-  std::vector<std::vector<double>> per_rank;  // rank 0: per rank, seconds per op
-  if (root) per_rank.resize(static_cast<std::size_t>(comm.size()));
+  std::vector<std::vector<double>> per_rank; // rank 0: per rank, seconds per op
+  if (root)
+    per_rank.resize(static_cast<std::size_t>(comm.size()));
   const auto start = clock::now();
   while (true) {
     comm.barrier();
@@ -69,7 +73,8 @@ Measurement measure(const Communicator& comm, const MeasureSettings& settings,
     const std::vector<double> all = comm.gather(mine);
     int decision = 0;
     if (root) {
-      for (std::size_t r = 0; r < all.size(); ++r) per_rank[r].push_back(all[r]);
+      for (std::size_t r = 0; r < all.size(); ++r)
+        per_rank[r].push_back(all[r]);
       m.samples_s.push_back(*std::max_element(all.begin(), all.end()));
       const double elapsed = std::chrono::duration<double>(clock::now() - start).count();
       decision = static_cast<int>(stopping_rule(m.samples_s, elapsed, settings));
@@ -81,9 +86,10 @@ Measurement measure(const Communicator& comm, const MeasureSettings& settings,
     }
   }
   if (root) {
-    for (const auto& samples : per_rank) m.rank_median_s.push_back(median(samples));
+    for (const auto& samples : per_rank)
+      m.rank_median_s.push_back(median(samples));
   }
   return m;
 }
 
-}  // namespace cb
+} // namespace cb

@@ -14,12 +14,12 @@ namespace cb {
 class Communicator;
 
 struct MeasureSettings {
-  double target_cv = 0.01;     // stop when the relative spread of the samples is at most this
-  int min_samples = 5;         // ... and at least this many samples
-  double min_time_s = 0.1;     // ... and at least this much time sampling
-  double max_time_s = 2.0;     // the cap: stop regardless, mark noisy if not converged
+  double target_cv = 0.01; // stop when the relative spread of the samples is at most this
+  int min_samples = 5;     // ... and at least this many samples
+  double min_time_s = 0.1; // ... and at least this much time sampling
+  double max_time_s = 2.0; // the cap: stop regardless, mark noisy if not converged
   int max_samples = 1000;
-  double batch_time_s = 0.002;  // grow the batch until one takes at least this long
+  double batch_time_s = 0.002; // grow the batch until one takes at least this long
   int max_batch = 1 << 20;
   int warmup_batches = 1;
 };
@@ -36,9 +36,9 @@ StopDecision stopping_rule(const std::vector<double>& samples, double elapsed_s,
                            const MeasureSettings& settings);
 
 struct Measurement {
-  std::vector<double> samples_s;       // seconds per operation, max over ranks
-  std::vector<double> rank_median_s;   // rank 0 only: each rank's own median, seconds per operation
-  int batch = 1;                       // operations per sample
+  std::vector<double> samples_s;     // seconds per operation, max over ranks
+  std::vector<double> rank_median_s; // rank 0 only: each rank's own median, seconds per operation
+  int batch = 1;                     // operations per sample
   bool converged = false;
 };
 
@@ -51,4 +51,4 @@ Measurement measure(const Communicator& comm, const MeasureSettings& settings,
 // given the time of one operation (capped at max_batch).
 int batch_for(double seconds_per_op, const MeasureSettings& settings);
 
-}  // namespace cb
+} // namespace cb

@@ -17,12 +17,13 @@ namespace cb {
 namespace {
 
 class HostBuffer : public DeviceBuffer {
- public:
+public:
   explicit HostBuffer(std::size_t bytes) : bytes_(bytes) {
     // 4 KiB alignment: page-aligned like a device allocation, and usable for O_DIRECT.
     const std::size_t rounded = ((bytes == 0 ? 1 : bytes) + 4095) / 4096 * 4096;
     data_ = std::aligned_alloc(4096, rounded);
-    if (!data_) CB_RUN_ERROR("cannot allocate " + std::to_string(bytes) + " bytes of host memory");
+    if (!data_)
+      CB_RUN_ERROR("cannot allocate " + std::to_string(bytes) + " bytes of host memory");
   }
   ~HostBuffer() override { std::free(data_); }
   HostBuffer(const HostBuffer&) = delete;
@@ -31,7 +32,7 @@ class HostBuffer : public DeviceBuffer {
   const void* data() const override { return data_; }
   std::size_t bytes() const override { return bytes_; }
 
- private:
+private:
   void* data_ = nullptr;
   std::size_t bytes_;
 };
@@ -39,9 +40,11 @@ class HostBuffer : public DeviceBuffer {
 int first_allowed_cpu() {
   cpu_set_t set;
   CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) != 0) return -1;
+  if (sched_getaffinity(0, sizeof set, &set) != 0)
+    return -1;
   for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-    if (CPU_ISSET(cpu, &set)) return cpu;
+    if (CPU_ISSET(cpu, &set))
+      return cpu;
   }
   return -1;
 }
@@ -49,11 +52,12 @@ int first_allowed_cpu() {
 int allowed_cpu_count() {
   cpu_set_t set;
   CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) != 0) return 0;
+  if (sched_getaffinity(0, sizeof set, &set) != 0)
+    return 0;
   return CPU_COUNT(&set);
 }
 
-}  // namespace
+} // namespace
 
 std::string host_name() {
   char name[256] = {};
@@ -67,7 +71,8 @@ std::string cpu_model_name() {
   while (std::getline(in, line)) {
     if (line.rfind("model name", 0) == 0) {
       auto colon = line.find(':');
-      if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
+      if (colon != std::string::npos)
+        return line.substr(line.find_first_not_of(' ', colon + 1));
     }
   }
   return "unknown CPU";
@@ -80,11 +85,14 @@ int physical_core_count() {
   std::string package;
   while (std::getline(in, line)) {
     auto value = [&] { return line.substr(line.find(':') + 1); };
-    if (line.rfind("physical id", 0) == 0) package = value();
-    if (line.rfind("core id", 0) == 0) cores.emplace(package, value());
+    if (line.rfind("physical id", 0) == 0)
+      package = value();
+    if (line.rfind("core id", 0) == 0)
+      cores.emplace(package, value());
   }
   const int logical = static_cast<int>(std::thread::hardware_concurrency());
-  if (cores.empty()) return logical > 0 ? logical : 1;
+  if (cores.empty())
+    return logical > 0 ? logical : 1;
   return static_cast<int>(cores.size());
 }
 
@@ -93,7 +101,8 @@ std::uint64_t host_memory_bytes() {
   std::string key;
   std::uint64_t kib = 0;
   while (in >> key >> kib) {
-    if (key == "MemTotal:") return kib * 1024;
+    if (key == "MemTotal:")
+      return kib * 1024;
     in.ignore(256, '\n');
   }
   return 0;
@@ -104,13 +113,14 @@ HostBackend::HostBackend(int local_rank) : local_rank_(local_rank) {}
 nlohmann::json HostBackend::device() const {
   const int cpu = first_allowed_cpu();
   const std::string host = host_name();
-  return {{"index", local_rank_},
-          {"name", cpu_model_name()},
-          // A CPU core has no UUID; host + first CPU of the rank's binding identifies it in a fleet.
-          {"uuid", host + ":cpu" + std::to_string(cpu)},
-          {"memory_bytes", host_memory_bytes()},
-          {"pci_bus_id", ""},
-          {"cpus_allowed", allowed_cpu_count()}};
+  return {
+      {"index", local_rank_},
+      {"name", cpu_model_name()},
+      // A CPU core has no UUID; host + first CPU of the rank's binding identifies it in a fleet.
+      {"uuid", host + ":cpu" + std::to_string(cpu)},
+      {"memory_bytes", host_memory_bytes()},
+      {"pci_bus_id", ""},
+      {"cpus_allowed", allowed_cpu_count()}};
 }
 
 nlohmann::json HostBackend::versions() const {
@@ -133,7 +143,8 @@ void HostBackend::download(void* dst, const DeviceBuffer& src, std::size_t offse
 
 double HostBackend::time_batch(int k, const std::function<void()>& enqueue_one) {
   const auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < k; ++i) enqueue_one();
+  for (int i = 0; i < k; ++i)
+    enqueue_one();
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
@@ -141,4 +152,4 @@ std::unique_ptr<CollectiveComm> HostBackend::collectives(const Communicator& com
   return std::make_unique<MpiCollectives>(comm);
 }
 
-}  // namespace cb
+} // namespace cb

@@ -7,7 +7,7 @@
 namespace cb {
 
 class HostBackend : public Backend {
- public:
+public:
   // local_rank: this rank's index among the ranks of its node (its "device index").
   explicit HostBackend(int local_rank);
   std::string name() const override { return "host"; }
@@ -15,20 +15,19 @@ class HostBackend : public Backend {
   nlohmann::json versions() const override;
   std::unique_ptr<DeviceBuffer> allocate(std::size_t bytes) override;
   void upload(DeviceBuffer& dst, std::size_t offset, const void* src, std::size_t bytes) override;
-  void download(void* dst, const DeviceBuffer& src, std::size_t offset,
-                std::size_t bytes) override;
+  void download(void* dst, const DeviceBuffer& src, std::size_t offset, std::size_t bytes) override;
   double time_batch(int k, const std::function<void()>& enqueue_one) override;
   void synchronize() override {}
   std::unique_ptr<CollectiveComm> collectives(const Communicator& comm) override;
 
- private:
+private:
   int local_rank_;
 };
 
 // CPU facts used by the host backend and the launcher.
 std::string cpu_model_name();
-int physical_core_count();  // distinct (package, core) pairs; falls back to logical CPUs
+int physical_core_count(); // distinct (package, core) pairs; falls back to logical CPUs
 std::uint64_t host_memory_bytes();
 std::string host_name();
 
-}  // namespace cb
+} // namespace cb

@@ -21,10 +21,12 @@ LaunchMode detect_launch_mode() {
   auto set = [](const char* name) { return std::getenv(name) != nullptr; };
   // Our own child: under the mpirun we started, or alone when no mpirun was found (a singleton
   // MPI process). Either way it must not launch again.
-  if (set("CLUSTERBENCH_LAUNCHED")) return LaunchMode::self_launched;
+  if (set("CLUSTERBENCH_LAUNCHED"))
+    return LaunchMode::self_launched;
   // srun sets SLURM_STEP_ID for the tasks of a job step; inside an sbatch script without srun
   // only SLURM_JOB_ID is set, and then we launch like anywhere else.
-  if (set("SLURM_STEP_ID") && set("SLURM_PROCID") && (set("PMIX_RANK") || set("PMI_RANK") || set("PMI_SIZE"))) {
+  if (set("SLURM_STEP_ID") && set("SLURM_PROCID") &&
+      (set("PMIX_RANK") || set("PMI_RANK") || set("PMI_SIZE"))) {
     return LaunchMode::slurm_step;
   }
   if (set("OMPI_COMM_WORLD_SIZE") || set("PMI_SIZE") || set("PMIX_RANK") || set("PMI_RANK")) {
@@ -35,10 +37,14 @@ LaunchMode detect_launch_mode() {
 
 std::string launch_mode_name(LaunchMode mode) {
   switch (mode) {
-    case LaunchMode::external_mpi: return "mpirun";
-    case LaunchMode::slurm_step: return "srun";
-    case LaunchMode::self_launched: return "mpirun (self)";
-    case LaunchMode::needs_launch: return "none";
+  case LaunchMode::external_mpi:
+    return "mpirun";
+  case LaunchMode::slurm_step:
+    return "srun";
+  case LaunchMode::self_launched:
+    return "mpirun (self)";
+  case LaunchMode::needs_launch:
+    return "none";
   }
   return "?";
 }
@@ -47,7 +53,8 @@ std::vector<std::string> mpirun_command(const std::string& mpirun, const std::st
                                         const std::vector<std::string>& args, int np, bool as_root,
                                         int cores) {
   std::vector<std::string> cmd{mpirun, "-np", std::to_string(np)};
-  if (as_root) cmd.push_back("--allow-run-as-root");
+  if (as_root)
+    cmd.push_back("--allow-run-as-root");
   if (np > cores) {
     cmd.push_back("--oversubscribe");
   } else {
@@ -62,18 +69,21 @@ std::vector<std::string> mpirun_command(const std::string& mpirun, const std::st
 std::string self_executable() {
   char path[PATH_MAX];
   const ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
-  if (n <= 0) return "clusterbench";
+  if (n <= 0)
+    return "clusterbench";
   return std::string(path, static_cast<std::size_t>(n));
 }
 
 std::string find_on_path(const std::string& program) {
   const char* path = std::getenv("PATH");
-  if (!path) return "";
+  if (!path)
+    return "";
   std::stringstream dirs(path);
   std::string dir;
   while (std::getline(dirs, dir, ':')) {
     const std::string candidate = (dir.empty() ? "." : dir) + "/" + program;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    if (::access(candidate.c_str(), X_OK) == 0)
+      return candidate;
   }
   return "";
 }
@@ -84,27 +94,32 @@ std::string shell_quote(const std::string& word) {
     return word;
   }
   std::string out = "'";
-  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  for (char c : word)
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return out + "'";
 }
 
 std::string command_line(const std::vector<std::string>& argv) {
   std::string out;
-  for (const auto& a : argv) out += (out.empty() ? "" : " ") + shell_quote(a);
+  for (const auto& a : argv)
+    out += (out.empty() ? "" : " ") + shell_quote(a);
   return out;
 }
 
 int run_child(const std::vector<std::string>& argv) {
   std::vector<char*> c_argv;
-  for (const auto& a : argv) c_argv.push_back(const_cast<char*>(a.c_str()));
+  for (const auto& a : argv)
+    c_argv.push_back(const_cast<char*>(a.c_str()));
   c_argv.push_back(nullptr);
   ::setenv("CLUSTERBENCH_LAUNCHED", "1", 1);
   const pid_t pid = ::fork();
-  if (pid < 0) CB_RUN_ERROR(std::string("fork failed: ") + std::strerror(errno));
+  if (pid < 0)
+    CB_RUN_ERROR(std::string("fork failed: ") + std::strerror(errno));
   if (pid == 0) {
     std::signal(SIGINT, SIG_DFL);
     ::execvp(c_argv[0], c_argv.data());
-    std::fprintf(stderr, "clusterbench run: cannot execute %s: %s\n", c_argv[0], std::strerror(errno));
+    std::fprintf(stderr, "clusterbench run: cannot execute %s: %s\n", c_argv[0],
+                 std::strerror(errno));
     ::_exit(3);
   }
   // The launcher forwards an interrupt to mpirun, which tears the job down cleanly.
@@ -112,12 +127,14 @@ int run_child(const std::vector<std::string>& argv) {
   auto previous_term = std::signal(SIGTERM, SIG_IGN);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) CB_RUN_ERROR(std::string("waitpid failed: ") + std::strerror(errno));
+    if (errno != EINTR)
+      CB_RUN_ERROR(std::string("waitpid failed: ") + std::strerror(errno));
   }
   std::signal(SIGINT, previous_int);
   std::signal(SIGTERM, previous_term);
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFEXITED(status))
+    return WEXITSTATUS(status);
   return 3;
 }
 
-}  // namespace cb
+} // namespace cb

@@ -28,4 +28,4 @@ std::string command_line(const std::vector<std::string>& argv);
 // child killed by a signal counts as a failed run (3).
 int run_child(const std::vector<std::string>& argv);
 
-}  // namespace cb
+} // namespace cb

@@ -10,37 +10,49 @@ namespace {
 
 MPI_Datatype mpi_type(DType t) {
   switch (t) {
-    case DType::f32: return MPI_FLOAT;
-    case DType::f64: return MPI_DOUBLE;
-    case DType::i32: return MPI_INT32_T;
-    default: return MPI_DATATYPE_NULL;
+  case DType::f32:
+    return MPI_FLOAT;
+  case DType::f64:
+    return MPI_DOUBLE;
+  case DType::i32:
+    return MPI_INT32_T;
+  default:
+    return MPI_DATATYPE_NULL;
   }
 }
 
 MPI_Op mpi_op(ReduceOp op) {
   switch (op) {
-    case ReduceOp::sum: return MPI_SUM;
-    case ReduceOp::min: return MPI_MIN;
-    case ReduceOp::max: return MPI_MAX;
+  case ReduceOp::sum:
+    return MPI_SUM;
+  case ReduceOp::min:
+    return MPI_MIN;
+  case ReduceOp::max:
+    return MPI_MAX;
   }
   return MPI_OP_NULL;
 }
 
-int as_count(std::size_t count) { return static_cast<int>(count); }
+int as_count(std::size_t count) {
+  return static_cast<int>(count);
+}
 
-}  // namespace
+} // namespace
 
 std::string MpiCollectives::why_unsupported(Collective c, DType t, ReduceOp, bool) const {
   if (mpi_type(t) == MPI_DATATYPE_NULL) {
-    return "MPI has no " + std::string(dtype_name(t)) + " type (host backend: float, double, int32)";
+    return "MPI has no " + std::string(dtype_name(t)) +
+           " type (host backend: float, double, int32)";
   }
   switch (c) {
-    case Collective::all_reduce:
-    case Collective::all_gather:
-    case Collective::reduce_scatter:
-    case Collective::broadcast:
-    case Collective::alltoall: return "";
-    default: return "not a collective of the host backend";
+  case Collective::all_reduce:
+  case Collective::all_gather:
+  case Collective::reduce_scatter:
+  case Collective::broadcast:
+  case Collective::alltoall:
+    return "";
+  default:
+    return "not a collective of the host backend";
   }
 }
 
@@ -70,12 +82,13 @@ void MpiCollectives::reduce_scatter(const void* send, void* recv, std::size_t re
     check_mpi(MPI_Reduce_scatter_block(MPI_IN_PLACE, buffer, as_count(recv_count), mpi_type(t),
                                        mpi_op(op), comm_),
               "MPI_Reduce_scatter_block");
-    if (own_offset != 0) std::memmove(recv, buffer, recv_count * dtype_size(t));
+    if (own_offset != 0)
+      std::memmove(recv, buffer, recv_count * dtype_size(t));
     return;
   }
-  check_mpi(MPI_Reduce_scatter_block(send, recv, as_count(recv_count), mpi_type(t), mpi_op(op),
-                                     comm_),
-            "MPI_Reduce_scatter_block");
+  check_mpi(
+      MPI_Reduce_scatter_block(send, recv, as_count(recv_count), mpi_type(t), mpi_op(op), comm_),
+      "MPI_Reduce_scatter_block");
 }
 
 void MpiCollectives::broadcast(const void* send, void* recv, std::size_t count, DType t, int root) {
@@ -92,4 +105,4 @@ void MpiCollectives::alltoall(const void* send, void* recv, std::size_t count_pe
             "MPI_Alltoall");
 }
 
-}  // namespace cb
+} // namespace cb

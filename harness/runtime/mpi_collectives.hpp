@@ -6,7 +6,7 @@
 namespace cb {
 
 class MpiCollectives : public CollectiveComm {
- public:
+public:
   explicit MpiCollectives(const Communicator& comm) : comm_(comm.get()), rank_(comm.rank()) {}
   std::string why_unsupported(Collective c, DType t, ReduceOp op, bool in_place) const override;
   void all_reduce(const void* send, void* recv, std::size_t count, DType t, ReduceOp op) override;
@@ -16,9 +16,9 @@ class MpiCollectives : public CollectiveComm {
   void broadcast(const void* send, void* recv, std::size_t count, DType t, int root) override;
   void alltoall(const void* send, void* recv, std::size_t count_per_peer, DType t) override;
 
- private:
+private:
   MPI_Comm comm_;
   int rank_;
 };
 
-}  // namespace cb
+} // namespace cb

@@ -11,4 +11,4 @@ namespace cb {
 // ("/sys" in production; a fake tree in tests).
 nlohmann::json network_interfaces(const std::string& sysfs = "/sys");
 
-}  // namespace cb
+} // namespace cb

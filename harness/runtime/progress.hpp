@@ -7,7 +7,7 @@
 namespace cb {
 
 class Progress {
- public:
+public:
   Progress(long total_units, bool enabled);
   ~Progress();
   // A new stage (case at a GPU count); in plain mode one line per stage.
@@ -16,7 +16,7 @@ class Progress {
   // Clears the updating line before other output reaches the terminal.
   void clear();
 
- private:
+private:
   void draw();
   long total_;
   long done_ = 0;
@@ -28,4 +28,4 @@ class Progress {
 
 std::string format_duration(double seconds);
 
-}  // namespace cb
+} // namespace cb

@@ -10,7 +10,8 @@ std::vector<std::uint64_t> RunConfig::message_sizes() const {
   double size = static_cast<double>(min_bytes);
   while (static_cast<std::uint64_t>(std::llround(size)) <= max_bytes) {
     const auto bytes = static_cast<std::uint64_t>(std::llround(size));
-    if (sizes.empty() || bytes != sizes.back()) sizes.push_back(bytes);
+    if (sizes.empty() || bytes != sizes.back())
+      sizes.push_back(bytes);
     size *= step_factor;
   }
   return sizes;
@@ -21,18 +22,19 @@ bool RunConfig::wants_suite(const std::string& suite) const {
 }
 
 bool RunConfig::wants_case(const std::string& suite, const std::string& name) const {
-  if (!wants_suite(suite)) return false;
+  if (!wants_suite(suite))
+    return false;
   return cases.empty() || std::find(cases.begin(), cases.end(), name) != cases.end();
 }
 
 MeasureSettings quick_measure_settings() {
   MeasureSettings s;
   s.target_cv = 0.02;
-  s.min_samples = 5;  // enough for `check`'s significance test on a quick run
+  s.min_samples = 5; // enough for `check`'s significance test on a quick run
   s.min_time_s = 0.01;
   s.max_time_s = 0.2;
   s.batch_time_s = 0.001;
   return s;
 }
 
-}  // namespace cb
+} // namespace cb

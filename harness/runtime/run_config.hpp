@@ -10,14 +10,14 @@
 namespace cb {
 
 struct RunConfig {
-  std::vector<std::string> suites;     // empty = every suite
-  std::vector<std::string> cases;      // empty = every case of the chosen suites
-  std::string gpus = "auto";           // "auto" or "1,2,4"
-  std::string backend = "auto";        // auto | host | cuda
+  std::vector<std::string> suites; // empty = every suite
+  std::vector<std::string> cases;  // empty = every case of the chosen suites
+  std::string gpus = "auto";       // "auto" or "1,2,4"
+  std::string backend = "auto";    // auto | host | cuda
   bool quick = false;
-  std::string out;                     // results file
-  int np = 0;                          // ranks to launch when not already under MPI (0 = default)
-  double timeout_s = 600;              // watchdog: one record may not take longer
+  std::string out;        // results file
+  int np = 0;             // ranks to launch when not already under MPI (0 = default)
+  double timeout_s = 600; // watchdog: one record may not take longer
   // collectives
   std::uint64_t min_bytes = 8;
   std::uint64_t max_bytes = 64ull << 20;
@@ -26,15 +26,15 @@ struct RunConfig {
   std::vector<std::string> ops{"sum"};
   std::vector<bool> in_place{false, true};
   // compute
-  std::uint64_t array_bytes = 0;       // 0 = the family's default (a multiple of the LLC)
-  std::vector<int> gemm_sizes;         // empty = the family's default
+  std::uint64_t array_bytes = 0; // 0 = the family's default (a multiple of the LLC)
+  std::vector<int> gemm_sizes;   // empty = the family's default
   // storage
-  std::string storage_dir;             // empty = a directory of clusterbench's in the temp dir
+  std::string storage_dir; // empty = a directory of clusterbench's in the temp dir
   std::vector<std::uint64_t> block_sizes{1ull << 20};
   int queue_depth = 1;
-  std::uint64_t file_bytes = 0;        // 0 = the family's default
+  std::uint64_t file_bytes = 0; // 0 = the family's default
   bool cleanup = false;
-  bool buffered = false;               // storage: skip O_DIRECT on purpose
+  bool buffered = false; // storage: skip O_DIRECT on purpose
   MeasureSettings measure;
 
   // The collective message sizes: min, min*f, ... <= max (always including min).
@@ -46,4 +46,4 @@ struct RunConfig {
 // The measurement profile of --quick: fewer, shorter samples, for smoke tests and CI.
 MeasureSettings quick_measure_settings();
 
-}  // namespace cb
+} // namespace cb

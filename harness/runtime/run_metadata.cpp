@@ -36,15 +36,19 @@ nlohmann::json make_run_header(const std::vector<std::string>& argv, const std::
     nlohmann::json nics = nlohmann::json::array();
     std::string host;
     for (std::size_t r = 0; r < layout.node_of_rank.size(); ++r) {
-      if (layout.node_of_rank[r] != node) continue;
-      if (host.empty() && r < nics_of_rank.size()) nics = nics_of_rank[r];
+      if (layout.node_of_rank[r] != node)
+        continue;
+      if (host.empty() && r < nics_of_rank.size())
+        nics = nics_of_rank[r];
       host = layout.host_of_rank[r];
       nlohmann::json d = world_devices[r];
       d["rank"] = static_cast<int>(r);
       devices.push_back(std::move(d));
     }
-    hosts.push_back(
-        {{"host", host}, {"node", node}, {"devices", std::move(devices)}, {"nics", std::move(nics)}});
+    hosts.push_back({{"host", host},
+                     {"node", node},
+                     {"devices", std::move(devices)},
+                     {"nics", std::move(nics)}});
   }
   nlohmann::json versions = backend_versions;
   versions["mpi"] = mpi_version;
@@ -53,7 +57,8 @@ nlohmann::json make_run_header(const std::vector<std::string>& argv, const std::
   for (char** e = environ; *e; ++e) {
     const std::string entry = *e;
     // The variables that change how collectives and transports behave.
-    for (const char* prefix : {"NCCL_", "UCX_", "OMPI_MCA_", "CUDA_VISIBLE_DEVICES", "SLURM_JOB_ID"}) {
+    for (const char* prefix :
+         {"NCCL_", "UCX_", "OMPI_MCA_", "CUDA_VISIBLE_DEVICES", "SLURM_JOB_ID"}) {
       if (entry.rfind(prefix, 0) == 0) {
         const auto eq = entry.find('=');
         environment[entry.substr(0, eq)] = entry.substr(eq + 1);
@@ -75,4 +80,4 @@ nlohmann::json make_run_header(const std::vector<std::string>& argv, const std::
           {"environment", std::move(environment)}};
 }
 
-}  // namespace cb
+} // namespace cb

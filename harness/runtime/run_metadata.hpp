@@ -8,7 +8,7 @@
 
 namespace cb {
 
-std::string utc_timestamp(bool compact);  // 2026-11-29T17:25:00Z, or 20261129T172500Z
+std::string utc_timestamp(bool compact); // 2026-11-29T17:25:00Z, or 20261129T172500Z
 // results/<UTC timestamp>-<host>.json
 std::string default_results_path();
 
@@ -19,4 +19,4 @@ nlohmann::json make_run_header(const std::vector<std::string>& argv, const std::
                                const std::string& mpi_version,
                                const std::vector<nlohmann::json>& nics_of_rank = {});
 
-}  // namespace cb
+} // namespace cb

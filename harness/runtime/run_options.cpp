@@ -18,28 +18,34 @@ ArgParser run_argument_parser() {
   ArgParser p("clusterbench run", "clusterbench run [options]");
   p.option("suite", "LIST", "families to run: compute,links,collectives,storage (default: all)")
       .option("cases", "LIST", "cases within them, e.g. all_reduce,broadcast (default: all)")
-      .option("gpus", "LIST|auto", "GPU counts to sweep, e.g. 1,2,4 (default auto: powers of two, "
-                                   "filling a node first, then whole nodes)")
+      .option("gpus", "LIST|auto",
+              "GPU counts to sweep, e.g. 1,2,4 (default auto: powers of two, "
+              "filling a node first, then whole nodes)")
       .option("backend", "NAME", "auto|host|cuda (default auto: cuda when a GPU is visible)")
       .flag("quick", "a short profile: fewer sizes, shorter sampling (smoke tests, CI)")
       .option("out", "FILE", "results file (default results/<UTC timestamp>-<host>.json)")
-      .option("np", "N", "ranks to launch when not started under MPI (default: one per device: "
-                         "physical cores on the host backend, GPUs on cuda)")
-      .option("timeout", "SECONDS", "abort the job (exit 3) if one record takes longer (default 600)")
+      .option("np", "N",
+              "ranks to launch when not started under MPI (default: one per device: "
+              "physical cores on the host backend, GPUs on cuda)")
+      .option("timeout", "SECONDS",
+              "abort the job (exit 3) if one record takes longer (default 600)")
       .option("min-bytes", "SIZE", "collectives: smallest message (default 8)")
       .option("max-bytes", "SIZE", "collectives: largest message (default 64M; --quick 2M)")
-      .option("step-factor", "F", "collectives: size multiplier between steps, > 1 (default 2; "
-                                  "--quick 8)")
+      .option("step-factor", "F",
+              "collectives: size multiplier between steps, > 1 (default 2; "
+              "--quick 8)")
       .option("dtypes", "LIST", "collectives: float,double,int32,bf16,fp16 (default float)")
       .option("ops", "LIST", "collectives: reductions sum,min,max (default sum)")
-      .option("placement", "WHICH", "collectives: both|out|in, out-of-place and/or in-place "
-                                    "(default both)")
+      .option("placement", "WHICH",
+              "collectives: both|out|in, out-of-place and/or in-place "
+              "(default both)")
       .option("target-cv", "FRACTION", "stop sampling at this relative stddev (default 0.01)")
       .option("max-time", "SECONDS", "sampling cap per record; records that hit it are 'noisy'")
       .option("array-bytes", "SIZE", "compute: array size per rank (default 4 x last-level cache)")
       .option("gemm-sizes", "LIST", "compute: square GEMM sizes (default 1024,2048,4096)")
-      .option("storage-dir", "DIR", "storage: directory of clusterbench's files (default "
-                                    "<tmp>/clusterbench-storage)")
+      .option("storage-dir", "DIR",
+              "storage: directory of clusterbench's files (default "
+              "<tmp>/clusterbench-storage)")
       .option("block-sizes", "LIST", "storage: read sizes, e.g. 4K,64K,1M,16M (default 1M)")
       .option("queue-depth", "N", "storage: reads in flight per rank (default 1)")
       .option("file-bytes", "SIZE", "storage: file size per rank")
@@ -47,7 +53,8 @@ ArgParser run_argument_parser() {
       .flag("cleanup", "storage: remove clusterbench's files afterwards");
   p.epilog(
       "Not started under MPI, run re-executes itself through mpirun with one rank per device and\n"
-      "prints the command; under mpirun or srun it runs as it is. Exit codes: 0 ok, 1 a data check\n"
+      "prints the command; under mpirun or srun it runs as it is. Exit codes: 0 ok, 1 a data "
+      "check\n"
       "failed, 2 bad input, 3 the run failed (finished records are kept).");
   return p;
 }
@@ -60,8 +67,8 @@ std::vector<std::string> checked_list(const ArgParser& args, const std::string& 
   std::vector<std::string> items = split_list(*args.get(flag), "--" + flag);
   for (const auto& item : items) {
     if (std::find(allowed.begin(), allowed.end(), item) == allowed.end()) {
-      throw InputError("--" + flag + ": unknown " + what + " '" + item + "' (allowed: " +
-                       join(allowed, ", ") + ")");
+      throw InputError("--" + flag + ": unknown " + what + " '" + item +
+                       "' (allowed: " + join(allowed, ", ") + ")");
     }
   }
   return items;
@@ -69,11 +76,12 @@ std::vector<std::string> checked_list(const ArgParser& args, const std::string& 
 
 double positive_number(const ArgParser& args, const std::string& flag) {
   const double v = parse_number(*args.get(flag), "--" + flag);
-  if (v <= 0) throw InputError("--" + flag + ": must be greater than 0, got " + *args.get(flag));
+  if (v <= 0)
+    throw InputError("--" + flag + ": must be greater than 0, got " + *args.get(flag));
   return v;
 }
 
-}  // namespace
+} // namespace
 
 RunConfig run_config_from(const ArgParser& args) {
   RunConfig c;
@@ -84,12 +92,15 @@ RunConfig run_config_from(const ArgParser& args) {
     c.max_bytes = 2ull << 20;
     c.step_factor = 8;
   }
-  if (args.has("suite")) c.suites = checked_list(args, "suite", registry.suites(), "suite");
+  if (args.has("suite"))
+    c.suites = checked_list(args, "suite", registry.suites(), "suite");
   if (args.has("cases")) {
     std::vector<std::string> known;
     for (const auto& suite : registry.suites()) {
-      if (!c.wants_suite(suite)) continue;
-      for (const auto& name : registry.case_names(suite)) known.push_back(name);
+      if (!c.wants_suite(suite))
+        continue;
+      for (const auto& name : registry.case_names(suite))
+        known.push_back(name);
     }
     c.cases = checked_list(args, "cases", known, "case for the chosen suites");
   }
@@ -103,12 +114,16 @@ RunConfig run_config_from(const ArgParser& args) {
   c.backend = args.get_or("backend", "auto");
   if (args.has("np")) {
     const long long np = parse_integer(*args.get("np"), "--np");
-    if (np < 1) throw InputError("--np: must be at least 1, got " + *args.get("np"));
+    if (np < 1)
+      throw InputError("--np: must be at least 1, got " + *args.get("np"));
     c.np = static_cast<int>(np);
   }
-  if (args.has("timeout")) c.timeout_s = positive_number(args, "timeout");
-  if (args.has("min-bytes")) c.min_bytes = parse_size(*args.get("min-bytes"), "--min-bytes");
-  if (args.has("max-bytes")) c.max_bytes = parse_size(*args.get("max-bytes"), "--max-bytes");
+  if (args.has("timeout"))
+    c.timeout_s = positive_number(args, "timeout");
+  if (args.has("min-bytes"))
+    c.min_bytes = parse_size(*args.get("min-bytes"), "--min-bytes");
+  if (args.has("max-bytes"))
+    c.max_bytes = parse_size(*args.get("max-bytes"), "--max-bytes");
   if (args.has("min-bytes") && !args.has("max-bytes") && c.min_bytes > c.max_bytes) {
     c.max_bytes = c.min_bytes;
   }
@@ -124,11 +139,13 @@ RunConfig run_config_from(const ArgParser& args) {
   }
   if (args.has("dtypes")) {
     c.dtypes = split_list(*args.get("dtypes"), "--dtypes");
-    for (const auto& d : c.dtypes) dtype_from_name(d);
+    for (const auto& d : c.dtypes)
+      dtype_from_name(d);
   }
   if (args.has("ops")) {
     c.ops = split_list(*args.get("ops"), "--ops");
-    for (const auto& o : c.ops) reduce_op_from_name(o);
+    for (const auto& o : c.ops)
+      reduce_op_from_name(o);
   }
   if (args.has("placement")) {
     const std::string p = *args.get("placement");
@@ -142,13 +159,17 @@ RunConfig run_config_from(const ArgParser& args) {
       throw InputError("--placement: expected both, out or in, got '" + p + "'");
     }
   }
-  if (args.has("target-cv")) c.measure.target_cv = positive_number(args, "target-cv");
-  if (args.has("max-time")) c.measure.max_time_s = positive_number(args, "max-time");
-  if (args.has("array-bytes")) c.array_bytes = parse_size(*args.get("array-bytes"), "--array-bytes");
+  if (args.has("target-cv"))
+    c.measure.target_cv = positive_number(args, "target-cv");
+  if (args.has("max-time"))
+    c.measure.max_time_s = positive_number(args, "max-time");
+  if (args.has("array-bytes"))
+    c.array_bytes = parse_size(*args.get("array-bytes"), "--array-bytes");
   if (args.has("gemm-sizes")) {
     for (const auto& item : split_list(*args.get("gemm-sizes"), "--gemm-sizes")) {
       const long long n = parse_integer(item, "--gemm-sizes");
-      if (n < 1 || n > 65536) throw InputError("--gemm-sizes: sizes must be 1..65536, got " + item);
+      if (n < 1 || n > 65536)
+        throw InputError("--gemm-sizes: sizes must be 1..65536, got " + item);
       c.gemm_sizes.push_back(static_cast<int>(n));
     }
   }
@@ -161,10 +182,12 @@ RunConfig run_config_from(const ArgParser& args) {
   }
   if (args.has("queue-depth")) {
     const long long qd = parse_integer(*args.get("queue-depth"), "--queue-depth");
-    if (qd < 1 || qd > 1024) throw InputError("--queue-depth: must be 1..1024, got " + *args.get("queue-depth"));
+    if (qd < 1 || qd > 1024)
+      throw InputError("--queue-depth: must be 1..1024, got " + *args.get("queue-depth"));
     c.queue_depth = static_cast<int>(qd);
   }
-  if (args.has("file-bytes")) c.file_bytes = parse_size(*args.get("file-bytes"), "--file-bytes");
+  if (args.has("file-bytes"))
+    c.file_bytes = parse_size(*args.get("file-bytes"), "--file-bytes");
   c.buffered = args.has("buffered");
   c.cleanup = args.has("cleanup");
   c.out = args.get_or("out", "");
@@ -176,14 +199,17 @@ void check_output_path(const std::string& path, bool is_default) {
   const fs::path target(path);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   std::error_code ec;
-  if (is_default) fs::create_directories(dir, ec);
-  if (fs::is_directory(target, ec)) throw InputError("--out: '" + path + "' is a directory");
+  if (is_default)
+    fs::create_directories(dir, ec);
+  if (fs::is_directory(target, ec))
+    throw InputError("--out: '" + path + "' is a directory");
   if (!fs::is_directory(dir, ec)) {
     throw InputError("--out: directory '" + dir.string() + "' does not exist");
   }
   if (::access(dir.c_str(), W_OK) != 0) {
-    throw InputError("--out: cannot write in '" + dir.string() + "' (" + std::strerror(errno) + ")");
+    throw InputError("--out: cannot write in '" + dir.string() + "' (" + std::strerror(errno) +
+                     ")");
   }
 }
 
-}  // namespace cb
+} // namespace cb

@@ -15,4 +15,4 @@ RunConfig run_config_from(const ArgParser& args);
 // Checks that the results file can be written (creating results/ for the default path).
 void check_output_path(const std::string& path, bool is_default);
 
-}  // namespace cb
+} // namespace cb

@@ -12,19 +12,17 @@ namespace cb {
 SweepRunner::SweepRunner(Backend& backend, const Communicator& world, const RunConfig& config,
                          const NodeLayout& layout, const std::vector<nlohmann::json>& world_devices,
                          std::vector<int> counts)
-    : backend_(backend),
-      world_(world),
-      config_(config),
-      layout_(layout),
-      world_devices_(world_devices),
-      counts_(std::move(counts)) {}
+    : backend_(backend), world_(world), config_(config), layout_(layout),
+      world_devices_(world_devices), counts_(std::move(counts)) {}
 
 std::vector<int> SweepRunner::counts_for(const BenchmarkCase& c) const {
   std::vector<int> out;
   for (int n : counts_) {
-    if (n >= c.min_gpus()) out.push_back(n);
+    if (n >= c.min_gpus())
+      out.push_back(n);
   }
-  if (c.largest_count_only() && !out.empty()) out = {out.back()};
+  if (c.largest_count_only() && !out.empty())
+    out = {out.back()};
   return out;
 }
 
@@ -36,7 +34,8 @@ void SweepRunner::wait_idle() const {
   int done = 0;
   while (!done) {
     check_mpi(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
-    if (!done) std::this_thread::sleep_for(std::chrono::microseconds(500));
+    if (!done)
+      std::this_thread::sleep_for(std::chrono::microseconds(500));
   }
 }
 
@@ -65,17 +64,18 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
 
   for (auto& c : cases) {
     for (int n : counts_for(*c)) {
-      const std::size_t index = static_cast<std::size_t>(
-          std::find(counts_.begin(), counts_.end(), n) - counts_.begin());
+      const std::size_t index =
+          static_cast<std::size_t>(std::find(counts_.begin(), counts_.end(), n) - counts_.begin());
       const Communicator& comm = comms[index];
       if (!comm.valid()) {
         wait_idle();
         continue;
       }
-      CaseContext ctx{backend_, comm, config_, layout_, members[index],
-                      placement_of(layout_, members[index]), world_devices_};
+      CaseContext ctx{backend_,      comm,           config_,
+                      layout_,       members[index], placement_of(layout_, members[index]),
+                      world_devices_};
       const auto instances = c->instances(config_);
-      if (instances.empty()) {  // the case has nothing to run on this backend or with these flags
+      if (instances.empty()) { // the case has nothing to run on this backend or with these flags
         wait_idle();
         continue;
       }
@@ -92,7 +92,8 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
                                             " on " + std::to_string(n) + " ranks");
           records = c->run(ctx, params);
         }
-        if (!root) continue;
+        if (!root)
+          continue;
         for (const auto& r : records) {
           writer->append(r);
           ++summary.records;
@@ -100,9 +101,12 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
             ++summary.noisy;
             summary.noisy_cv.push_back(r.stats.cv);
           }
-          if (r.status == "skipped") ++summary.skipped;
-          if (r.status == "failed") ++summary.failed;
-          if (r.check == "fail") ++summary.check_failed;
+          if (r.status == "skipped")
+            ++summary.skipped;
+          if (r.status == "failed")
+            ++summary.failed;
+          if (r.check == "fail")
+            ++summary.check_failed;
         }
         progress.clear();
         c->print_rows(*table, records);
@@ -115,4 +119,4 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
   return summary;
 }
 
-}  // namespace cb
+} // namespace cb

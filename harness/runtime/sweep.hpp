@@ -17,13 +17,13 @@ struct SweepSummary {
   int records = 0;
   int noisy = 0;
   int skipped = 0;
-  int failed = 0;         // status failed (the case could not run)
-  int check_failed = 0;   // data verification failed
+  int failed = 0;       // status failed (the case could not run)
+  int check_failed = 0; // data verification failed
   std::vector<double> noisy_cv;
 };
 
 class SweepRunner {
- public:
+public:
   SweepRunner(Backend& backend, const Communicator& world, const RunConfig& config,
               const NodeLayout& layout, const std::vector<nlohmann::json>& world_devices,
               std::vector<int> counts);
@@ -31,7 +31,7 @@ class SweepRunner {
   SweepSummary run(std::vector<std::unique_ptr<BenchmarkCase>>& cases,
                    IncrementalResultsWriter* writer, std::ostream* table);
 
- private:
+private:
   std::vector<int> counts_for(const BenchmarkCase& c) const;
   void wait_idle() const;
 
@@ -43,4 +43,4 @@ class SweepRunner {
   std::vector<int> counts_;
 };
 
-}  // namespace cb
+} // namespace cb

@@ -1,8 +1,8 @@
 #include "runtime/topology.hpp"
 
 #include <algorithm>
-#include <map>
 #include <limits>
+#include <map>
 #include <set>
 
 #include "core/error.hpp"
@@ -23,7 +23,8 @@ std::vector<int> NodeLayout::node_aware_order() const {
   order.reserve(node_of_rank.size());
   for (int node = 0; node < node_count(); ++node) {
     for (std::size_t r = 0; r < node_of_rank.size(); ++r) {
-      if (node_of_rank[r] == node) order.push_back(static_cast<int>(r));
+      if (node_of_rank[r] == node)
+        order.push_back(static_cast<int>(r));
     }
   }
   return order;
@@ -50,17 +51,20 @@ std::vector<int> members_for_count(const NodeLayout& layout, int n) {
 
 Placement placement_of(const NodeLayout& layout, const std::vector<int>& members) {
   std::map<int, int> per_node;
-  for (int r : members) ++per_node[layout.node_of_rank[static_cast<std::size_t>(r)]];
+  for (int r : members)
+    ++per_node[layout.node_of_rank[static_cast<std::size_t>(r)]];
   Placement p;
   p.nodes = static_cast<int>(per_node.size());
   p.ranks_per_node = 0;
-  for (const auto& [node, count] : per_node) p.ranks_per_node = std::max(p.ranks_per_node, count);
+  for (const auto& [node, count] : per_node)
+    p.ranks_per_node = std::max(p.ranks_per_node, count);
   return p;
 }
 
 std::vector<int> auto_gpu_counts_single_node(int world_size) {
   std::vector<int> counts;
-  for (int n = 1; n < world_size; n *= 2) counts.push_back(n);
+  for (int n = 1; n < world_size; n *= 2)
+    counts.push_back(n);
   counts.push_back(world_size);
   return counts;
 }
@@ -68,18 +72,22 @@ std::vector<int> auto_gpu_counts_single_node(int world_size) {
 std::vector<int> auto_gpu_counts(const NodeLayout& layout) {
   const int world = static_cast<int>(layout.node_of_rank.size());
   const int nodes = layout.node_count();
-  if (nodes <= 1) return auto_gpu_counts_single_node(world);
+  if (nodes <= 1)
+    return auto_gpu_counts_single_node(world);
   std::set<int> counts;
   const int first_node = layout.ranks_on_node(0);
-  for (int n = 1; n < first_node; n *= 2) counts.insert(n);
+  for (int n = 1; n < first_node; n *= 2)
+    counts.insert(n);
   counts.insert(first_node);
   // Whole nodes: the count of ranks on the first k nodes in node-aware order.
   auto ranks_on_first = [&](int k) {
     int total = 0;
-    for (int node = 0; node < k; ++node) total += layout.ranks_on_node(node);
+    for (int node = 0; node < k; ++node)
+      total += layout.ranks_on_node(node);
     return total;
   };
-  for (int k = 2; k < nodes; k *= 2) counts.insert(ranks_on_first(k));
+  for (int k = 2; k < nodes; k *= 2)
+    counts.insert(ranks_on_first(k));
   counts.insert(world);
   return {counts.begin(), counts.end()};
 }
@@ -92,17 +100,19 @@ std::vector<int> parse_gpu_counts(std::string_view text, int world_size) {
   std::vector<int> counts;
   for (const auto& item : split_list(text, "--gpus")) {
     const long long n = parse_integer(item, "--gpus");
-    if (n < 1) throw InputError("--gpus: counts must be at least 1, got " + item);
+    if (n < 1)
+      throw InputError("--gpus: counts must be at least 1, got " + item);
     if (n > world_size) {
       throw InputError("--gpus: " + item + " is more than the " + std::to_string(world_size) +
                        " devices (ranks) of this job; use --np or launch more ranks");
     }
     if (!counts.empty() && n <= counts.back()) {
-      throw InputError("--gpus: counts must be strictly increasing, got '" + std::string(text) + "'");
+      throw InputError("--gpus: counts must be strictly increasing, got '" + std::string(text) +
+                       "'");
     }
     counts.push_back(static_cast<int>(n));
   }
   return counts;
 }
 
-}  // namespace cb
+} // namespace cb

@@ -14,7 +14,7 @@ namespace cb {
 struct NodeLayout {
   std::vector<int> node_of_rank;         // node index of each world rank, numbered in order of
                                          // first appearance by world rank
-  std::vector<std::string> host_of_rank;  // host name of each world rank
+  std::vector<std::string> host_of_rank; // host name of each world rank
   int node_count() const;
   int ranks_on_node(int node) const;
   // World ranks in node-aware order: node 0's ranks, then node 1's, ...
@@ -27,7 +27,7 @@ NodeLayout make_layout(const std::vector<int>& node_key_of_rank,
 
 struct Placement {
   int nodes = 1;
-  int ranks_per_node = 1;  // the most ranks on any one node taking part
+  int ranks_per_node = 1; // the most ranks on any one node taking part
   std::string tier() const { return nodes > 1 ? "inter" : "intra"; }
 };
 
@@ -45,4 +45,4 @@ std::vector<int> parse_gpu_counts(std::string_view text, int world_size);
 // The same checks without the upper bound (before the world size is known).
 std::vector<int> parse_gpu_counts_syntax(std::string_view text);
 
-}  // namespace cb
+} // namespace cb

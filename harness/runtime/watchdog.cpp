@@ -43,7 +43,8 @@ void Watchdog::watch() {
       // and the launcher (mpirun, srun) tears the rest of the job down. Records on disk are
       // complete files, written atomically.
       const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
-      if (!rank) rank = std::getenv("PMI_RANK");
+      if (!rank)
+        rank = std::getenv("PMI_RANK");
       std::fprintf(stderr,
                    "clusterbench run: rank %s: no progress for %.0f s in %s; aborting the job "
                    "(--timeout). Finished records are kept in the results file.\n",
@@ -54,4 +55,4 @@ void Watchdog::watch() {
   }
 }
 
-}  // namespace cb
+} // namespace cb

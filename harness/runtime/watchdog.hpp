@@ -10,7 +10,7 @@
 namespace cb {
 
 class Watchdog {
- public:
+public:
   explicit Watchdog(double timeout_s);
   ~Watchdog();
   Watchdog(const Watchdog&) = delete;
@@ -18,7 +18,7 @@ class Watchdog {
   void arm(const std::string& what);
   void disarm();
 
- private:
+private:
   void watch();
   std::chrono::duration<double> timeout_;
   std::mutex mutex_;
@@ -32,14 +32,14 @@ class Watchdog {
 
 // Arms on construction, disarms on destruction.
 class WatchdogScope {
- public:
+public:
   WatchdogScope(Watchdog& dog, const std::string& what) : dog_(dog) { dog_.arm(what); }
   ~WatchdogScope() { dog_.disarm(); }
   WatchdogScope(const WatchdogScope&) = delete;
   WatchdogScope& operator=(const WatchdogScope&) = delete;
 
- private:
+private:
   Watchdog& dog_;
 };
 
-}  // namespace cb
+} // namespace cb

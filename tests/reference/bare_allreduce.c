@@ -22,7 +22,8 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (argc != 5) {
-    if (rank == 0) fprintf(stderr, "usage: bare_allreduce MIN_BYTES MAX_BYTES FACTOR REPEATS\n");
+    if (rank == 0)
+      fprintf(stderr, "usage: bare_allreduce MIN_BYTES MAX_BYTES FACTOR REPEATS\n");
     MPI_Finalize();
     return 2;
   }
@@ -36,14 +37,16 @@ int main(int argc, char** argv) {
   for (long bytes = min_bytes; bytes <= max_bytes; bytes *= factor) {
     const int count = (int)(bytes / sizeof(float)) > 0 ? (int)(bytes / sizeof(float)) : 1;
     /* Warm-up, then size the loop to about 2 ms like clusterbench's batches. */
-    for (int i = 0; i < 5; ++i) MPI_Allreduce(send, recv, count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+    for (int i = 0; i < 5; ++i)
+      MPI_Allreduce(send, recv, count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
     MPI_Barrier(MPI_COMM_WORLD);
     double t = MPI_Wtime();
     MPI_Allreduce(send, recv, count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
     t = MPI_Wtime() - t;
     MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     int iters = 1;
-    while (iters < (1 << 20) && t * iters < 0.002) iters *= 2;
+    while (iters < (1 << 20) && t * iters < 0.002)
+      iters *= 2;
     MPI_Bcast(&iters, 1, MPI_INT, 0, MPI_COMM_WORLD);
     for (int r = 0; r < repeats; ++r) {
       MPI_Barrier(MPI_COMM_WORLD);

@@ -12,7 +12,7 @@ ArgParser make() {
   p.positional("FILE", "input");
   return p;
 }
-}  // namespace
+} // namespace
 
 TEST(ArgParser, ParsesOptionsFlagsAndPositionals) {
   auto p = make();

@@ -20,8 +20,9 @@ TEST(BusBw, FactorsMatchNcclTestsForOneToSixteenRanks) {
 }
 
 TEST(BusBw, NamesRoundTripAndUnknownIsInputError) {
-  for (auto c : {Collective::all_reduce, Collective::all_gather, Collective::reduce_scatter,
-                 Collective::broadcast, Collective::reduce, Collective::alltoall, Collective::sendrecv}) {
+  for (auto c :
+       {Collective::all_reduce, Collective::all_gather, Collective::reduce_scatter,
+        Collective::broadcast, Collective::reduce, Collective::alltoall, Collective::sendrecv}) {
     EXPECT_EQ(collective_from_name(collective_name(c)), c);
   }
   EXPECT_THROW(collective_from_name("allreduce"), InputError);

@@ -27,20 +27,23 @@ Record sample_record() {
 }
 
 class TempDir {
- public:
-  TempDir() : path_(fs::temp_directory_path() / ("cb-test-" + std::to_string(::getpid()) + "-" +
-                                                  std::to_string(counter_++))) {
+public:
+  TempDir()
+      : path_(fs::temp_directory_path() /
+              ("cb-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++))) {
     fs::create_directories(path_);
   }
   ~TempDir() { fs::remove_all(path_); }
   std::string file(const std::string& name) const { return (path_ / name).string(); }
 
- private:
+private:
   static inline int counter_ = 0;
   fs::path path_;
 };
 
-void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+void write(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+}
 
 std::string load_error(const std::string& path) {
   try {
@@ -51,7 +54,7 @@ std::string load_error(const std::string& path) {
   return "";
 }
 
-}  // namespace
+} // namespace
 
 TEST(ResultsIo, RoundTripKeepsEveryField) {
   TempDir dir;
@@ -77,7 +80,8 @@ TEST(ResultsIo, IncrementalWriterLeavesAValidFileAfterEveryRecord) {
   EXPECT_EQ(load_results(path).records.size(), 2u);
   // No temporary files left behind.
   int files = 0;
-  for ([[maybe_unused]] auto& e : fs::directory_iterator(fs::path(path).parent_path())) ++files;
+  for ([[maybe_unused]] auto& e : fs::directory_iterator(fs::path(path).parent_path()))
+    ++files;
   EXPECT_EQ(files, 1);
 }
 
@@ -117,8 +121,8 @@ TEST(ResultsIo, LoaderRejectsOtherSchemaAndNonObjects) {
 
 TEST(ResultsIo, LoaderNamesTheMissingRecordField) {
   TempDir dir;
-  for (const char* field : {"suite", "case", "params", "gpus", "samples_s", "stats", "metrics",
-                            "check", "status"}) {
+  for (const char* field :
+       {"suite", "case", "params", "gpus", "samples_s", "stats", "metrics", "check", "status"}) {
     ResultsFile f;
     f.records.push_back(sample_record());
     nlohmann::json j = results_to_json(f);

@@ -21,7 +21,7 @@ TEST(Stats, PercentileMatchesNumpyLinear) {
 }
 
 TEST(Stats, SampleStddevAndCv) {
-  std::vector<double> v{2, 4, 4, 4, 5, 5, 7, 9};  // mean 5, sample var 32/7
+  std::vector<double> v{2, 4, 4, 4, 5, 5, 7, 9}; // mean 5, sample var 32/7
   EXPECT_NEAR(stddev(v), std::sqrt(32.0 / 7.0), 1e-12);
   EXPECT_NEAR(coefficient_of_variation(v), std::sqrt(32.0 / 7.0) / 5.0, 1e-12);
   EXPECT_DOUBLE_EQ(stddev({1.0}), 0.0);

@@ -19,7 +19,7 @@ struct Probe : CollectiveCase {
   }
   void call(CollectiveComm&, const void*, void*, std::size_t, DType, ReduceOp) const override {}
 };
-}  // namespace
+} // namespace
 
 TEST(CollectivePattern, ValuesAreSmallPositiveIntegers) {
   for (int r = 0; r < 20; ++r) {
@@ -63,7 +63,8 @@ TEST(CollectiveInstances, SweepSizesDtypesAndOnlyReducingCollectivesSweepOps) {
   c.dtypes = {"float", "double"};
   c.ops = {"sum", "max"};
   for (const auto& kase : CaseRegistry::instance().create_all()) {
-    if (kase->suite() != "collectives") continue;
+    if (kase->suite() != "collectives")
+      continue;
     const auto instances = kase->instances(c);
     const bool reduces = kase->name() == "all_reduce" || kase->name() == "reduce_scatter";
     EXPECT_EQ(instances.size(), (reduces ? 2u : 1u) * 2u * 4u) << kase->name();

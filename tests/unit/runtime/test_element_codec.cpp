@@ -24,7 +24,7 @@ TEST(ElementCodec, HalfTypesHoldSmallIntegersAndRoundToNearest) {
       EXPECT_EQ(decode_element(t, buf), v) << dtype_name(t);
     }
   }
-  encode_element(DType::bf16, 257.0, buf);  // 257 is not representable: nearest even is 256
+  encode_element(DType::bf16, 257.0, buf); // 257 is not representable: nearest even is 256
   EXPECT_EQ(decode_element(DType::bf16, buf), 256.0);
   encode_element(DType::f16, 2049.0, buf);
   EXPECT_EQ(decode_element(DType::f16, buf), 2048.0);

@@ -12,8 +12,8 @@ TEST(StoppingRule, NeedsMinimumCountAndTimeBeforeConverging) {
   s.max_time_s = 2;
   s.target_cv = 0.01;
   const std::vector<double> steady(5, 1.0);
-  EXPECT_EQ(stopping_rule({1.0, 1.0}, 1.0, s), StopDecision::keep_going);  // too few
-  EXPECT_EQ(stopping_rule(steady, 0.05, s), StopDecision::keep_going);      // too soon
+  EXPECT_EQ(stopping_rule({1.0, 1.0}, 1.0, s), StopDecision::keep_going); // too few
+  EXPECT_EQ(stopping_rule(steady, 0.05, s), StopDecision::keep_going);    // too soon
   EXPECT_EQ(stopping_rule(steady, 0.2, s), StopDecision::converged);
 }
 
@@ -66,7 +66,8 @@ TEST(RobustSpread, MatchesTheStandardDeviationOfNormalSamples) {
   // Evenly spaced quantiles of N(100, 1): MAD x 1.4826 ~ 1.
   std::vector<double> samples;
   const double z[] = {-1.645, -1.036, -0.674, -0.385, -0.126, 0.126, 0.385, 0.674, 1.036, 1.645};
-  for (double v : z) samples.push_back(100 + v);
+  for (double v : z)
+    samples.push_back(100 + v);
   EXPECT_NEAR(robust_relative_spread(samples), 0.01, 0.002);
   EXPECT_EQ(robust_relative_spread({5.0}), 0.0);
 }

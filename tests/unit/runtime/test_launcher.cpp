@@ -8,7 +8,8 @@ using namespace cb;
 
 TEST(Launcher, BindsOneRankPerCoreWhenTheyFit) {
   const auto cmd = mpirun_command("mpirun", "/x/clusterbench", {"run", "--quick"}, 2, false, 2);
-  EXPECT_EQ(command_line(cmd), "mpirun -np 2 --bind-to core --map-by core /x/clusterbench run --quick");
+  EXPECT_EQ(command_line(cmd),
+            "mpirun -np 2 --bind-to core --map-by core /x/clusterbench run --quick");
 }
 
 TEST(Launcher, OversubscribesOnlyWhenAskedForMoreRanksThanCores) {
@@ -42,5 +43,6 @@ TEST(Launcher, DetectsTheLaunchEnvironment) {
   setenv("SLURM_PROCID", "0", 1);
   setenv("PMIX_RANK", "0", 1);
   EXPECT_EQ(detect_launch_mode(), LaunchMode::slurm_step);
-  for (const char* v : {"SLURM_STEP_ID", "SLURM_PROCID", "PMIX_RANK"}) unsetenv(v);
+  for (const char* v : {"SLURM_STEP_ID", "SLURM_PROCID", "PMIX_RANK"})
+    unsetenv(v);
 }

@@ -14,7 +14,7 @@ void put(const fs::path& file, const std::string& text) {
   fs::create_directories(file.parent_path());
   std::ofstream(file) << text << "\n";
 }
-}  // namespace
+} // namespace
 
 TEST(NetworkInterfaces, ReadsEthernetSpeedsAndInfinibandRates) {
   const fs::path root = fs::temp_directory_path() / ("cb-sysfs-" + std::to_string(::getpid()));
@@ -32,12 +32,13 @@ TEST(NetworkInterfaces, ReadsEthernetSpeedsAndInfinibandRates) {
   fs::remove_all(root);
 
   std::map<std::string, nlohmann::json> by_name;
-  for (const auto& n : nics) by_name[n["name"]] = n;
+  for (const auto& n : nics)
+    by_name[n["name"]] = n;
   EXPECT_EQ(by_name.count("lo"), 0u);
   EXPECT_EQ(by_name["eth0"]["kind"], "ethernet");
   EXPECT_EQ(by_name["eth0"]["speed_mbps"], 100000);
   EXPECT_EQ(by_name["eth0"]["state"], "up");
-  EXPECT_FALSE(by_name["veth1"].contains("speed_mbps"));  // virtual: no speed, not a guess
+  EXPECT_FALSE(by_name["veth1"].contains("speed_mbps")); // virtual: no speed, not a guess
   EXPECT_EQ(by_name["ib0"]["kind"], "infiniband");
   EXPECT_EQ(by_name["mlx5_0/1"]["rate"], "400 Gb/sec (4X NDR)");
   EXPECT_EQ(by_name["mlx5_0/1"]["link_layer"], "InfiniBand");

@@ -20,7 +20,7 @@ std::string rejection(const std::vector<std::string>& args) {
   }
   return "";
 }
-}  // namespace
+} // namespace
 
 TEST(RunOptions, DefaultsAndQuickProfile) {
   RunConfig c = parse({});

@@ -16,10 +16,10 @@ NodeLayout cyclic(int nodes, int ranks_per_node) {
   }
   return make_layout(keys, hosts);
 }
-}  // namespace
+} // namespace
 
 TEST(Topology, NodeAwareOrderFillsANodeFirst) {
-  const NodeLayout layout = cyclic(2, 2);  // ranks 0,2 on n0; 1,3 on n1
+  const NodeLayout layout = cyclic(2, 2); // ranks 0,2 on n0; 1,3 on n1
   EXPECT_EQ(layout.node_count(), 2);
   EXPECT_EQ(layout.node_aware_order(), (std::vector<int>{0, 2, 1, 3}));
   EXPECT_EQ(members_for_count(layout, 2), (std::vector<int>{0, 2}));
