@@ -27,14 +27,15 @@ namespace {
 int launch_ranks(const RunConfig& config, const std::vector<std::string>& args) {
   std::string note;
   const std::string backend = BackendRegistry::instance().resolve(config.backend, note);
-  if (!note.empty() && config.backend == "auto" && backend == "host") {
-    std::cerr << "clusterbench run: " << note << "using the host backend\n";
-  }
   std::string why;
   const int devices = BackendRegistry::instance().find(backend)->count_devices(why);
   const int np = config.np > 0 ? config.np : devices;
   if (config.gpus != "auto")
     parse_gpu_counts(config.gpus, np); // exit 2 before any job starts
+  // Said once the input is known to be good, so that bad input stays one line.
+  if (!note.empty() && config.backend == "auto" && backend == "host") {
+    std::cerr << "clusterbench run: " << note << "using the host backend\n";
+  }
 
   // The parent decides the file and the backend, so the ranks agree with what it printed: the
   // user's own --out and --backend are replaced.
@@ -69,7 +70,7 @@ int launch_ranks(const RunConfig& config, const std::vector<std::string>& args) 
   // stop at a password prompt; an rsh agent of the user's own (or one set by their MPI
   // configuration) is left alone.
   if (!std::getenv("OMPI_MCA_plm_rsh_agent") && !std::getenv("OMPI_MCA_plm_rsh_args")) {
-    cmd.insert(cmd.begin() + 1, {"--mca", "plm_rsh_args", "-o ConnectTimeout=10 -o BatchMode=yes"});
+    cmd.insert(cmd.begin() + 3, {"--mca", "plm_rsh_args", "-o ConnectTimeout=10 -o BatchMode=yes"});
   }
   std::cerr << "clusterbench run: launching " << command_line(cmd) << "\n";
   const int rc = run_child(cmd);
