@@ -13,7 +13,17 @@ import argparse
 import os
 import sys
 
-import matplotlib
+try:
+    import matplotlib
+except ImportError:
+    # Debian's python3-matplotlib belongs to the system interpreter; the python3 first on PATH (pyenv,
+    # a venv without plots/requirements.txt) may lack it.
+    system = "/usr/bin/python3"
+    if os.path.exists(system) and os.path.realpath(sys.executable) != os.path.realpath(system):
+        os.execv(system, [system, *sys.argv])
+    print("plot.py: matplotlib is not installed (apt-get install python3-matplotlib, or "
+          "pip install -r plots/requirements.txt)", file=sys.stderr)
+    sys.exit(2)
 
 matplotlib.use("Agg")
 
