@@ -109,6 +109,10 @@ std::vector<Record> StorageReadCase::run(const CaseContext& ctx, const nlohmann:
   record.extra["dir"] = dir->path();
   record.extra["io_engine"] = reader->engine();
   record.extra["direct"] = reader->direct();
+  // What was measured, not what was asked for: a buffered read after O_DIRECT was refused must not
+  // be held against O_DIRECT reads of another run (the reason is in extra.notes).
+  if (!reader->direct())
+    record.params["io"] = "buffered";
 
   const std::vector<std::uint64_t> offsets =
       random_ ? random_offsets(file_bytes, block, kStorageHeaderBytes, seed)

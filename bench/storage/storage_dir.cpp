@@ -176,12 +176,12 @@ void check_storage_dir(const RunConfig& config, int files_needed) {
   }
   const std::uint64_t need = static_cast<std::uint64_t>(std::max(0, files_needed - reusable)) *
                              storage_file_total_bytes(data_bytes);
-  const std::uint64_t free = dir.free_bytes();
-  if (need > free) {
+  const std::optional<std::uint64_t> free = dir.free_bytes();
+  if (free && need > *free) {
     throw InputError("--storage-dir: '" + dir.path() + "' needs " + format_size(need) +
                      " free for " + std::to_string(files_needed - reusable) + " file(s) of " +
                      format_size(storage_file_total_bytes(data_bytes)) + ", has " +
-                     format_size(free) + " (use --file-bytes or another directory)");
+                     format_size(*free) + " (use --file-bytes or another directory)");
   }
 }
 
@@ -273,10 +273,12 @@ std::vector<EntryInfo> StorageDir::scan() const {
   return out;
 }
 
-std::uint64_t StorageDir::free_bytes() const {
+std::optional<std::uint64_t> StorageDir::free_bytes() const {
   struct statvfs s {};
   if (::fstatvfs(fd_.get(), &s) != 0)
     CB_RUN_ERROR("statvfs " + path_ + ": " + errno_text(errno));
+  if (s.f_blocks == 0)
+    return std::nullopt;
   return static_cast<std::uint64_t>(s.f_bavail) * static_cast<std::uint64_t>(s.f_frsize);
 }
 
@@ -318,12 +320,12 @@ bool StorageDir::prepare_file(const std::string& name, std::uint64_t data_bytes,
   }
 
   const std::uint64_t total = storage_file_total_bytes(data_bytes);
-  const std::uint64_t free = free_bytes() + existing;
-  if (total > free) {
+  const std::optional<std::uint64_t> free = free_bytes();
+  if (free && total > *free + existing) {
     if (created)
       ::unlinkat(fd_.get(), name.c_str(), 0);
     CB_RUN_ERROR("--storage-dir: writing " + path + " needs " + format_size(total) + ", " +
-                 format_size(free) + " available");
+                 format_size(*free + existing) + " available");
   }
   // Header first, marked incomplete, then the size: at every moment the file is recognisably ours
   // (to this run's other ranks too), and one cut short by a crash is rewritten, never reused.

@@ -10,6 +10,7 @@
 // - it checks free space (statvfs) before writing and says how much it needs;
 // - --cleanup removes only the files it used, and only after checking they are still its own.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,7 +59,9 @@ public:
   // One entry, by name (ENOENT -> RunError; callers check existence with exists()).
   EntryInfo inspect(const std::string& name) const;
   bool exists(const std::string& name) const;
-  std::uint64_t free_bytes() const;
+  // Bytes free to an unprivileged writer; nullopt on a filesystem that keeps no block count
+  // (ramfs, some FUSE mounts report zero blocks in all), where no space check can be made.
+  std::optional<std::uint64_t> free_bytes() const;
 
   // Makes `name` a complete file of ours with `data_bytes` of data from `seed`: reused when it
   // already is one, (re)written when it is ours but incomplete or different, refused with

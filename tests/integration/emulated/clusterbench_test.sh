@@ -14,11 +14,12 @@ trap '"$cluster" down >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 up() { local rc=0; "$cluster" up "$@" >/dev/null || rc=$?; [[ $rc -eq 0 ]] || exit "$rc"; }
 
-# run_on NP GPUS OUT: all_reduce at 1..4 MiB, out of place, on the emulated cluster.
+# run_on NP GPUS OUT MAX_TIME TARGET_CV: all_reduce at 1..4 MiB, out of place, on the emulated
+# cluster.
 run_on() {
   timeout 300 "$cluster" run -- "$bin" run --backend host --np "$1" --gpus "$2" --suite collectives \
-    --cases all_reduce --placement out --min-bytes 1M --max-bytes 4M --max-time 1 --target-cv 0.05 \
-    --out "$3" >"$work/log" 2>&1 || { cat "$work/log"; fail "clusterbench run failed"; }
+    --cases all_reduce --placement out --min-bytes 1M --max-bytes 4M --max-time "$4" \
+    --target-cv "$5" --out "$3" >"$work/log" 2>&1 || { cat "$work/log"; fail "clusterbench run failed"; }
 }
 
 # query FILE EXPR: a python expression over the records list `rs`.
@@ -30,43 +31,64 @@ print(eval(sys.argv[2]))
 PY
 }
 
-# 2 nodes x 2 ranks, shared memory inside a node, each node's egress shaped.
+# expect_placement FILE WANT WHAT: every data check passed and the (gpus, nodes, tier) set is WANT.
+expect_placement() {
+  [[ $(query "$1" 'all(r["check"] == "pass" for r in rs)') == True ]] || fail "$3: a data check failed"
+  local got
+  got=$(query "$1" 'sorted({(r["gpus"], r["nodes"], r["tier"]) for r in rs})')
+  [[ $got == "$2" ]] || fail "$3: placement/tier $got, expected $2"
+}
+
+# within_rate FILE GBPS WHAT: no inter-node record's per-node-link figure exceeds the shaped rate
+# (5 % allowance for tbf's burst).
+within_rate() {
+  [[ $(query "$1" "all(r['metrics']['node_link_gbps'] <= $2 * 1.05 for r in rs if r['tier'] == 'inter')") == True ]] ||
+    fail "$3: a node link exceeds the shaped rate $2 GB/s: $(query "$1" "[r['metrics']['node_link_gbps'] for r in rs if r['tier'] == 'inter']")"
+}
+
+inter() { query "$1" 'statistics.median(r["metrics"]["node_link_gbps"] for r in rs if r["tier"] == "inter")'; }
+
+# Doubling the rate, 2 nodes x 1 rank. One rank per node keeps the 2-core machine's CPUs out of
+# the way: there the figure is ~48 % of the rate at 200 and at 400 Mbit alike, run after run. With
+# 2 ranks per node (4 ranks busy-polling on 2 cores beside the softirqs that move the packets), a
+# sample lands at ~55 % or ~90 % of the rate by chance, and the 400/200 ratio wandered from 1.5 to
+# 2.4 between runs.
+declare -A link
 for rate in 200mbit 400mbit; do
   "$cluster" down >/dev/null 2>&1 || true
-  up 2 --slots 2 --shm --rate "$rate"
-  run_on 4 1,2,4 "$work/$rate.json"
+  up 2 --rate "$rate"
+  run_on 2 1,2 "$work/$rate.json" 2 0.01
   "$cluster" down >/dev/null
-  f=$work/$rate.json
-  [[ $(query "$f" 'all(r["check"] == "pass" for r in rs)') == True ]] || fail "$rate: a data check failed"
-  [[ $(query "$f" 'sorted({(r["gpus"], r["nodes"], r["tier"]) for r in rs})') == \
-     "[(1, 1, 'intra'), (2, 1, 'intra'), (4, 2, 'inter')]" ]] || fail "$rate: placement/tier wrong: $(query "$f" 'sorted({(r["gpus"], r["nodes"], r["tier"]) for r in rs})')"
+  expect_placement "$work/$rate.json" "[(1, 1, 'intra'), (2, 2, 'inter')]" "2x1 at $rate"
+  link[$rate]=$(inter "$work/$rate.json")
 done
-rate_gbps() { python3 -c "print({'200mbit': 0.025, '400mbit': 0.05}['$1'])"; }
-inter() { query "$1" 'statistics.median(r["metrics"]["node_link_gbps"] for r in rs if r["tier"] == "inter")'; }
-intra() { query "$1" 'statistics.median(r["metrics"]["busbw_gbps"] for r in rs if r["gpus"] == 2)'; }
-low=$(inter "$work/200mbit.json"); high=$(inter "$work/400mbit.json")
-echo "inter-node all_reduce per node link: $low GB/s at 200mbit, $high GB/s at 400mbit"
-echo "intra-node busbw in the same runs: $(intra "$work/200mbit.json") and $(intra "$work/400mbit.json") GB/s"
-python3 - "$low" "$high" "$(intra "$work/200mbit.json")" "$(intra "$work/400mbit.json")" <<'PY'
+within_rate "$work/200mbit.json" 0.025 "2x1 at 200mbit"
+within_rate "$work/400mbit.json" 0.05 "2x1 at 400mbit"
+echo "inter-node all_reduce per node link: ${link[200mbit]} GB/s at 200mbit, ${link[400mbit]} GB/s at 400mbit"
+python3 - "${link[200mbit]}" "${link[400mbit]}" <<'PY'
 import sys
-low, high, intra_low, intra_high = map(float, sys.argv[1:])
-problems = []
-if low > 0.025 * 1.05: problems.append(f"200mbit: {low} GB/s exceeds the shaped rate 0.025")
-if high > 0.05 * 1.05: problems.append(f"400mbit: {high} GB/s exceeds the shaped rate 0.05")
-if not 1.6 <= high / low <= 2.4: problems.append(f"doubling the rate gave x{high / low:.2f}, not 2 +-20%")
-for v in (intra_low, intra_high):
-    if v < 3 * 0.05: problems.append(f"intra-node busbw {v} GB/s looks shaped (<= 3x the rate)")
-print("\n".join(problems) or f"ratio 400/200 = {high / low:.3f}")
-sys.exit(1 if problems else 0)
+low, high = map(float, sys.argv[1:])
+ok = 1.6 <= high / low <= 2.4
+print(f"ratio 400/200 = {high / low:.3f}" + ("" if ok else ", not 2 +-20%"))
+sys.exit(0 if ok else 1)
 PY
+
+# 2 nodes x 2 ranks, shared memory inside a node, each node's egress shaped: the sweep goes
+# intra-node first, then across; the intra-node figures of the same run stay far above the rate.
+up 2 --slots 2 --shm --rate 400mbit
+run_on 4 1,2,4 "$work/mixed.json" 1 0.05
+"$cluster" down >/dev/null
+expect_placement "$work/mixed.json" "[(1, 1, 'intra'), (2, 1, 'intra'), (4, 2, 'inter')]" "2x2"
+within_rate "$work/mixed.json" 0.05 "2x2 at 400mbit"
+intra=$(query "$work/mixed.json" 'statistics.median(r["metrics"]["busbw_gbps"] for r in rs if r["gpus"] == 2)')
+echo "intra-node busbw in the same run: $intra GB/s (egress shaped to 0.05 GB/s)"
+python3 -c "import sys; sys.exit(0 if $intra > 3 * 0.05 else 1)" ||
+  fail "intra-node busbw $intra GB/s looks shaped (<= 3x the rate)"
 
 # 4 nodes x 1 rank: every count beyond one crosses nodes.
 up 4 --rate 400mbit
-run_on 4 auto "$work/four.json"
+run_on 4 auto "$work/four.json" 1 0.05
 "$cluster" down >/dev/null
-[[ $(query "$work/four.json" 'all(r["check"] == "pass" for r in rs)') == True ]] || fail "4 nodes: a data check failed"
-[[ $(query "$work/four.json" 'sorted({(r["gpus"], r["nodes"], r["tier"]) for r in rs})') == \
-   "[(1, 1, 'intra'), (2, 2, 'inter'), (4, 4, 'inter')]" ]] || fail "4 nodes: placement/tier wrong"
-[[ $(query "$work/four.json" 'all(r["metrics"]["node_link_gbps"] <= 0.05 * 1.05 for r in rs if r["tier"] == "inter")') == True ]] \
-  || fail "4 nodes: a node link exceeds the shaped rate"
+expect_placement "$work/four.json" "[(1, 1, 'intra'), (2, 2, 'inter'), (4, 4, 'inter')]" "4x1"
+within_rate "$work/four.json" 0.05 "4x1 at 400mbit"
 echo "PASS"

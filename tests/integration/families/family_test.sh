@@ -106,6 +106,29 @@ PY
       fail "run"
     [ -z "$(ls -A "$work/dir")" ] || { ls -la "$work/dir"; fail "--cleanup left files"; }
     ;;
+  storage-buffered-fallback)
+    # ramfs refuses O_DIRECT (EINVAL) and keeps no block count: the reads fall back to buffered
+    # ones and say so, and the free-space check is passed over instead of refusing "0 free".
+    # Mounting needs root; skip (77) where it is not allowed.
+    mkdir "$work/ramfs"
+    mount -t ramfs ramfs "$work/ramfs" 2>/dev/null ||
+      { echo "SKIP: cannot mount a ramfs here (needs root)"; exit 77; }
+    trap 'umount "$work/ramfs" 2>/dev/null; rm -rf "$work"' EXIT
+    mpi 2 "${small[@]}" --storage-dir "$work/ramfs" --out "$work/r.json" >"$work/out" 2>&1 ||
+      { cat "$work/out"; fail "run on ramfs exited non-zero"; }
+    "$python" - "$work/r.json" <<'PY' || fail "records of the ramfs run"
+import json, sys
+records = json.load(open(sys.argv[1]))["records"]
+assert len(records) == 4, [r["case"] for r in records]
+for r in records:
+    assert r["check"] == "pass", r
+    assert r["extra"]["direct"] is False, r["extra"]
+    assert r["params"]["io"] == "buffered", r["params"]
+    assert any("refused O_DIRECT (EINVAL)" in n for n in r["extra"]["notes"]), r["extra"]
+    assert "refused O_DIRECT" in r["reason"], r["reason"]
+    assert r["metrics"]["gbps"] > 0, r["metrics"]
+PY
+    ;;
   *) fail "unknown test $what" ;;
 esac
 echo "PASS: $what $np"
