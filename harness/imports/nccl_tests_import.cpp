@@ -1,4 +1,5 @@
 #include "imports/nccl_tests_import.hpp"
+#include "results/json_file.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -510,16 +511,7 @@ ImportedRun import_nccl_tests_file(const std::string& path) {
   const std::string text = read_text_file(path);
   const std::string_view body = trim(text);
   if (!body.empty() && body.front() == '{') {
-    json j;
-    try {
-      j = json::parse(body);
-    } catch (const json::parse_error& e) {
-      std::string what = e.what();
-      if (auto pos = what.find("] "); pos != std::string::npos)
-        what = what.substr(pos + 2);
-      throw InputError(path + ": not valid JSON (" + what + ")");
-    }
-    return import_nccl_tests_json(j, path);
+    return import_nccl_tests_json(parse_json_text(std::string(body), path), path);
   }
   return import_nccl_tests_text(text, path);
 }

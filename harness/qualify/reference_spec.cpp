@@ -1,4 +1,5 @@
 #include "qualify/reference_spec.hpp"
+#include "results/json_file.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -64,18 +65,7 @@ Spec spec_from_reference(const ResultsFile& reference, const std::string& path, 
 }
 
 Spec load_spec_or_reference(const std::string& path, std::optional<double> fraction) {
-  std::ifstream in(path);
-  if (!in)
-    throw InputError(path + ": cannot open: " + std::strerror(errno));
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    std::string what = e.what();
-    if (auto pos = what.find("] "); pos != std::string::npos)
-      what = what.substr(pos + 2);
-    throw InputError(path + ": not valid JSON (" + what + ")");
-  }
+  const nlohmann::json j = read_json_file(path);
   if (is_results_document(j)) {
     return spec_from_reference(results_from_json(j, path), path,
                                fraction.value_or(kDefaultReferenceFraction));

@@ -1,4 +1,5 @@
 #include "qualify/spec.hpp"
+#include "results/json_file.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -218,19 +219,7 @@ Spec spec_from_json(const json& j, const std::string& source) {
 }
 
 Spec load_spec_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in)
-    bad(path, std::string("cannot open: ") + std::strerror(errno));
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    std::string what = e.what();
-    if (auto pos = what.find("] "); pos != std::string::npos)
-      what = what.substr(pos + 2);
-    bad(path, "not valid JSON (" + what + ")");
-  }
-  return spec_from_json(j, path);
+  return spec_from_json(read_json_file(path), path);
 }
 
 json spec_to_json(const Spec& spec) {

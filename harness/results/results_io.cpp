@@ -1,4 +1,5 @@
 #include "results/results_io.hpp"
+#include "results/json_file.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -115,21 +116,7 @@ ResultsFile results_from_json(const json& j, const std::string& source) {
 }
 
 ResultsFile load_results(const std::string& path) {
-  std::ifstream in(path);
-  if (!in)
-    bad(path, std::string("cannot open: ") + std::strerror(errno));
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    // nlohmann's message carries the byte offset; a truncated file ends in "unexpected end of
-    // input".
-    std::string what = e.what();
-    if (auto pos = what.find("] "); pos != std::string::npos)
-      what = what.substr(pos + 2);
-    bad(path, "not valid JSON (" + what + ")");
-  }
-  return results_from_json(j, path);
+  return results_from_json(read_json_file(path), path);
 }
 
 void write_text_atomic(const std::string& text, const std::string& path) {

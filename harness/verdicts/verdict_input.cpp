@@ -1,4 +1,5 @@
 #include "verdicts/verdict_input.hpp"
+#include "results/json_file.hpp"
 
 #include <fstream>
 
@@ -9,17 +10,7 @@
 namespace cb {
 
 ResultsFile load_verdict_input(const std::string& path) {
-  nlohmann::json j;
-  {
-    std::ifstream in(path);
-    try {
-      if (!in)
-        return load_results(path); // its error names the file and the reason
-      j = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::parse_error&) {
-      return load_results(path); // reports the parse error the same way for every command
-    }
-  }
+  const nlohmann::json j = read_json_file(path);
   if (is_google_benchmark_json(j))
     return results_from_google_benchmark(j, path);
   if (j.is_object() && !j.contains("schema")) {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace cb::report {
+namespace cb {
 
 struct ProcessOutcome {
   bool started = false;
@@ -19,4 +19,4 @@ struct ProcessOutcome {
 // argv[0] is looked up on PATH when it has no slash.
 ProcessOutcome run_process(const std::vector<std::string>& argv);
 
-} // namespace cb::report
+} // namespace cb

@@ -1,4 +1,4 @@
-#include "report/subprocess.hpp"
+#include "plotting/subprocess.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -11,7 +11,7 @@
 
 extern char** environ;
 
-namespace cb::report {
+namespace cb {
 namespace {
 
 // A file descriptor closed when it goes out of scope.
@@ -129,4 +129,4 @@ ProcessOutcome run_process(const std::vector<std::string>& argv_text) {
   return outcome;
 }
 
-} // namespace cb::report
+} // namespace cb
