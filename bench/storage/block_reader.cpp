@@ -144,8 +144,8 @@ std::string BlockReader::read_pass_uring(const std::vector<std::uint64_t>& offse
     const int rc = io_uring_wait_cqe(ring, &cqe);
     if (rc == -EINTR)
       continue;
-    if (rc < 0)
-      CB_RUN_ERROR("io_uring_wait_cqe on " + path_ + ": " + std::strerror(-rc));
+    if (rc < 0) // the ring itself failed: reads still in flight end with it (io_uring_queue_exit)
+      return describe("io_uring_wait_cqe", offsets[block_of_slot[0]], -rc);
     const auto slot = static_cast<std::size_t>(io_uring_cqe_get_data64(cqe));
     const int res = cqe->res;
     io_uring_cqe_seen(ring, cqe);

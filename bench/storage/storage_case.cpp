@@ -22,7 +22,16 @@ std::string first_problem(const CaseContext& ctx, const std::string& mine) {
   return "";
 }
 
-void fail_record(Record& record, const std::string& why) {
+// The case could not be set up (no room, a file that cannot be opened): nothing was read, so
+// nothing was checked; the run exits 3.
+void fail_setup(Record& record, const std::string& why) {
+  record.status = "failed";
+  record.check = "skipped";
+  record.reason = why;
+}
+
+// A read failed mid-run: the data the case exists to deliver is not there; the run exits 1.
+void fail_read(Record& record, const std::string& why) {
   record.status = "failed";
   record.check = "fail";
   record.reason = why;
@@ -48,11 +57,11 @@ StorageReadCase::~StorageReadCase() {
   }
 }
 
+void StorageReadCase::check_input(const RunConfig& config, int local_ranks) const {
+  check_storage_dir(config, local_ranks);
+}
+
 std::vector<nlohmann::json> StorageReadCase::instances(const RunConfig& config) const {
-  if (!checked_) {
-    check_storage_dir(config);
-    checked_ = true;
-  }
   const std::uint64_t file_bytes = storage_file_bytes(config);
   std::vector<nlohmann::json> out;
   for (std::uint64_t block : config.block_sizes) {
@@ -102,7 +111,7 @@ std::vector<Record> StorageReadCase::run(const CaseContext& ctx, const nlohmann:
     problem = e.what();
   }
   if (const std::string why = first_problem(ctx, problem); !why.empty()) {
-    fail_record(record, why);
+    fail_setup(record, why);
     return {record};
   }
   record.extra["files_written"] = ctx.comm.sum(static_cast<long long>(wrote));
@@ -151,14 +160,14 @@ std::vector<Record> StorageReadCase::run(const CaseContext& ctx, const nlohmann:
     add_reason(record, n.get<std::string>());
 
   if (const std::string why = first_problem(ctx, read_error); !why.empty()) {
-    fail_record(record, why);
+    fail_read(record, why);
     return {record};
   }
   // Every block of the file, read again untimed and checked chunk by chunk.
   std::string verify_error;
   const ChunkCheck check = reader->verify_all(file_bytes, seed, &verify_error);
   if (const std::string why = first_problem(ctx, verify_error); !why.empty()) {
-    fail_record(record, why);
+    fail_read(record, why);
     return {record};
   }
   const long long bad = ctx.comm.sum(static_cast<long long>(check.bad_chunks));

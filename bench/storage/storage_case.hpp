@@ -5,8 +5,9 @@
 // slow reader shows. Every block is verified after timing, outside the timed passes.
 //
 // Outcomes: a checksum mismatch is wrong data: check = fail, status stays ok, the run exits 1. A
-// read error is a failed device: status = failed (and check = fail), the run exits 3. Either way
-// the other records are kept.
+// read error mid-run means the data did not arrive: status = failed and check = fail, the run
+// exits 1 as well. A case that cannot be set up (no room left, a file that cannot be opened) is
+// status = failed with check = skipped, and the run exits 3. Either way the other records are kept.
 #include <string>
 #include <vector>
 
@@ -20,14 +21,14 @@ public:
   ~StorageReadCase() override; // --cleanup: removes the files this case used, if still ours
   std::string suite() const override { return "storage"; }
   std::string name() const override { return random_ ? "rand_read" : "seq_read"; }
-  // One instance per block size. The first call (every rank, before anything runs) validates the
-  // options and the directory: exit 2 on a bad one.
+  // The options and the directory, with room for `local_ranks` files: exit 2 on a bad one.
+  void check_input(const RunConfig& config, int local_ranks) const override;
+  // One instance per block size.
   std::vector<nlohmann::json> instances(const RunConfig& config) const override;
   std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override;
 
 private:
   bool random_;
-  mutable bool checked_ = false;
   bool cleanup_ = false;
   std::string dir_path_;
   std::vector<std::string> used_files_;

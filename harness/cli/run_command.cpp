@@ -23,6 +23,16 @@
 namespace cb {
 namespace {
 
+// The registered cases this run's --suite and --cases choose.
+std::vector<std::unique_ptr<BenchmarkCase>> chosen_cases(const RunConfig& config) {
+  std::vector<std::unique_ptr<BenchmarkCase>> cases;
+  for (auto& c : CaseRegistry::instance().create_all()) {
+    if (config.wants_case(c->suite(), c->name()))
+      cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
 // Parent side: not under MPI, so start the ranks through mpirun and wait for them.
 int launch_ranks(const RunConfig& config, const std::vector<std::string>& args) {
   std::string note;
@@ -32,6 +42,11 @@ int launch_ranks(const RunConfig& config, const std::vector<std::string>& args) 
   const int np = config.np > 0 ? config.np : devices;
   if (config.gpus != "auto")
     parse_gpu_counts(config.gpus, np); // exit 2 before any job starts
+  // The cases' own checks (a storage directory and its free space), also before the job: all np
+  // ranks share this machine unless a hostfile spreads them (then the ranks check their nodes).
+  const int local_ranks = std::getenv("OMPI_MCA_orte_default_hostfile") ? 1 : np;
+  for (const auto& c : chosen_cases(config))
+    c->check_input(config, local_ranks);
   // Said once the input is known to be good, so that bad input stays one line.
   if (!note.empty() && config.backend == "auto" && backend == "host") {
     std::cerr << "clusterbench run: " << note << "using the host backend\n";
@@ -139,6 +154,24 @@ int run_ranks(const RunConfig& config, const std::vector<std::string>& argv, Lau
       nics.push_back(nlohmann::json::parse(text));
     }
 
+    // Every rank checks the cases' input on its node before the results file is opened; the first
+    // problem found anywhere is the run's one line, and every rank stops.
+    std::vector<std::unique_ptr<BenchmarkCase>> cases = chosen_cases(config);
+    std::string input_problem;
+    try {
+      for (const auto& c : cases)
+        c->check_input(config, node.size());
+    } catch (const InputError& e) {
+      input_problem = e.what();
+    }
+    for (const auto& problem : world.all_gather_string(input_problem)) {
+      if (!problem.empty()) {
+        if (root)
+          throw InputError(problem);
+        return 2;
+      }
+    }
+
     std::unique_ptr<IncrementalResultsWriter> writer;
     int writer_ok = 1;
     std::string writer_error;
@@ -149,7 +182,7 @@ int run_ranks(const RunConfig& config, const std::vector<std::string>& argv, Lau
                                         backend->versions(), MpiSession::library_version(), nics));
       } catch (const Error& e) {
         writer_ok = 0;
-        writer_error = e.what();
+        writer_error = std::string("--out: ") + e.what();
       }
     }
     if (!world.broadcast_int(writer_ok)) {
@@ -158,11 +191,6 @@ int run_ranks(const RunConfig& config, const std::vector<std::string>& argv, Lau
       return 2;
     }
 
-    std::vector<std::unique_ptr<BenchmarkCase>> cases;
-    for (auto& c : CaseRegistry::instance().create_all()) {
-      if (config.wants_case(c->suite(), c->name()))
-        cases.push_back(std::move(c));
-    }
     if (root) {
       std::printf("# clusterbench run: %d ranks on %d node%s, backend %s, GPU counts %s\n",
                   world.size(), layout.node_count(), layout.node_count() == 1 ? "" : "s",
@@ -190,7 +218,7 @@ int run_ranks(const RunConfig& config, const std::vector<std::string>& argv, Lau
         rss_json.push_back(static_cast<long long>(v));
       writer->set_run_field("peak_rss_bytes", rss_json);
       print_summary(summary, rss, config.out);
-      exit_code = summary.failed > 0 ? 3 : (summary.check_failed > 0 ? 1 : 0);
+      exit_code = summary.exit_code();
     }
     return world.broadcast_int(exit_code);
   } catch (const InputError&) {

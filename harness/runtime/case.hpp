@@ -55,6 +55,11 @@ public:
   virtual std::string name() const = 0;
   virtual std::vector<nlohmann::json> instances(const RunConfig& config) const = 0;
   virtual std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) = 0;
+  // Checks the case's options against the machine before anything is measured or written: in the
+  // launching process before mpirun (so bad input is one line), and on every rank before the
+  // results file is opened. `local_ranks` is how many ranks will share this node's resources.
+  // Throws InputError.
+  virtual void check_input(const RunConfig& /*config*/, int /*local_ranks*/) const {}
   // The fewest ranks the case needs (pairs need 2); smaller counts of the sweep are not run.
   virtual int min_gpus() const { return 1; }
   // Cases that measure every pair in one record run once, at the largest count of the sweep.

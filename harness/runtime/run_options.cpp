@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
@@ -206,10 +207,16 @@ void check_output_path(const std::string& path, bool is_default) {
   if (!fs::is_directory(dir, ec)) {
     throw InputError("--out: directory '" + dir.string() + "' does not exist");
   }
-  if (::access(dir.c_str(), W_OK) != 0) {
+  // A file really created and removed: access(W_OK) says yes to root on a read-only mount or in
+  // /proc, where the results could never be written.
+  std::string probe = (dir / ("." + target.filename().string() + ".probe-XXXXXX")).string();
+  const int fd = ::mkstemp(probe.data());
+  if (fd < 0) {
     throw InputError("--out: cannot write in '" + dir.string() + "' (" + std::strerror(errno) +
                      ")");
   }
+  ::close(fd);
+  ::unlink(probe.c_str());
 }
 
 } // namespace cb

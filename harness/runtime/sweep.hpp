@@ -17,9 +17,14 @@ struct SweepSummary {
   int records = 0;
   int noisy = 0;
   int skipped = 0;
-  int failed = 0;       // status failed (the case could not run)
-  int check_failed = 0; // data verification failed
+  int failed = 0;        // status failed
+  int failed_to_run = 0; // of those, the ones whose data was not found wrong (could not run)
+  int check_failed = 0;  // data verification failed (wrong data, or a read that failed mid-run)
   std::vector<double> noisy_cv;
+
+  // The run's exit code: 3 when a case could not run (the run failed), else 1 when data was wrong,
+  // else 0.
+  int exit_code() const { return failed_to_run > 0 ? 3 : (check_failed > 0 ? 1 : 0); }
 };
 
 class SweepRunner {
@@ -33,6 +38,8 @@ public:
 
 private:
   std::vector<int> counts_for(const BenchmarkCase& c) const;
+  // Why a case chosen for this run cannot run at any count of it; empty when it can.
+  std::string why_not_run(const BenchmarkCase& c) const;
   void wait_idle() const;
 
   Backend& backend_;

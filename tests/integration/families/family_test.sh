@@ -13,6 +13,9 @@ python=$(command -v python3)
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+# The file against results/results.schema.json.
+validate() { "$python" "$here/../../../ci/validate-results" "$1" || fail "$1 does not match the schema"; }
+
 # mpirun with the flags a root container or a small CI machine needs.
 mpi() {
   local n=$1
@@ -57,11 +60,13 @@ case $what in
   compute|links)
     mpi "$np" --suite "$what" --quick --out "$work/r.json" || fail "run exited $?"
     "$python" "$here/check_records.py" "$work/r.json" "$what" "$(counts "$np")" || fail "records"
+    validate "$work/r.json"
     ;;
   storage)
     mkdir "$work/dir"
     mpi "$np" "${small[@]}" --storage-dir "$work/dir" --out "$work/r.json" || fail "run exited $?"
     "$python" "$here/check_records.py" "$work/r.json" storage "$(counts "$np")" || fail "records"
+    validate "$work/r.json"
     for ((r = 0; r < np; r++)); do
       [ -f "$work/dir/clusterbench-rank$r.dat" ] || fail "rank $r's file is missing"
     done
@@ -80,6 +85,17 @@ case $what in
     refuse "--block-sizes" --block-sizes 0 --storage-dir "$work/empty"
     refuse "--cases" --cases nope
     [ -z "$(ls -A "$work/empty")" ] || fail "a refused run wrote files"
+    # Launched by clusterbench itself: refused before mpirun starts, so the whole of stderr is
+    # one line, and no results file is left behind.
+    "$bin" run --np 2 --suite storage --quick --storage-dir "$work/none" --out "$work/self.json" \
+      >"$work/out" 2>"$work/err"
+    rc=$?
+    [ "$rc" = 2 ] || { cat "$work/out" "$work/err"; fail "self-launched refusal exited $rc"; }
+    [ "$(wc -l <"$work/err")" = 1 ] || { cat "$work/err"; fail "self-launched refusal: not one line"; }
+    grep -q "does not exist" "$work/err" || { cat "$work/err"; fail "self-launched refusal: wrong line"; }
+    [ ! -e "$work/self.json" ] || fail "a refused run left a results file"
+    # Under mpirun every rank checks before the results file is opened: none is left either.
+    [ ! -e "$work/r.json" ] || fail "a refused run under mpirun left a results file"
     ;;
   storage-corruption)
     mkdir "$work/dir"
@@ -128,6 +144,22 @@ for r in records:
     assert "refused O_DIRECT" in r["reason"], r["reason"]
     assert r["metrics"]["gbps"] > 0, r["metrics"]
 PY
+    ;;
+  storage-no-room)
+    # A 100 MiB filesystem, 2 ranks of 60 MiB files: room for one file but not two. The space is
+    # counted for every rank on the node, so the run is refused up front (exit 2, one line) instead
+    # of failing mid-run when the second rank's file does not fit. Mounting needs root.
+    mkdir "$work/small"
+    mount -t tmpfs -o size=100m tmpfs "$work/small" 2>/dev/null ||
+      { echo "SKIP: cannot mount a tmpfs here (needs root)"; exit 77; }
+    trap 'umount "$work/small" 2>/dev/null; rm -rf "$work"' EXIT
+    "$bin" run --np 2 --suite storage --quick --file-bytes 60M --storage-dir "$work/small" \
+      --out "$work/r.json" >"$work/out" 2>"$work/err"
+    rc=$?
+    [ "$rc" = 2 ] || { cat "$work/out" "$work/err"; fail "exit $rc, expected 2"; }
+    [ "$(wc -l <"$work/err")" = 1 ] || { cat "$work/err"; fail "not one line"; }
+    grep -q "needs .* free for 2 file(s)" "$work/err" || { cat "$work/err"; fail "wrong line"; }
+    [ -z "$(ls -A "$work/small")" ] || fail "a refused run wrote files"
     ;;
   *) fail "unknown test $what" ;;
 esac

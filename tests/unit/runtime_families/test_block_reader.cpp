@@ -37,6 +37,25 @@ TEST_P(BlockReaderTest, ReadsEveryBlockAndVerifiesTheFile) {
   EXPECT_EQ(check.bad_chunks, 0u) << check.first_problem;
 }
 
+// A file cut short under the reader (as a failing device or a concurrent truncation would leave
+// it): the pass ends with the error and where it happened, for the record's reason, instead of
+// throwing (which would abort the whole job and lose the other records).
+TEST_P(BlockReaderTest, AReadErrorMidPassIsReturnedWithItsOffset) {
+  const auto [queue_depth, buffered] = GetParam();
+  test::TempDir tmp;
+  StorageDir dir(tmp.str(), false);
+  dir.prepare_file("clusterbench-rank0.dat", kData, kSeed);
+  BlockReader reader(dir.fd(), dir.path(), "clusterbench-rank0.dat", 64 << 10, queue_depth,
+                     buffered);
+  const off_t cut = static_cast<off_t>(kStorageHeaderBytes + kData / 2);
+  ASSERT_EQ(::truncate((tmp.str() + "/clusterbench-rank0.dat").c_str(), cut), 0);
+  std::string error;
+  EXPECT_NO_THROW(error = reader.read_pass(sequential_offsets(kData, 64 << 10, kStorageHeaderBytes)));
+  EXPECT_NE(error.find("short read"), std::string::npos) << error;
+  EXPECT_NE(error.find("clusterbench-rank0.dat at byte " + std::to_string(cut)), std::string::npos)
+      << error;
+}
+
 INSTANTIATE_TEST_SUITE_P(DepthsAndModes, BlockReaderTest,
                          ::testing::Combine(::testing::Values(1, 4), ::testing::Bool()));
 
