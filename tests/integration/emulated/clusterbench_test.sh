@@ -14,12 +14,13 @@ trap '"$cluster" down >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 up() { local rc=0; "$cluster" up "$@" >/dev/null || rc=$?; [[ $rc -eq 0 ]] || exit "$rc"; }
 
-# run_on NP GPUS OUT MAX_TIME TARGET_CV: all_reduce at 1..4 MiB, out of place, on the emulated
-# cluster.
+# run_on NP GPUS OUT MAX_TIME TARGET_CV [MIN_BYTES STEP]: all_reduce up to 4 MiB (from 1 MiB in
+# steps of 2 unless given), out of place, on the emulated cluster.
 run_on() {
   timeout 300 "$cluster" run -- "$bin" run --backend host --np "$1" --gpus "$2" --suite collectives \
-    --cases all_reduce --placement out --min-bytes 1M --max-bytes 4M --max-time "$4" \
-    --target-cv "$5" --out "$3" >"$work/log" 2>&1 || { cat "$work/log"; fail "clusterbench run failed"; }
+    --cases all_reduce --placement out --min-bytes "${6:-1M}" --max-bytes 4M --step-factor "${7:-2}" \
+    --max-time "$4" --target-cv "$5" --out "$3" >"$work/log" 2>&1 ||
+    { cat "$work/log"; fail "clusterbench run failed"; }
 }
 
 # query FILE EXPR: a python expression over the records list `rs`.
@@ -39,11 +40,12 @@ expect_placement() {
   [[ $got == "$2" ]] || fail "$3: placement/tier $got, expected $2"
 }
 
-# within_rate FILE GBPS WHAT: no inter-node record's per-node-link figure exceeds the shaped rate
-# (5 % allowance for tbf's burst).
+# within_rate FILE GBPS WHAT: no inter-node record of 1 MiB or more has a per-node-link figure
+# above the shaped rate (5 % allowance for tbf's burst, which smaller messages can ride).
 within_rate() {
-  [[ $(query "$1" "all(r['metrics']['node_link_gbps'] <= $2 * 1.05 for r in rs if r['tier'] == 'inter')") == True ]] ||
-    fail "$3: a node link exceeds the shaped rate $2 GB/s: $(query "$1" "[r['metrics']['node_link_gbps'] for r in rs if r['tier'] == 'inter']")"
+  local large="r['tier'] == 'inter' and r['params']['bytes'] >= 1048576"
+  [[ $(query "$1" "all(r['metrics']['node_link_gbps'] <= $2 * 1.05 for r in rs if $large)") == True ]] ||
+    fail "$3: a node link exceeds the shaped rate $2 GB/s: $(query "$1" "[r['metrics']['node_link_gbps'] for r in rs if $large]")"
 }
 
 inter() { query "$1" 'statistics.median(r["metrics"]["node_link_gbps"] for r in rs if r["tier"] == "inter")'; }
@@ -75,15 +77,30 @@ PY
 
 # 2 nodes x 2 ranks, shared memory inside a node, each node's egress shaped: the sweep goes
 # intra-node first, then across; the intra-node figures of the same run stay far above the rate.
+# Sizes from 8 bytes, so that `fit` has latency and bandwidth to separate per tier.
 up 2 --slots 2 --shm --rate 400mbit
-run_on 4 1,2,4 "$work/mixed.json" 1 0.05
+run_on 4 1,2,4 "$work/mixed.json" 1 0.05 8 8
 "$cluster" down >/dev/null
 expect_placement "$work/mixed.json" "[(1, 1, 'intra'), (2, 1, 'intra'), (4, 2, 'inter')]" "2x2"
 within_rate "$work/mixed.json" 0.05 "2x2 at 400mbit"
-intra=$(query "$work/mixed.json" 'statistics.median(r["metrics"]["busbw_gbps"] for r in rs if r["gpus"] == 2)')
+intra=$(query "$work/mixed.json" 'statistics.median(r["metrics"]["busbw_gbps"] for r in rs if r["gpus"] == 2 and r["params"]["bytes"] >= 1048576)')
 echo "intra-node busbw in the same run: $intra GB/s (egress shaped to 0.05 GB/s)"
 python3 -c "import sys; sys.exit(0 if $intra > 3 * 0.05 else 1)" ||
   fail "intra-node busbw $intra GB/s looks shaped (<= 3x the rate)"
+# The per-tier fit of the ring all-reduce model (alpha + 2(n-1)/n x bytes x beta) on this run: an
+# intra-node tier through shared memory and an inter-node tier near the shaped rate.
+"$bin" fit "$work/mixed.json" --json >"$work/fits.json" 2>"$work/fit.err" ||
+  { cat "$work/fit.err"; fail "clusterbench fit on the emulated run failed"; }
+python3 - "$work/fits.json" <<'PY' || fail "per-tier fit"
+import json, sys
+tiers = {t["tier"]: t for t in json.load(open(sys.argv[1]))["alpha_beta"]["ring_all_reduce"]}
+assert set(tiers) == {"intra", "inter"}, f"tiers fitted: {sorted(tiers)}"
+intra, inter = tiers["intra"]["bandwidth_gbps"], tiers["inter"]["bandwidth_gbps"]
+print(f"ring model per tier: intra {intra:.3f} GB/s (alpha {tiers['intra']['alpha_us']:.1f} us),"
+      f" inter {inter:.4f} GB/s (alpha {tiers['inter']['alpha_us']:.1f} us)")
+assert intra > 3 * inter, "the two tiers are not told apart"
+assert 0.2 * 0.05 <= inter <= 2 * 0.05, f"inter-node bandwidth {inter} GB/s is far from the 0.05 GB/s rate"
+PY
 
 # 4 nodes x 1 rank: every count beyond one crosses nodes.
 up 4 --rate 400mbit

@@ -104,8 +104,20 @@ if [[ -n $CB_SLURM_PROGRAM ]]; then
     fail "expected $TASKS ranks of one world of $TASKS in $results"
   grep -q '^allreduce bytes' "$results" || fail "no allreduce figures in $results"
 else
-  /usr/bin/python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+  # The ranks ran as the step's tasks (no re-launch), all in one world, and measured: every
+  # record's data check passed and the file matches the schema.
+  /usr/bin/python3 - "$results" "$TASKS" <<'PY' || fail "$results: not the expected results"
+import json, sys
+d = json.load(open(sys.argv[1]))
+tasks = int(sys.argv[2])
 assert d["schema"] == "clusterbench.results", "not a results file"
-assert d["records"], "no records"' "$results" || fail "$results is not a clusterbench results file"
+assert d["run"]["launcher"] == "srun", f"launcher {d['run']['launcher']}, expected srun"
+assert d["records"], "no records"
+assert max(r["gpus"] for r in d["records"]) == tasks, "the sweep did not reach every task"
+bad = [r["case"] for r in d["records"] if r["check"] != "pass"]
+assert not bad, f"data checks not passed: {bad}"
+print(f"{len(d['records'])} records from {tasks} srun tasks")
+PY
+  /usr/bin/python3 "$(dirname "$0")/../../../ci/validate-results" "$results" || fail "$results: schema"
 fi
 echo "slurm job: ok"
