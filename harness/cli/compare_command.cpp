@@ -24,7 +24,8 @@ int compare_main(const std::vector<std::string>& args) {
           "driver, CUDA, NCCL, MPI), then each case measured by both at the same GPU count:\n"
           "both medians (headline metric and time), B's speed relative to A with a 95 %\n"
           "bootstrap interval, the Mann-Whitney p-value and whether it is significant at 0.05,\n"
-          "then the scaling efficiency of both at each GPU count.\n\n"
+          "then the scaling efficiency of both at each GPU count and the USL and Amdahl models\n"
+          "fitted to each.\n\n"
           "exit: 0 done (even when plotting fails), 2 bad input or nothing in common");
   if (!parser.parse(args)) {
     std::cout << parser.help();

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 
 #include "cli/command.hpp"
@@ -15,6 +16,7 @@
 #include "runtime/communicator.hpp"
 #include "runtime/host_backend.hpp"
 #include "runtime/launcher.hpp"
+#include "runtime/launcher_output.hpp"
 #include "runtime/network_interfaces.hpp"
 #include "runtime/run_metadata.hpp"
 #include "runtime/run_options.hpp"
@@ -88,15 +90,29 @@ int launch_ranks(const RunConfig& config, const std::vector<std::string>& args) 
     cmd.insert(cmd.begin() + 3, {"--mca", "plm_rsh_args", "-o ConnectTimeout=10 -o BatchMode=yes"});
   }
   std::cerr << "clusterbench run: launching " << command_line(cmd) << "\n";
-  const int rc = run_child(cmd);
+  LauncherOutput mpirun_stderr;
+  const int rc = run_child(cmd, &mpirun_stderr);
   if (rc > 3) {
     // Not one of our exit codes: mpirun itself failed, before or while starting the ranks (an
-    // unreachable host in the hostfile, no daemon, a rank killed by a signal).
-    std::cerr << "clusterbench run: mpirun failed with exit code " << rc
-              << " (a host it was given may be unreachable, or a rank died; its message is above)"
-              << "\n";
+    // unreachable host in the hostfile, no daemon, a rank killed by a signal). One line with the
+    // cause; Open MPI's whole message goes to a file beside the results.
+    const std::string kept = config.out + ".mpirun-stderr.txt";
+    std::ofstream file(kept);
+    for (const auto& line : mpirun_stderr.held())
+      file << line << "\n";
+    file.close();
+    const std::string cause = mpirun_stderr.cause();
+    std::cerr << "clusterbench run: mpirun failed with exit code " << rc << ": "
+              << (cause.empty() ? "no message (a rank may have died)" : cause)
+              << (file ? "; Open MPI's full message is in " + kept : std::string()) << "\n";
     return 3;
   }
+  // A run the ranks ended themselves: they said why, so Open MPI's banners about a rank's exit
+  // code add nothing then; after a good run they may carry warnings worth reading.
+  const std::vector<std::string> rest =
+      rc == 0 ? mpirun_stderr.held() : mpirun_stderr.held_outside_banners();
+  for (const auto& line : rest)
+    std::cerr << line << "\n";
   return rc;
 }
 

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "core/error.hpp"
+#include "qualify/spec_metrics.hpp"
 
 namespace cb {
 namespace {
@@ -87,6 +88,23 @@ Selection selection_from_name(const std::string& name, const std::string& where)
   bad(where, "field 'select' is '" + name + "', allowed best|each");
 }
 
+// A suite outside the known families, or a metric its records never carry, could match nothing.
+void validate_suite(const std::string& suite, const std::string& where) {
+  const auto& suites = spec_suites();
+  if (std::find(suites.begin(), suites.end(), suite) == suites.end()) {
+    bad(where, "field 'suite' is '" + suite + "', allowed " + join_allowed(suites));
+  }
+}
+
+void validate_metric(const std::string& suite, const std::string& metric,
+                     const std::string& where) {
+  const auto& metrics = spec_suite_metrics(suite);
+  if (std::find(metrics.begin(), metrics.end(), metric) == metrics.end()) {
+    bad(where, "field 'metric' is '" + metric + "', which " + suite +
+                   " records do not carry; allowed " + join_allowed(metrics));
+  }
+}
+
 Expectation expectation_from_json(const json& j, const std::string& where) {
   if (!j.is_object())
     bad(where, "must be an object");
@@ -112,6 +130,8 @@ Expectation expectation_from_json(const json& j, const std::string& where) {
   }
   const bool threshold = e.kind == CheckKind::threshold;
   e.suite = string_field(j, "suite", at, threshold);
+  if (!e.suite.empty())
+    validate_suite(e.suite, at);
   e.case_name = string_field(j, "case", at, threshold);
   if (j.contains("params")) {
     if (!j["params"].is_object())
@@ -130,6 +150,7 @@ Expectation expectation_from_json(const json& j, const std::string& where) {
   if (!threshold)
     return e;
   e.metric = string_field(j, "metric", at, true);
+  validate_metric(e.suite, e.metric, at);
   if (j.contains("measure"))
     e.measure = measure_from_name(string_field(j, "measure", at, true), at);
   if (j.contains("select"))

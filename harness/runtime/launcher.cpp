@@ -1,5 +1,6 @@
 #include "runtime/launcher.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -12,6 +13,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "runtime/launcher_output.hpp"
 
 extern char** environ;
 
@@ -106,17 +108,22 @@ std::string command_line(const std::vector<std::string>& argv) {
   return out;
 }
 
-int run_child(const std::vector<std::string>& argv) {
+int run_child(const std::vector<std::string>& argv, LauncherOutput* stderr_sorter) {
   std::vector<char*> c_argv;
   for (const auto& a : argv)
     c_argv.push_back(const_cast<char*>(a.c_str()));
   c_argv.push_back(nullptr);
   ::setenv("CLUSTERBENCH_LAUNCHED", "1", 1);
+  int err_pipe[2] = {-1, -1};
+  if (stderr_sorter && ::pipe2(err_pipe, O_CLOEXEC) != 0)
+    CB_RUN_ERROR(std::string("pipe failed: ") + std::strerror(errno));
   const pid_t pid = ::fork();
   if (pid < 0)
     CB_RUN_ERROR(std::string("fork failed: ") + std::strerror(errno));
   if (pid == 0) {
     std::signal(SIGINT, SIG_DFL);
+    if (stderr_sorter)
+      ::dup2(err_pipe[1], STDERR_FILENO); // dup2 clears O_CLOEXEC on the copy
     ::execvp(c_argv[0], c_argv.data());
     std::fprintf(stderr, "clusterbench run: cannot execute %s: %s\n", c_argv[0],
                  std::strerror(errno));
@@ -125,6 +132,25 @@ int run_child(const std::vector<std::string>& argv) {
   // The launcher forwards an interrupt to mpirun, which tears the job down cleanly.
   auto previous_int = std::signal(SIGINT, SIG_IGN);
   auto previous_term = std::signal(SIGTERM, SIG_IGN);
+  if (stderr_sorter) {
+    ::close(err_pipe[1]);
+    auto show = [](const std::vector<std::string>& lines) {
+      for (const auto& line : lines)
+        std::fprintf(stderr, "%s\n", line.c_str());
+      std::fflush(stderr);
+    };
+    char buffer[4096];
+    for (;;) {
+      const ssize_t n = ::read(err_pipe[0], buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break; // every writer (mpirun and what it started) has closed it
+      show(stderr_sorter->feed(std::string(buffer, static_cast<std::size_t>(n))));
+    }
+    show(stderr_sorter->finish());
+    ::close(err_pipe[0]);
+  }
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR)

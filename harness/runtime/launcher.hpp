@@ -24,8 +24,11 @@ std::string find_on_path(const std::string& program);
 std::string shell_quote(const std::string& word);
 std::string command_line(const std::vector<std::string>& argv);
 
+class LauncherOutput;
+
 // Runs argv as a child (environment plus CLUSTERBENCH_LAUNCHED=1) and returns its exit code; a
-// child killed by a signal counts as a failed run (3).
-int run_child(const std::vector<std::string>& argv);
+// child killed by a signal counts as a failed run (3). With `stderr_sorter`, the child's stderr
+// goes through it: the lines it shows are written to ours as they come, the rest it holds.
+int run_child(const std::vector<std::string>& argv, LauncherOutput* stderr_sorter = nullptr);
 
 } // namespace cb

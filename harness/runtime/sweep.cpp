@@ -28,8 +28,8 @@ std::vector<int> SweepRunner::counts_for(const BenchmarkCase& c) const {
 
 std::string SweepRunner::why_not_run(const BenchmarkCase& c) const {
   if (counts_for(c).empty()) {
-    return "needs at least " + std::to_string(c.min_gpus()) + " ranks; this run's largest count is " +
-           std::to_string(counts_.back());
+    return "needs at least " + std::to_string(c.min_gpus()) +
+           " ranks; this run's largest count is " + std::to_string(counts_.back());
   }
   // A case with nothing to run on this backend (a GPU-only case on the host) is passed over
   // quietly in a whole-family sweep, but one asked for by name must not vanish.
@@ -78,8 +78,8 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
     if (const std::string why = why_not_run(*c); !why.empty()) {
       // Said in the results, not only by a missing row: a skipped record at the largest count.
       if (root) {
-        const CaseContext ctx{backend_,      comms.back(),  config_,       layout_,
-                              members.back(), placement_of(layout_, members.back()),
+        const CaseContext ctx{backend_,      comms.back(),   config_,
+                              layout_,       members.back(), placement_of(layout_, members.back()),
                               world_devices_};
         Record r = ctx.new_record(c->suite(), c->name(), nlohmann::json::object());
         CaseContext::skip(r, why);

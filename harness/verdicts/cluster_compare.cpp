@@ -8,6 +8,7 @@
 
 #include "analysis/curves.hpp"
 #include "analysis/efficiency.hpp"
+#include "analysis/scaling_fits.hpp"
 #include "core/stats.hpp"
 
 namespace cb {
@@ -110,32 +111,39 @@ std::string curve_id(const CurveKey& key) {
   return key.suite + '\x1f' + key.case_name + '\x1f' + key.metric + '\x1f' + key.params.dump();
 }
 
-std::map<int, std::optional<double>> efficiency_by_gpus(const Curve& curve) {
-  const Efficiency e = efficiency(curve);
+std::map<int, std::optional<double>> efficiency_by_gpus(const Curve& curve, const Efficiency& e) {
   std::map<int, std::optional<double>> by_gpus;
   for (std::size_t i = 0; i < curve.gpus.size(); ++i)
     by_gpus[curve.gpus[i]] = e.value[i];
   return by_gpus;
 }
 
-std::vector<EfficiencyContrast> efficiency_contrasts(const ResultsFile& a, const ResultsFile& b) {
+ScalingModels models_of(const Curve& curve) {
+  CurveFits fits = fit_curve(curve);
+  return {std::move(fits.usl), std::move(fits.amdahl)};
+}
+
+// Efficiency and fitted models of every curve both files have, matched by suite, case, params and
+// metric. A curve of one GPU count, or of latency, says nothing about scaling and is left out.
+void contrast_scaling(const ResultsFile& a, const ResultsFile& b, ClusterComparison& comparison) {
   const std::vector<Curve> curves_a = extract_curves(a);
   const std::vector<Curve> curves_b = extract_curves(b);
   std::map<std::string, const Curve*> b_by_id;
   for (const auto& c : curves_b)
     b_by_id.emplace(curve_id(c.key), &c);
 
-  std::vector<EfficiencyContrast> contrasts;
   for (const auto& curve_a : curves_a) {
     auto match = b_by_id.find(curve_id(curve_a.key));
     if (match == b_by_id.end())
       continue;
     const Curve& curve_b = *match->second;
-    const auto eff_a = efficiency_by_gpus(curve_a);
-    const auto eff_b = efficiency_by_gpus(curve_b);
+    const Efficiency efficiency_a = efficiency(curve_a);
+    const Efficiency efficiency_b = efficiency(curve_b);
+    const auto eff_a = efficiency_by_gpus(curve_a, efficiency_a);
+    const auto eff_b = efficiency_by_gpus(curve_b, efficiency_b);
     EfficiencyContrast contrast{
         curve_a.key.suite, curve_a.key.case_name, curve_a.key.metric, curve_a.key.params, 0, {}};
-    contrast.base_gpus = std::max(efficiency(curve_a).base_gpus, efficiency(curve_b).base_gpus);
+    contrast.base_gpus = std::max(efficiency_a.base_gpus, efficiency_b.base_gpus);
     std::set<int> gpus;
     for (const auto& [n, e] : eff_a)
       gpus.insert(n);
@@ -151,11 +159,12 @@ std::vector<EfficiencyContrast> efficiency_contrasts(const ResultsFile& a, const
       any = any || row.a || row.b;
       contrast.rows.push_back(row);
     }
-    // A curve of one GPU count, or of latency, says nothing about scaling.
-    if (any && gpus.size() > 1)
-      contrasts.push_back(std::move(contrast));
+    if (!any || gpus.size() < 2)
+      continue;
+    comparison.efficiency.push_back(std::move(contrast));
+    comparison.models.push_back({curve_a.key.suite, curve_a.key.case_name, curve_a.key.metric,
+                                 curve_a.key.params, models_of(curve_a), models_of(curve_b)});
   }
-  return contrasts;
 }
 
 } // namespace
@@ -233,7 +242,7 @@ ClusterComparison compare_clusters(const ResultsFile& a, const ResultsFile& b,
   }
   comparison.only_in_a = match.only_in_a;
   comparison.only_in_b = match.only_in_b;
-  comparison.efficiency = efficiency_contrasts(a, b);
+  contrast_scaling(a, b, comparison);
   return comparison;
 }
 

@@ -1,11 +1,14 @@
 #pragma once
 // Two clusters (or two runs) side by side: what differs in their environment, how each matched
-// case compares (medians, ratio with a bootstrap interval, significance), and how each scales.
+// case compares (medians, ratio with a bootstrap interval, significance), and how each scales
+// (efficiency and the fitted USL and Amdahl models).
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "analysis/amdahl.hpp"
+#include "analysis/usl.hpp"
 #include "results/record.hpp"
 #include "verdicts/bootstrap.hpp"
 #include "verdicts/case_matching.hpp"
@@ -50,10 +53,26 @@ struct EfficiencyContrast {
   std::vector<EfficiencyRow> rows;
 };
 
+// The scaling laws fitted to one side's curve, as `clusterbench fit` fits them
+// (analysis/scaling_fits): absent where the side has no throughput series to fit. A fit that
+// produced no numbers is present with ok = false and its warnings saying why.
+struct ScalingModels {
+  std::optional<UslFit> usl; // non-linear least squares
+  std::optional<AmdahlFit> amdahl;
+};
+
+// Both sides' models of one curve: one per entry of `efficiency`, in the same order.
+struct ModelContrast {
+  std::string suite, case_name, metric;
+  nlohmann::json params;
+  ScalingModels a, b;
+};
+
 struct ClusterComparison {
   std::vector<EnvironmentRow> environment;
   std::vector<CaseContrast> cases; // in A's order, only cases with a figure both sides share
   std::vector<EfficiencyContrast> efficiency;
+  std::vector<ModelContrast> models; // models[i] belongs to efficiency[i]
   std::vector<MissingCase> only_in_a, only_in_b;
 };
 

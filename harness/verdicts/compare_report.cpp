@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "analysis/fits_json.hpp"
 #include "verdicts/report_text.hpp"
 
 namespace cb {
@@ -40,6 +41,88 @@ std::string percent_label(double fraction) {
   char text[32];
   std::snprintf(text, sizeof text, "%g %%", fraction * 100.0);
   return text;
+}
+
+std::string curve_label(const ModelContrast& m) {
+  const std::string params = describe_params(m.params);
+  return m.suite + "/" + m.case_name + (params.empty() ? "" : " " + params) + " (" +
+         quantity_label(m.metric) + ")";
+}
+
+// A fitted figure, "-" where the fit produced none.
+template <typename Fit>
+std::string fit_cell(const std::optional<Fit>& fit, double Fit::*field, int digits) {
+  return fit && fit->ok ? format_figure((*fit).*field, digits) : "-";
+}
+
+// R² to three decimals, so that a column of them lines up ("1.000", "0.932").
+template <typename Fit> std::string r2_cell(const std::optional<Fit>& fit) {
+  if (!fit || !fit->ok || !std::isfinite(fit->r2))
+    return "-";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f", fit->r2);
+  return text;
+}
+
+// The GPU count where the USL's throughput peaks; "none" when it rises for ever (beta = 0).
+std::string peak_cell(const std::optional<UslFit>& usl) {
+  if (!usl || !usl->ok)
+    return "-";
+  return usl->n_peak ? format_figure(*usl->n_peak, 3) : "none";
+}
+
+void add_model_rows(MarkdownTable& table, const ModelContrast& m, const char* side,
+                    const ScalingModels& models) {
+  table.add_row({m.suite, m.case_name, params_cell(m.params), quantity_label(m.metric), side,
+                 fit_cell(models.usl, &UslFit::alpha, 3), fit_cell(models.usl, &UslFit::beta, 3),
+                 peak_cell(models.usl), r2_cell(models.usl),
+                 fit_cell(models.amdahl, &AmdahlFit::serial_fraction, 3), r2_cell(models.amdahl)});
+}
+
+// "- A, compute/triad ... (GB/s):" then one indented bullet per warning, for a run that has any.
+void add_model_notes(std::string& out, const ModelContrast& m, const char* side,
+                     const ScalingModels& models) {
+  std::string notes;
+  auto note = [&](const char* law, const std::vector<std::string>& warnings) {
+    for (const auto& w : warnings)
+      notes += std::string("  - ") + law + ": " + w + "\n";
+  };
+  if (models.usl)
+    note("USL", models.usl->warnings);
+  if (models.amdahl)
+    note("Amdahl", models.amdahl->warnings);
+  if (!notes.empty())
+    out += std::string("- ") + side + ", " + curve_label(m) + ":\n" + notes;
+}
+
+void list_models(std::string& out, const std::vector<ModelContrast>& models) {
+  if (models.empty())
+    return; // the efficiency section already says that nothing was measured at two GPU counts
+  out += "\n## Scaling models\n\n"
+         "Fitted to each run's aggregate throughput as `clusterbench fit` fits it: the USL "
+         "X(N) = gamma N / (1 + alpha (N-1) + beta N (N-1)), alpha the contention (Gunther's "
+         "sigma), beta the coherency cost (kappa), N* = sqrt((1 - alpha) / beta) the GPU count "
+         "where throughput peaks; Amdahl's serial fraction s caps the speedup at 1/s. \"-\" where "
+         "a run has too few points to fit.\n\n";
+  MarkdownTable table({"suite", "case", "params", "metric", "run", "USL alpha", "USL beta",
+                       "peak N*", "USL R2", "Amdahl serial", "Amdahl R2"});
+  for (const auto& m : models) {
+    add_model_rows(table, m, "A", m.a);
+    add_model_rows(table, m, "B", m.b);
+  }
+  out += table.str();
+  std::string notes;
+  for (const auto& m : models) {
+    add_model_notes(notes, m, "A", m.a);
+    add_model_notes(notes, m, "B", m.b);
+  }
+  if (!notes.empty())
+    out += "\nFit notes:\n\n" + notes;
+}
+
+json models_json(const ScalingModels& models) {
+  return {{"usl", models.usl ? usl_to_json(*models.usl) : json(nullptr)},
+          {"amdahl", models.amdahl ? amdahl_to_json(*models.amdahl) : json(nullptr)}};
 }
 
 void list_missing(std::string& out, const std::vector<MissingCase>& missing,
@@ -100,6 +183,7 @@ std::string compare_report_markdown(const ClusterComparison& comparison,
     }
     out += efficiency.str();
   }
+  list_models(out, comparison.models);
 
   list_missing(out, comparison.only_in_a, "Only in A");
   list_missing(out, comparison.only_in_b, "Only in B");
@@ -145,6 +229,15 @@ json compare_report_json(const ClusterComparison& comparison, const CompareConte
                           {"base_gpus", curve.base_gpus},
                           {"points", std::move(points)}});
   }
+  json models = json::array();
+  for (const auto& m : comparison.models) {
+    models.push_back({{"suite", m.suite},
+                      {"case", m.case_name},
+                      {"params", m.params},
+                      {"metric", m.metric},
+                      {"a", models_json(m.a)},
+                      {"b", models_json(m.b)}});
+  }
   json only_a = json::array(), only_b = json::array();
   for (const auto& m : comparison.only_in_a)
     only_a.push_back(key_to_json(m.key));
@@ -157,6 +250,7 @@ json compare_report_json(const ClusterComparison& comparison, const CompareConte
           {"environment", std::move(environment)},
           {"cases", std::move(cases)},
           {"efficiency", std::move(efficiency)},
+          {"models", std::move(models)},
           {"only_in_a", std::move(only_a)},
           {"only_in_b", std::move(only_b)}};
 }

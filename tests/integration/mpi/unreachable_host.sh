@@ -15,5 +15,10 @@ elapsed=$(( $(date +%s) - start ))
 last=$(tail -n 1 "$work/err")
 [ "$rc" = 3 ] || { echo "exit $rc, expected 3"; cat "$work/err"; exit 1; }
 [[ "$last" == "clusterbench run: mpirun failed"* ]] || { echo "last line: $last"; exit 1; }
+# One line for the failure, naming the host (from ssh's own message); Open MPI's banner is kept in
+# a file beside the results, not printed: stderr is the launch command and that line.
+[[ "$last" == *cb-unreachable-host* ]] || { echo "the line does not name the host: $last"; exit 1; }
+[ "$(wc -l <"$work/err")" = 2 ] || { echo "stderr is not 2 lines:"; cat "$work/err"; exit 1; }
+grep -q "ORTE was unable" "$work/r.json.mpirun-stderr.txt" || { echo "Open MPI's message not kept"; exit 1; }
 [ "$elapsed" -lt 60 ] || { echo "took ${elapsed}s"; exit 1; }
 echo "exit 3 after ${elapsed}s: $last"

@@ -8,6 +8,8 @@
 #include "qualify/record_match.hpp"
 #include "qualify/spec.hpp"
 #include "qualify/spec_locator.hpp"
+#include "qualify/spec_metrics.hpp"
+#include "results/results_io.hpp"
 #include "test_support.hpp"
 
 using namespace cb;
@@ -127,6 +129,70 @@ TEST(Spec, BadSpecsNameFileCheckAndField) {
   j = minimal_spec();
   j["fleet"] = {{"robust_z", 3.5}};
   EXPECT_NE(spec_error(j).find("fleet: field 'robust_z' must be negative"), std::string::npos);
+}
+
+TEST(Spec, UnknownSuiteOrMetricIsRejectedNamingFileCheckAndField) {
+  json j = minimal_spec();
+  j["checks"][0]["metric"] = "bogus_metric";
+  EXPECT_EQ(spec_error(j), "my.json: checks[0] (copy): field 'metric' is 'bogus_metric', which "
+                           "compute records do not carry; allowed "
+                           "time_us|gbps|gflops|tflops|fraction_of_peak");
+
+  // A real metric of another suite: compute records never carry a bus bandwidth.
+  j = minimal_spec();
+  j["checks"][0]["metric"] = "busbw_gbps";
+  EXPECT_NE(spec_error(j).find("field 'metric' is 'busbw_gbps', which compute records"),
+            std::string::npos);
+
+  j = minimal_spec();
+  j["checks"][0]["suite"] = "memory";
+  EXPECT_EQ(spec_error(j), "my.json: checks[0] (copy): field 'suite' is 'memory', allowed "
+                           "collectives|compute|links|storage");
+
+  // Data checks name no metric, but a suite they name must exist too.
+  j = minimal_spec();
+  j["checks"] = {{{"id", "data"}, {"kind", "data"}, {"suite", "colectives"}, {"source", "x"}}};
+  EXPECT_EQ(spec_error(j), "my.json: checks[0] (data): field 'suite' is 'colectives', allowed "
+                           "collectives|compute|links|storage");
+}
+
+TEST(Spec, MetricsOfEverySuiteLoad) {
+  const std::vector<std::pair<std::string, std::string>> accepted = {
+      {"collectives", "busbw_gbps"},  {"collectives", "algbw_gbps"}, {"collectives", "time_us"},
+      {"compute", "tflops"},          {"compute", "gflops"},         {"links", "latency_us"},
+      {"links", "min_gbps"},          {"links", "per_gpu_gbps"},     {"storage", "iops"},
+      {"storage", "first_done_gbps"}, {"storage", "latency_us"}};
+  for (const auto& [suite, metric] : accepted) {
+    json j = minimal_spec();
+    j["checks"][0]["suite"] = suite;
+    j["checks"][0]["metric"] = metric;
+    EXPECT_EQ(spec_error(j), "") << suite << " " << metric;
+  }
+  json j = minimal_spec();
+  j["checks"] = {{{"id", "data"}, {"kind", "data"}, {"suite", "storage"}, {"source", "x"}}};
+  EXPECT_EQ(spec_error(j), "");
+}
+
+TEST(SpecMetrics, FixtureRecordsCarryOnlyListedMetrics) {
+  // The qualify fixtures are records as `clusterbench run` writes them on an H200 node: every
+  // metric they carry must be one a spec may name, or a spec could not judge it.
+  int records = 0;
+  for (const char* name : {"h200_clean.json", "h200_slow_gpu.json", "h200_inconclusive.json"}) {
+    const ResultsFile f = load_results(test::source_path("tests/fixtures/qualify/") + name);
+    for (const auto& r : f.records) {
+      const auto& allowed = spec_suite_metrics(r.suite);
+      EXPECT_FALSE(allowed.empty()) << name << ": suite " << r.suite;
+      for (const auto& [metric, value] : r.metrics.items()) {
+        EXPECT_NE(std::find(allowed.begin(), allowed.end(), metric), allowed.end())
+            << name << ": " << r.suite << "/" << r.case_name << " metric " << metric;
+      }
+      ++records;
+    }
+  }
+  EXPECT_GT(records, 0);
+  EXPECT_EQ(spec_suites(),
+            (std::vector<std::string>{"collectives", "compute", "links", "storage"}));
+  EXPECT_TRUE(spec_suite_metrics("bogus").empty());
 }
 
 TEST(Spec, DataChecksNeedNoFigure) {

@@ -50,7 +50,8 @@ TEST_P(BlockReaderTest, AReadErrorMidPassIsReturnedWithItsOffset) {
   const off_t cut = static_cast<off_t>(kStorageHeaderBytes + kData / 2);
   ASSERT_EQ(::truncate((tmp.str() + "/clusterbench-rank0.dat").c_str(), cut), 0);
   std::string error;
-  EXPECT_NO_THROW(error = reader.read_pass(sequential_offsets(kData, 64 << 10, kStorageHeaderBytes)));
+  EXPECT_NO_THROW(error =
+                      reader.read_pass(sequential_offsets(kData, 64 << 10, kStorageHeaderBytes)));
   EXPECT_NE(error.find("short read"), std::string::npos) << error;
   EXPECT_NE(error.find("clusterbench-rank0.dat at byte " + std::to_string(cut)), std::string::npos)
       << error;

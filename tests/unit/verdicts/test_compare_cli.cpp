@@ -49,6 +49,65 @@ TEST(CompareCli, JsonCarriesEveryPart) {
   }
 }
 
+TEST(CompareCli, FittedModelsOfBothRunsFollowTheEfficiency) {
+  const CliResult r = run_clusterbench("compare " + kPair);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const auto scaling = r.out.find("## Scaling efficiency");
+  const auto models = r.out.find("## Scaling models");
+  const auto only_a = r.out.find("## Only in A");
+  ASSERT_NE(models, std::string::npos) << r.out;
+  EXPECT_LT(scaling, models);
+  EXPECT_LT(models, only_a);
+  const std::string section = r.out.substr(models, only_a - models);
+  EXPECT_TRUE(contains(section, "| run | USL alpha | USL beta | peak N* | USL R2 | Amdahl serial "
+                                "| Amdahl R2 |"))
+      << section;
+  // One row per run for each curve both measured at several GPU counts, A above B.
+  const std::string all_reduce = "| collectives | all_reduce   | bytes=64M dtype=float "
+                                 "in_place=false op=sum | busbw GB/s | ";
+  const std::string triad = "| compute     | stream_triad | bytes=256M dtype=float          "
+                            "            | GB/s       | ";
+  const auto all_reduce_a = section.find(all_reduce + "A   | 0.0");
+  const auto all_reduce_b = section.find(all_reduce + "B   | 0.0");
+  const auto triad_a = section.find(triad + "A   | 0.0");
+  const auto triad_b = section.find(triad + "B   | 0.0");
+  ASSERT_NE(all_reduce_a, std::string::npos) << section;
+  ASSERT_NE(triad_b, std::string::npos) << section;
+  EXPECT_LT(all_reduce_a, all_reduce_b);
+  EXPECT_LT(all_reduce_b, triad_a);
+  EXPECT_LT(triad_a, triad_b);
+  // The fit's warnings, per run and curve, under the table.
+  EXPECT_TRUE(contains(section, "Fit notes:\n\n- A, collectives/all_reduce bytes=64M dtype=float "
+                                "in_place=false op=sum (busbw GB/s):\n  - USL: "))
+      << section;
+}
+
+TEST(CompareCli, JsonCarriesTheModelsOfBothRuns) {
+  const CliResult r = run_clusterbench("compare --json " + kPair);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["models"].size(), 2u);
+  const auto& all_reduce = j["models"][0];
+  EXPECT_EQ(all_reduce["case"], "all_reduce");
+  EXPECT_EQ(all_reduce["metric"], "busbw_gbps");
+  const auto& triad = j["models"][1];
+  EXPECT_EQ(triad["case"], "stream_triad");
+  EXPECT_EQ(triad["metric"], "gbps");
+  for (const char* side : {"a", "b"}) {
+    // Generated at busbw efficiency 0.95 on 4 and 0.90 on 8 GPUs (of 2): about 1.6 % serial.
+    const auto& usl = all_reduce[side]["usl"];
+    EXPECT_EQ(usl["method"], "nls");
+    EXPECT_NEAR(usl["alpha"].get<double>(), 0.0165, 0.002) << side;
+    EXPECT_TRUE(usl["r2"].is_number()) << side;
+    EXPECT_TRUE(usl["warnings"].is_array()) << side;
+    EXPECT_NEAR(all_reduce[side]["amdahl"]["serial_fraction"].get<double>(), 0.0162, 0.002);
+    EXPECT_GT(all_reduce[side]["amdahl"]["r2"].get<double>(), 0.99);
+    // stream_triad at 93 % on 8 GPUs: about 1 % serial.
+    EXPECT_NEAR(triad[side]["amdahl"]["serial_fraction"].get<double>(), 0.010, 0.002) << side;
+    EXPECT_TRUE(triad[side]["usl"]["alpha"].is_number()) << side;
+  }
+}
+
 TEST(CompareCli, AFailedPlotIsExplainedAndStillExitsZero) {
   const auto dir =
       std::filesystem::temp_directory_path() / ("cb-plot-" + std::to_string(::getpid()));
@@ -57,7 +116,7 @@ TEST(CompareCli, AFailedPlotIsExplainedAndStillExitsZero) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(contains(r.err, "cannot start /nonexistent/python3")) << r.err;
   EXPECT_TRUE(contains(r.err, "matplotlib")) << r.err; // how to get the plots anyway
-  EXPECT_TRUE(nlohmann::json::accept(r.out)); // the plot never pollutes stdout
+  EXPECT_TRUE(nlohmann::json::accept(r.out));          // the plot never pollutes stdout
   std::filesystem::remove_all(dir);
 }
 

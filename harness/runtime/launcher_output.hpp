@@ -1,0 +1,37 @@
+#pragma once
+// What mpirun writes on stderr while clusterbench's own launch runs, sorted so that the user
+// reads clusterbench's lines as they come and Open MPI's multi-line banners only where they say
+// something the ranks did not: when mpirun itself failed (a host it could not reach), the run
+// ends in one line naming the cause, and the full text is kept in a file.
+#include <string>
+#include <vector>
+
+namespace cb {
+
+class LauncherOutput {
+public:
+  // Feeds bytes as they arrive; returns the complete lines to show at once: the ranks' own
+  // (those starting "clusterbench" or "progress:"). Everything else is held.
+  std::vector<std::string> feed(const std::string& bytes);
+  // After the child ended: the rest of a line without a newline, sorted like the others.
+  std::vector<std::string> finish();
+
+  // Lines held, banners included, in arrival order: the text to keep when mpirun failed.
+  const std::vector<std::string>& held() const { return held_; }
+  // Held lines outside Open MPI's banners (framed by lines of dashes): library warnings and the
+  // like, shown at the end of a run that the ranks ended themselves.
+  std::vector<std::string> held_outside_banners() const;
+  // The line that best says why mpirun failed: the first held line outside a banner (ssh's own
+  // "Could not resolve hostname X"), else the first line inside one; empty when nothing was held.
+  std::string cause() const;
+
+private:
+  void take_line(const std::string& line, std::vector<std::string>& shown);
+
+  std::string partial_;
+  bool in_banner_ = false;
+  std::vector<std::string> held_;
+  std::vector<bool> held_in_banner_;
+};
+
+} // namespace cb

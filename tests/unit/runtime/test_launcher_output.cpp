@@ -1,0 +1,51 @@
+#include <gtest/gtest.h>
+
+#include "runtime/launcher_output.hpp"
+
+namespace cb {
+namespace {
+
+const std::string kRule(74, '-');
+
+TEST(LauncherOutput, ShowsTheRanksLinesAtOnceEvenWhenSplitAcrossReads) {
+  LauncherOutput out;
+  EXPECT_TRUE(out.feed("progress: 1/4 coll").empty());
+  const auto shown = out.feed("ectives\nclusterbench run: rank 1: boom\nstray\n");
+  ASSERT_EQ(shown.size(), 2u);
+  EXPECT_EQ(shown[0], "progress: 1/4 collectives");
+  EXPECT_EQ(shown[1], "clusterbench run: rank 1: boom");
+  EXPECT_EQ(out.held(), std::vector<std::string>{"stray"});
+}
+
+TEST(LauncherOutput, HoldsOpenMpiBannersAndNamesTheCauseOfAFailedStart) {
+  LauncherOutput out;
+  const auto shown = out.feed("ssh: Could not resolve hostname node7: Name or service not known\n" +
+                              kRule + "\nORTE was unable to reliably start one or more daemons.\n" +
+                              "clusterbench-looking text inside a banner\n" + kRule + "\n");
+  EXPECT_TRUE(shown.empty());
+  EXPECT_EQ(out.held().size(), 5u);
+  EXPECT_EQ(out.cause(), "ssh: Could not resolve hostname node7: Name or service not known");
+  EXPECT_EQ(
+      out.held_outside_banners(),
+      std::vector<std::string>{"ssh: Could not resolve hostname node7: Name or service not known"});
+}
+
+TEST(LauncherOutput, WithOnlyABannerTheCauseIsItsFirstLine) {
+  LauncherOutput out;
+  out.feed(kRule + "\nmpirun was unable to launch the specified application\n\nmore\n" + kRule +
+           "\n");
+  EXPECT_EQ(out.cause(), "mpirun was unable to launch the specified application");
+  EXPECT_TRUE(out.held_outside_banners().empty());
+}
+
+TEST(LauncherOutput, TheLastLineWithoutANewlineIsSortedAtTheEnd) {
+  LauncherOutput out;
+  EXPECT_TRUE(out.feed("clusterbench run: done").empty());
+  EXPECT_EQ(out.finish(), std::vector<std::string>{"clusterbench run: done"});
+  LauncherOutput quiet;
+  EXPECT_TRUE(quiet.finish().empty());
+  EXPECT_EQ(quiet.cause(), "");
+}
+
+} // namespace
+} // namespace cb
