@@ -2,12 +2,6 @@
 
 namespace cb {
 
-double weak_scaling_rate(double work, int ranks, double seconds, bool whole, double unit) {
-  if (seconds <= 0)
-    return 0;
-  return (whole ? ranks : 1) * work / seconds / unit;
-}
-
 std::string ComputeCase::why_unsupported(const CaseContext& ctx) {
   // The host kernels here are CPU code on host memory; another backend brings its own kernels.
   if (ctx.backend.name() == "host" || ctx.backend.compute() != nullptr)

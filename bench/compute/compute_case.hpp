@@ -4,15 +4,11 @@
 // rank's own rate goes to per_rank.
 #include <string>
 
+#include "core/rates.hpp"
 #include "runtime/case.hpp"
 #include "runtime/compute_kernels.hpp"
 
 namespace cb {
-
-// `work` units (bytes or flops) per rank per operation, in `seconds` per operation.
-// whole: the group's aggregate, ranks x work / seconds; otherwise one rank's work / seconds.
-// `unit` scales the result (1e9 for GB/s and GFLOP/s).
-double weak_scaling_rate(double work, int ranks, double seconds, bool whole, double unit = 1e9);
 
 class ComputeCase : public BenchmarkCase {
 public:

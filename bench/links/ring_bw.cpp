@@ -2,6 +2,7 @@
 // time, at each rank count: the aggregate Σ bytes / slowest rank shows contention as N grows.
 #include <chrono>
 
+#include "core/rates.hpp"
 #include "links/links_case.hpp"
 
 namespace cb {
@@ -40,8 +41,10 @@ public:
       return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     };
     ctx.measure_timed_into(record, timed, [&](double seconds, bool whole) {
-      return nlohmann::json{{"time_us", seconds * 1e6},
-                            {"gbps", (whole ? n : 1) * static_cast<double>(bytes) / seconds / 1e9}};
+      // Every rank sends `bytes` to its right neighbour at once.
+      return nlohmann::json{
+          {"time_us", seconds * 1e6},
+          {"gbps", weak_scaling_rate(static_cast<double>(bytes), n, seconds, whole)}};
     });
     const long long wrong = ctx.comm.sum(static_cast<long long>(fabric.check_destination(left)));
     set_check(record, wrong, "words received from the left neighbour");

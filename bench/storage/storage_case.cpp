@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "core/error.hpp"
+#include "core/rates.hpp"
 #include "storage/block_reader.hpp"
 #include "storage/read_plan.hpp"
 #include "storage/storage_dir.hpp"
@@ -140,8 +141,9 @@ std::vector<Record> StorageReadCase::run(const CaseContext& ctx, const nlohmann:
   const int ranks = ctx.comm.size();
   const auto bytes = static_cast<double>(read_bytes);
   ctx.measure_timed_into(record, timed, [&](double seconds, bool whole) {
+    // Every rank reads `bytes` of its own file at once.
     return nlohmann::json{{"time_us", seconds * 1e6},
-                          {"gbps", (whole ? ranks : 1) * bytes / seconds / 1e9}};
+                          {"gbps", weak_scaling_rate(bytes, ranks, seconds, whole)}};
   });
 
   // What the reader could not do as asked, from every rank (the same on one filesystem).

@@ -57,5 +57,13 @@ TEST(WeakScaling, AggregateIsSumOverRanksOverTheSlowest) {
   EXPECT_EQ(weak_scaling_rate(1, 1, 0, true), 0.0);
 }
 
+TEST(WeakScaling, RingAndStorageAccountEveryRanksBytesOnce) {
+  // ring_bw: 8 ranks each sending 64 MiB to the right in the slowest rank's 10 ms.
+  EXPECT_NEAR(weak_scaling_rate(64.0 * 1048576, 8, 0.010, true), 53.687, 1e-3);
+  // seq_read: 2 readers of 256 MiB each, the slower done in 0.2 s; one reader alone in 0.1 s.
+  EXPECT_NEAR(weak_scaling_rate(256.0 * 1048576, 2, 0.2, true), 2.684, 1e-3);
+  EXPECT_NEAR(weak_scaling_rate(256.0 * 1048576, 2, 0.1, false), 2.684, 1e-3);
+}
+
 } // namespace
 } // namespace cb
