@@ -5,52 +5,12 @@
 #include <cstdio>
 #include <ostream>
 
+#include "collectives/element_buffers.hpp"
 #include "core/collective_math.hpp"
 #include "core/units.hpp"
 #include "runtime/element_codec.hpp"
 
 namespace cb {
-namespace {
-
-constexpr std::size_t kChunkBytes = 4u << 20; // staging chunk for fill and verify
-
-// Writes send_value for elements [first, first + count) of a device buffer starting at element
-// `base`, through a bounded host staging buffer.
-template <typename ValueOf>
-void fill(Backend& backend, DeviceBuffer& buffer, std::size_t base, std::size_t count, DType t,
-          ValueOf value_of) {
-  const std::size_t size = dtype_size(t);
-  std::vector<unsigned char> stage(std::min(count * size, kChunkBytes));
-  for (std::size_t done = 0; done < count;) {
-    const std::size_t n = std::min(count - done, stage.size() / size);
-    for (std::size_t i = 0; i < n; ++i)
-      encode_element(t, value_of(done + i), &stage[i * size]);
-    backend.upload(buffer, (base + done) * size, stage.data(), n * size);
-    done += n;
-  }
-}
-
-template <typename ExpectedOf>
-long long count_wrong(Backend& backend, const DeviceBuffer& buffer, std::size_t base,
-                      std::size_t count, DType t, double tolerance, ExpectedOf expected_of) {
-  const std::size_t size = dtype_size(t);
-  std::vector<unsigned char> stage(std::min(count * size, kChunkBytes));
-  long long wrong = 0;
-  for (std::size_t done = 0; done < count;) {
-    const std::size_t n = std::min(count - done, stage.size() / size);
-    backend.download(stage.data(), buffer, (base + done) * size, n * size);
-    for (std::size_t i = 0; i < n; ++i) {
-      const double got = decode_element(t, &stage[i * size]);
-      const double want = expected_of(done + i);
-      if (std::fabs(got - want) > tolerance * std::fabs(want))
-        ++wrong;
-    }
-    done += n;
-  }
-  return wrong;
-}
-
-} // namespace
 
 double pattern_value(int rank, std::size_t element) {
   return 1.0 + static_cast<double>((static_cast<std::size_t>(rank) + element) % 8);
@@ -145,8 +105,8 @@ Record CollectiveCase::run_one(const CaseContext& ctx, CollectiveComm& comm,
   auto* send_ptr = static_cast<char*>(send_buf.data()) + send_base * dtype_size(t);
   auto* recv_ptr = static_cast<char*>(recv_buffer->data()) + recv_base * dtype_size(t);
   auto fill_send = [&] {
-    fill(ctx.backend, send_buf, send_base, s.send_count, t,
-         [&](std::size_t j) { return send_value(rank, ranks, s, j); });
+    fill_elements(ctx.backend, send_buf, send_base, s.send_count, t,
+                  [&](std::size_t j) { return send_value(rank, ranks, s, j); });
     ctx.backend.synchronize();
   };
   auto one_op = [&] { call(comm, send_ptr, recv_ptr, s.call_count, t, op); };
@@ -178,9 +138,9 @@ Record CollectiveCase::run_one(const CaseContext& ctx, CollectiveComm& comm,
   ctx.backend.synchronize();
   long long wrong = 0;
   if (receives(rank, in_place)) {
-    wrong = count_wrong(ctx.backend, *recv_buffer, recv_base, s.recv_count, t,
-                        check_tolerance(t, ranks),
-                        [&](std::size_t j) { return expected_value(rank, ranks, s, j, op); });
+    wrong = count_wrong_elements(
+        ctx.backend, *recv_buffer, recv_base, s.recv_count, t, check_tolerance(t, ranks),
+        [&](std::size_t j) { return expected_value(rank, ranks, s, j, op); });
   }
   wrong = ctx.comm.sum(wrong);
   record.extra["wrong_elements"] = wrong;
