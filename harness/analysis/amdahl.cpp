@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "analysis/fit_warnings.hpp"
 #include "analysis/least_squares.hpp"
 
 namespace cb {
@@ -26,6 +27,11 @@ AmdahlFit fit_amdahl(const std::vector<double>& n, const std::vector<double>& sp
   }
   if (fit.points < 3) {
     fit.warnings.push_back("needs at least 3 points, have " + std::to_string(fit.points));
+    return fit;
+  }
+  if (const int counts = distinct_counts(n); counts < 3) {
+    fit.warnings.push_back("needs at least 3 different GPU counts, have " + std::to_string(counts) +
+                           " among " + std::to_string(fit.points) + " points");
     return fit;
   }
   // Start from the exact linear form 1/S - 1 = -p (1 - 1/N), then fit S itself, which weighs the
@@ -57,10 +63,21 @@ AmdahlFit fit_amdahl(const std::vector<double>& n, const std::vector<double>& sp
   for (double v : n)
     fitted.push_back(amdahl_speedup(fit.serial_fraction, v));
   fit.r2 = r_squared(speedup, fitted);
-  // The unbounded linear estimate above 1 means S(N) > N somewhere: faster than linear.
-  if (p >= 1 && start > 1 + 1e-9) {
+  // Held at a bound against the data: the unbounded linear estimate above 1, or the fit pushing
+  // past it, means S(N) > N somewhere (faster than linear); below 0, a slowdown. An exact fit
+  // pushes nothing.
+  const bool pushed = result.at_bound[0] && !fits_exactly(speedup, fitted);
+  if (p >= 1 && (start > 1 + 1e-9 || pushed)) {
     fit.warnings.push_back("superlinear speedup: the serial fraction is held at 0");
+  } else if (p <= 0 && (start < -1e-9 || pushed)) {
+    fit.warnings.push_back("the speedup falls below 1 as GPUs are added: the serial fraction is "
+                           "held at 1, and Amdahl's law cannot describe a slowdown");
   }
+  // S(1) = 1 whatever p is: N = 1 tells the one parameter nothing.
+  if (auto exact = exact_fit_warning(distinct_counts(n, true), 1, "the parallel fraction"))
+    fit.warnings.push_back(*exact);
+  if (auto negative = negative_r2_warning(fit.r2))
+    fit.warnings.push_back(*negative);
   return fit;
 }
 

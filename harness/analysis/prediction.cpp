@@ -97,15 +97,14 @@ void choose_ring(const ResultsFile& results, const std::string& source, Training
   }
 }
 
-void choose_storage(const ResultsFile& results, const std::string& source,
-                    TrainingStepModel& model) {
+// The best-tuned seq_read configuration: highest aggregate at its largest GPU count.
+std::optional<Curve> best_storage_curve(const ResultsFile& results) {
   std::optional<Curve> best;
   for (auto& curve : extract_curves(results)) {
     if (curve.key.suite != "storage" || curve.key.case_name != "seq_read" ||
         curve.key.metric != "gbps" || curve.gpus.empty()) {
       continue;
     }
-    // The best-tuned configuration: highest aggregate at its largest GPU count.
     auto better = [](const Curve& a, const Curve& b) {
       if (a.value.back() != b.value.back())
         return a.value.back() > b.value.back();
@@ -114,9 +113,27 @@ void choose_storage(const ResultsFile& results, const std::string& source,
     if (!best || better(curve, *best))
       best = std::move(curve);
   }
-  if (!best) {
+  return best;
+}
+
+void choose_storage(const ResultsFile& results, const std::string& source,
+                    TrainingStepModel& model) {
+  std::optional<Curve> best = best_storage_curve(results);
+  if (!best && model.config.input_required) {
     throw InputError(source + ": --bytes-per-step needs storage suite, case seq_read records "
-                              "(metric gbps) with status ok or noisy; none found");
+                              "(metric gbps) with status ok or noisy; none found (give "
+                              "--bytes-per-step 0 to leave input reads out)");
+  }
+  if (!best) {
+    // Input reads are part of a step only where the job streams its data from storage; unmeasured,
+    // they are left out and said to be.
+    model.input_left_out = true;
+    model.warnings.push_back("input reads not measured (no storage suite, case seq_read records): "
+                             "the prediction leaves out the input each GPU reads per step (" +
+                             plain(model.config.bytes_per_step) +
+                             " bytes); run the storage suite to include it, or give "
+                             "--bytes-per-step 0 to say there is none");
+    return;
   }
   std::vector<double> n(best->gpus.begin(), best->gpus.end());
   model.storage_usl = fit_usl(n, best->value, UslMethod::nls);
@@ -167,7 +184,7 @@ Parts step_parts(const TrainingStepModel& model, int gpus) {
   Parts parts{};
   parts.compute_s = 6 * c.model_params * c.tokens_per_gpu / (model.gemm_tflops_per_gpu * 1e12);
   parts.all_reduce_s = ring_for(model, gpus).time(c.gradient_bytes(), gpus) * (1 - c.overlap);
-  if (c.bytes_per_step > 0) {
+  if (c.bytes_per_step > 0 && model.storage) {
     parts.input_s = c.bytes_per_step / (storage_gbps_per_gpu(model, gpus) * 1e9);
   }
   return parts;
@@ -307,6 +324,7 @@ nlohmann::json prediction_to_json(const Prediction& p) {
                         {"steps", steps},
                         {"knee_80", optional_int(p.knee_80)},
                         {"knee_50", optional_int(p.knee_50)},
+                        {"input_left_out", m.input_left_out},
                         {"warnings", m.warnings}};
   if (m.storage) {
     out["storage_from"] = {

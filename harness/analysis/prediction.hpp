@@ -8,6 +8,8 @@
 //   input       = bytes_per_step / per-GPU storage read throughput at N (storage/seq_read, measured
 //                 where measured, else the USL fitted to it)
 //   E(N) = t(1) / t(N)
+// A training step need not read input from storage, so storage records are optional: without
+// them the input term is left out (with a warning) unless the reads were asked for explicitly.
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -25,7 +27,9 @@ struct PredictionConfig {
   std::optional<double> grad_bytes; // --grad-bytes; default 2 bytes per parameter (bf16)
   double overlap = 0;               // --overlap: share of the all-reduce hidden behind compute
   double bytes_per_step = 0;        // --bytes-per-step: input read per GPU per step; 0 = none
-  int predict_to = 1024;            // --predict-to
+  // --bytes-per-step was given: results without storage records are then an error, not a note.
+  bool input_required = false;
+  int predict_to = 1024; // report --predict-to: the sweep runs 1, 2, 4, ... up to it
 
   double gradient_bytes() const { return grad_bytes ? *grad_bytes : 2 * model_params; }
 };
@@ -53,10 +57,13 @@ struct TrainingStepModel {
   int largest_measured_gpus = 0;
   std::optional<Curve> storage; // the seq_read curve used, when input is read
   std::optional<UslFit> storage_usl;
+  // bytes_per_step > 0 but the results have no storage records: t(N) has no input term.
+  bool input_left_out = false;
   std::vector<std::string> warnings;
 };
 
-// Throws InputError naming `source` and the missing suite/case when a part cannot be measured.
+// Throws InputError naming `source` and the missing suite/case when a part cannot be measured
+// (storage only when config.input_required).
 TrainingStepModel build_training_step_model(const ResultsFile& results,
                                             const PredictionConfig& config,
                                             const std::string& source);

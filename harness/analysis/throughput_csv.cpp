@@ -3,8 +3,10 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <set>
 
 #include "core/error.hpp"
 
@@ -86,6 +88,20 @@ ThroughputTable parse_throughput_csv(std::istream& in, const std::string& source
   if (row < kMinimumRows) {
     throw InputError(source + ": " + std::to_string(row) + " data row" + (row == 1 ? "" : "s") +
                      "; a fit needs at least " + std::to_string(kMinimumRows));
+  }
+  // Rows repeating an n are more samples of one point, not more points of a curve.
+  const std::set<double> distinct(table.n.begin(), table.n.end());
+  if (distinct.size() < kMinimumRows) {
+    std::string values;
+    for (double n : distinct) {
+      char buffer[32];
+      std::snprintf(buffer, sizeof buffer, "%g", n);
+      values += (values.empty() ? "" : ", ") + std::string(buffer);
+    }
+    throw InputError(source + ", field 'n': " + std::to_string(row) + " data rows but " +
+                     std::to_string(distinct.size()) + " different value" +
+                     (distinct.size() == 1 ? "" : "s") + " of n (" + values +
+                     "); a fit needs at least " + std::to_string(kMinimumRows));
   }
   return table;
 }

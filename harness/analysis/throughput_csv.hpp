@@ -12,7 +12,8 @@ struct ThroughputTable {
   std::vector<double> throughput;
 };
 
-// At least 3 rows; n and throughput positive numbers. Blank lines are ignored.
+// At least 3 rows at 3 or more different n; n and throughput positive numbers. Blank lines are
+// ignored.
 ThroughputTable parse_throughput_csv(std::istream& in, const std::string& source);
 ThroughputTable read_throughput_csv(const std::string& path);
 

@@ -6,6 +6,7 @@
 
 #include "analysis/cost.hpp"
 #include "analysis/prediction.hpp"
+#include "analysis/workload_flags.hpp"
 #include "cli/command.hpp"
 #include "core/args.hpp"
 #include "core/error.hpp"
@@ -23,20 +24,10 @@ std::string required(const ArgParser& args, const std::string& name, const std::
 }
 
 PredictionConfig prediction_config(const ArgParser& args) {
+  required(args, "model-params", "the model's parameter count, needed with --from");
+  required(args, "tokens-per-gpu", "tokens per GPU per step, needed with --from");
   PredictionConfig config;
-  config.model_params =
-      parse_count(required(args, "model-params", "the model's parameter count, needed with --from"),
-                  "--model-params");
-  config.tokens_per_gpu =
-      parse_count(required(args, "tokens-per-gpu", "tokens per GPU per step, needed with --from"),
-                  "--tokens-per-gpu");
-  if (auto v = args.get("grad-bytes"))
-    config.grad_bytes = double(parse_size(*v, "--grad-bytes"));
-  if (auto v = args.get("overlap"))
-    config.overlap = parse_number(*v, "--overlap");
-  if (auto v = args.get("bytes-per-step")) {
-    config.bytes_per_step = double(parse_size(*v, "--bytes-per-step"));
-  }
+  read_workload_flags(args, config);
   return config;
 }
 
@@ -55,7 +46,7 @@ int cost_main(const std::vector<std::string>& argv) {
       .option("grad-bytes", "B",
               "with --from: gradient bytes all-reduced per step (default 2 x params)")
       .option("overlap", "F", "with --from: share of the all-reduce hidden behind compute, [0, 1]")
-      .option("bytes-per-step", "B", "with --from: input bytes each GPU reads per step (default 0)")
+      .option("bytes-per-step", "B", bytes_per_step_help("with --from: "))
       .option("utilization", "U", "share of billed GPU time doing useful work, in (0, 1]")
       .flag("json", "print the figures as JSON")
       .epilog("wall_hours = H / (N E); cost = N wall_hours P; ideal_cost = H P;\n"
@@ -89,6 +80,7 @@ int cost_main(const std::vector<std::string>& argv) {
   }
   std::optional<StepTime> step;
   std::vector<std::string> warnings;
+  bool input_left_out = false;
   if (from) {
     const std::string path = *args.get("from");
     PredictionConfig config = prediction_config(args);
@@ -97,6 +89,7 @@ int cost_main(const std::vector<std::string>& argv) {
     const TrainingStepModel model = build_training_step_model(results, config, path);
     step = predict_step(model, inputs.gpus);
     warnings = model.warnings;
+    input_left_out = model.input_left_out;
     inputs.efficiency = step->efficiency;
   } else {
     inputs.efficiency = parse_number(*args.get("efficiency"), "--efficiency");
@@ -113,6 +106,7 @@ int cost_main(const std::vector<std::string>& argv) {
                            {"input_s", step->input_s},
                            {"dominant", step->dominant},
                            {"extrapolated", step->extrapolated},
+                           {"input_left_out", input_left_out},
                            {"warnings", warnings}};
     }
     std::cout << out.dump(2) << "\n";
@@ -120,12 +114,14 @@ int cost_main(const std::vector<std::string>& argv) {
   }
   if (step) {
     char line[256];
+    char input[64];
+    std::snprintf(input, sizeof input, "input %.3f ms", step->input_s * 1e3);
     std::snprintf(line, sizeof line,
-                  "predicted from %s: step %.3f ms on %d GPUs (compute %.3f, all-reduce %.3f, "
-                  "input %.3f ms; %s dominates%s)\n",
+                  "predicted from %s: step %.3f ms on %d GPUs (compute %.3f, all-reduce %.3f ms, "
+                  "%s; %s dominates%s)\n",
                   args.get("from")->c_str(), step->step_s * 1e3, step->gpus, step->compute_s * 1e3,
-                  step->all_reduce_s * 1e3, step->input_s * 1e3, step->dominant.c_str(),
-                  step->extrapolated ? ", extrapolated" : "");
+                  step->all_reduce_s * 1e3, input_left_out ? "input not measured" : input,
+                  step->dominant.c_str(), step->extrapolated ? ", extrapolated" : "");
     std::cout << line;
     for (const auto& w : warnings)
       std::cout << "warning: " << w << "\n";

@@ -110,6 +110,24 @@ void print_curves(const ScalingAnalysis& analysis, std::ostream& out) {
     out << "(" << analysis.curves.size() - shown.size()
         << " more curves at smaller sizes are in the fits section; --json prints them)\n";
   }
+  // Why a figure above may not describe its curve, in the words the fits section keeps; for a
+  // law not fitted ("-" above), the first reason.
+  for (const CurveFits* fits : shown) {
+    const std::string name = curve_name(fits->curve);
+    auto print = [&](const char* model, const auto& fit) {
+      if (!fit)
+        return;
+      if (!fit->ok && !fit->warnings.empty()) {
+        out << "warning: " << name << ": " << model << ": no fit: " << fit->warnings.front()
+            << "\n";
+        return;
+      }
+      for (const auto& w : fit->warnings)
+        out << "warning: " << name << ": " << model << ": " << w << "\n";
+    };
+    print("USL", fits->usl);
+    print("Amdahl", fits->amdahl);
+  }
 }
 
 // The ring model per tier, then one line per collective and params: latency and bandwidth of the

@@ -13,7 +13,8 @@ namespace {
 int report_main(const std::vector<std::string>& argv) {
   ArgParser args("clusterbench report",
                  "clusterbench report RESULTS.json [--html FILE] [--plots DIR] [--json] "
-                 "[--at N,N] [--model-params P] [--tokens-per-gpu T] [--grad-bytes B] "
+                 "[--predict-to N] [--at N,N] [--model-params P] [--tokens-per-gpu T] "
+                 "[--grad-bytes B] "
                  "[--overlap F] [--bytes-per-step B] [--gpu-hours H [--price P]]");
   report::declare_report_flags(args);
   args.epilog(
@@ -21,8 +22,9 @@ int report_main(const std::vector<std::string>& argv) {
       "fitted USL and Amdahl laws with the efficiency they predict, and for collectives the\n"
       "alpha-beta models per tier. Up top: the part whose efficiency falls under 80 % first, and\n"
       "a data-parallel training step predicted from compute/gemm, collectives/all_reduce and\n"
-      "storage/seq_read, with its cost overhead 1/E - 1. Fits come from the results' fits\n"
-      "section when it matches the records, else are computed.\n"
+      "(for input reads; left out, and said so, where not measured) storage/seq_read, up to\n"
+      "--predict-to GPUs, with its cost overhead 1/E - 1 at the --at counts. Fits come from the\n"
+      "results' fits section when it matches the records, else are computed.\n"
       "Figures need Python with matplotlib: $CLUSTERBENCH_PYTHON, else /usr/bin/python3, else\n"
       "python3; the script is $CLUSTERBENCH_PLOTS, else plots/plot.py of the source tree.");
   if (!args.parse(argv)) {

@@ -6,6 +6,7 @@
 
 #include "analysis/cost.hpp"
 #include "analysis/record_values.hpp"
+#include "analysis/workload_flags.hpp"
 #include "core/error.hpp"
 #include "report/report_format.hpp"
 
@@ -28,13 +29,11 @@ const CurveReport* representative(const FamilyReport& family, const std::string&
   return best;
 }
 
-// Measured counts, then powers of two beyond them, up to the largest outlook count.
-std::vector<int> limit_candidates(const CurveReport& c, const std::vector<int>& outlook_gpus) {
+// Measured counts, then powers of two beyond them, up to the horizon.
+std::vector<int> limit_candidates(const CurveReport& c, const std::vector<int>& outlook_gpus,
+                                  int horizon) {
   std::set<int> counts(c.curve().gpus.begin(), c.curve().gpus.end());
   const int largest_measured = c.curve().gpus.back();
-  const int horizon = outlook_gpus.empty()
-                          ? largest_measured
-                          : *std::max_element(outlook_gpus.begin(), outlook_gpus.end());
   for (long long n = 1; n <= horizon; n *= 2) {
     if (n > largest_measured)
       counts.insert(static_cast<int>(n));
@@ -46,6 +45,14 @@ std::vector<int> limit_candidates(const CurveReport& c, const std::vector<int>& 
   return {counts.begin(), counts.end()};
 }
 
+// --predict-to, and never short of a count the headline gives.
+int horizon_of(const ReportOptions& options) {
+  int horizon = options.step.predict_to;
+  for (int n : options.outlook_gpus)
+    horizon = std::max(horizon, n);
+  return horizon;
+}
+
 PartOutlook outlook_of(const CurveReport& c, const ReportOptions& options) {
   PartOutlook part;
   part.suite = c.curve().key.suite;
@@ -55,7 +62,7 @@ PartOutlook outlook_of(const CurveReport& c, const ReportOptions& options) {
   part.largest_measured_gpus = c.curve().gpus.back();
   part.efficiency_at_largest = efficiency_at(c, part.largest_measured_gpus).efficiency;
   part.outlook = c.outlook;
-  for (int n : limit_candidates(c, options.outlook_gpus)) {
+  for (int n : limit_candidates(c, options.outlook_gpus, horizon_of(options))) {
     const EfficiencyEstimate e = efficiency_at(c, n);
     if (e.efficiency && *e.efficiency < options.limit_efficiency) {
       part.limit = e;
@@ -107,9 +114,17 @@ PredictionConfig default_training_step() {
   config.model_params = 7e9;
   config.tokens_per_gpu = 16384;
   config.overlap = 0;
-  config.bytes_per_step = 4 * config.tokens_per_gpu;
+  config.bytes_per_step = kInputBytesPerToken * config.tokens_per_gpu;
   config.predict_to = 1024;
   return config;
+}
+
+std::vector<int> default_outlook_gpus(int predict_to) {
+  std::vector<int> counts;
+  if (predict_to > 64)
+    counts.push_back(64);
+  counts.push_back(predict_to);
+  return counts;
 }
 
 std::vector<PartOutlook> rank_parts(const std::vector<FamilyReport>& families,
@@ -190,8 +205,6 @@ std::vector<std::string> missing_prediction_parts(const ResultsFile& results) {
                   2)) {
     missing.push_back("collectives/all_reduce");
   }
-  if (!has_usable(results, "storage", "seq_read", {"gbps"}, 1))
-    missing.push_back("storage/seq_read");
   return missing;
 }
 
@@ -204,14 +217,14 @@ Headline build_headline(const ResultsFile& results, const std::string& source,
   Headline headline;
   headline.limit_efficiency = options.limit_efficiency;
   headline.outlook_gpus = options.outlook_gpus;
+  headline.horizon_gpus = horizon_of(options);
   headline.parts = rank_parts(families, options);
   headline.stragglers = find_stragglers(families);
   headline.missing_parts = missing_prediction_parts(results);
   if (!headline.missing_parts.empty())
     return headline;
   PredictionConfig config = options.step;
-  for (int n : options.outlook_gpus)
-    config.predict_to = std::max(config.predict_to, n);
+  config.predict_to = headline.horizon_gpus;
   try {
     headline.prediction = predict_training(results, config, source);
   } catch (const InputError& e) {

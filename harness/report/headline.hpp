@@ -7,8 +7,8 @@
 // represented by its configuration that was measured at the most GPU counts, the best-performing
 // one on a tie (a job runs the best configuration). It limits at the first GPU count where its
 // efficiency falls under the threshold (80 %): measured counts first, then powers of two up to
-// the largest outlook count from its fitted law. The part that gets there at the fewest GPUs
-// limits first; on a tie, the lower efficiency there.
+// the prediction horizon (--predict-to) from its fitted law. The part that gets there at the fewest
+// GPUs limits first; on a tie, the lower efficiency there.
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,8 +28,13 @@ struct ReportOptions {
 
 // A 7e9-parameter model, 16,384 tokens per GPU per step (4 sequences of 4,096), bf16 gradients
 // (2 bytes per parameter), no overlap of the all-reduce with compute, 4 bytes of input read per
-// token (int32 token ids), predicted to 1024 GPUs.
+// token (int32 token ids, kInputBytesPerToken; optional where storage was not measured),
+// predicted to 1024 GPUs.
 PredictionConfig default_training_step();
+
+// The headline's GPU counts for a prediction horizon: 64 and the horizon itself (64 and 1024 by
+// default), none beyond it.
+std::vector<int> default_outlook_gpus(int predict_to);
 
 struct PartOutlook {
   std::string suite, case_name;
@@ -75,12 +80,14 @@ struct CostOutlook {
 CostOutlook cost_outlook(int gpus, double efficiency, const ReportOptions& options);
 
 // The parts of the results the training-step prediction needs and that are missing:
-// "compute/gemm", "collectives/all_reduce", "storage/seq_read" (usable records only).
+// "compute/gemm", "collectives/all_reduce" (usable records only). storage/seq_read is not needed:
+// without it the prediction leaves input reads out and says so.
 std::vector<std::string> missing_prediction_parts(const ResultsFile& results);
 
 struct Headline {
   double limit_efficiency = 0.8;
   std::vector<int> outlook_gpus;
+  int horizon_gpus = 0;           // how far the parts and the step are predicted (--predict-to)
   std::vector<PartOutlook> parts; // ranked, see rank_parts
   std::vector<Straggler> stragglers;
   std::vector<std::string> missing_parts; // for the prediction

@@ -61,9 +61,12 @@ void render_table(const Table& table, std::ostream& out) {
   out << "</tbody>\n</table></div>\n";
 }
 
-void render_image(const Image& image, const ImageReader& read_image, std::ostream& out) {
+// Figures are numbered from 1 in page order, id "figure-N", so a link (or a screenshot of
+// report.html#figure-1) can go straight to them below the tables.
+void render_image(const Image& image, int number, const ImageReader& read_image,
+                  std::ostream& out) {
   const auto bytes = read_image(image.path);
-  out << "<figure>";
+  out << "<figure id=\"figure-" << number << "\">";
   if (bytes) {
     out << "<img alt=\"" << html_escape(image.caption)
         << "\" src=\"data:" << image_media_type(image.path) << ";base64," << base64_encode(*bytes)
@@ -137,6 +140,7 @@ std::string render_html(const Document& document, const ImageReader& read_image)
       << "<style>" << kStyle << "</style>\n</head>\n<body>\n<main>\n";
   if (!document.title.empty())
     out << "<h1>" << html_escape(document.title) << "</h1>\n";
+  int figures = 0;
   for (const Block& block : document.blocks) {
     if (const auto* h = std::get_if<Heading>(&block)) {
       const int level = std::clamp(h->level, 1, 6);
@@ -151,7 +155,7 @@ std::string render_html(const Document& document, const ImageReader& read_image)
     } else if (const auto* table = std::get_if<Table>(&block)) {
       render_table(*table, out);
     } else if (const auto* image = std::get_if<Image>(&block)) {
-      render_image(*image, read_image, out);
+      render_image(*image, ++figures, read_image, out);
     }
   }
   out << "</main>\n</body>\n</html>\n";

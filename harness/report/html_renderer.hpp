@@ -19,6 +19,7 @@ std::string html_escape(const std::string& text);
 // image/png, image/svg+xml, image/jpeg by the file's extension; image/png otherwise.
 std::string image_media_type(const std::string& path);
 
+// Each figure carries id="figure-N", N counting from 1 in page order.
 std::string render_html(const Document& document, const ImageReader& read_image = read_file_bytes);
 
 } // namespace cb::report

@@ -108,9 +108,17 @@ std::string lost_time_owner(const Prediction& prediction, const StepTime& s) {
 }
 
 std::string horizon(const Headline& h) {
-  return h.outlook_gpus.empty()
-             ? std::string("the largest count measured")
-             : gpus_text(*std::max_element(h.outlook_gpus.begin(), h.outlook_gpus.end()));
+  return h.horizon_gpus > 0 ? gpus_text(h.horizon_gpus) : std::string("the largest count measured");
+}
+
+// "812 µs of compute, 12.3 ms of all-reduce and 1.2 ms of input"; where input reads were not
+// measured, the parts without them (the sentence after says so).
+std::string step_parts_text(const StepTime& s, bool input_left_out) {
+  const std::string compute = duration(s.compute_s) + " of compute";
+  const std::string all_reduce = duration(s.all_reduce_s) + " of all-reduce";
+  if (input_left_out)
+    return compute + " and " + all_reduce;
+  return compute + ", " + all_reduce + " and " + duration(s.input_s) + " of input";
 }
 
 std::string family_definition(const std::string& suite) {
@@ -157,12 +165,14 @@ void add_headline(Document& doc, const ReportData& data) {
       const CostOutlook& c = h.predicted_cost[i];
       std::string text =
           format_percent(s.efficiency) + " efficiency, " + cost_phrase(c.overhead) + "; the " +
-          duration(s.step_s) + " step is " + duration(s.compute_s) + " of compute, " +
-          duration(s.all_reduce_s) + " of all-reduce and " + duration(s.input_s) + " of input" +
+          duration(s.step_s) + " step is " +
+          step_parts_text(s, h.prediction->model.input_left_out) +
           (s.extrapolated ? " (all-reduce extrapolated beyond the " +
                                 gpus_text(h.prediction->model.largest_measured_gpus) + " measured)"
                           : "") +
           "; " + lost_time_owner(*h.prediction, s) + ".";
+      if (h.prediction->model.input_left_out)
+        text += " Input reads were not measured, so they are not included.";
       if (c.wall_hours) {
         text += " On " + gpus_text(s.gpus) + " at " + format_percent(s.efficiency) +
                 " efficiency a " + format_count(*data.options.gpu_hours) + " GPU-hour job takes " +
@@ -180,9 +190,9 @@ void add_headline(Document& doc, const ReportData& data) {
       missing += (missing.empty() ? "" : ", ") + m;
     items.push_back({"No training-step prediction:",
                      "the results lack " + missing +
-                         " (the prediction needs compute/gemm, collectives/all_reduce and "
-                         "storage/seq_read). The table below is what the measured parts say on "
-                         "their own."});
+                         " (the prediction needs compute/gemm and collectives/all_reduce; "
+                         "storage/seq_read, for input reads, is optional). The table below is "
+                         "what the measured parts say on their own."});
   } else {
     items.push_back({"No training-step prediction:", h.prediction_problem});
   }
@@ -193,7 +203,8 @@ void add_headline(Document& doc, const ReportData& data) {
     doc.paragraph(describe_workload(m.config) + " GEMM " + format_figure(m.gemm_tflops_per_gpu, 4) +
                       " TFLOP/s per GPU from " + m.gemm_from +
                       ". Change the workload with --model-params, --tokens-per-gpu, --grad-bytes, "
-                      "--overlap and --bytes-per-step.",
+                      "--overlap and --bytes-per-step; how far it is predicted with --predict-to "
+                      "and --at.",
                   "Workload:");
     std::vector<Paragraph> warnings;
     for (const auto& w : m.warnings)
@@ -240,11 +251,13 @@ void add_headline(Document& doc, const ReportData& data) {
                     "efficiency", "cost", "largest part", "all-reduce from"};
     steps.numeric = {true, true, true, true, true, true, true, false, false};
     for (const auto& s : h.prediction->steps) {
-      steps.rows.push_back({std::to_string(s.gpus), duration(s.step_s), duration(s.compute_s),
-                            duration(s.all_reduce_s), duration(s.input_s),
-                            format_percent(s.efficiency),
-                            s.efficiency > 0 ? format_cost_overhead(1 / s.efficiency - 1) : "-",
-                            s.dominant, s.extrapolated ? "extrapolated" : "measured range"});
+      steps.rows.push_back(
+          {std::to_string(s.gpus), duration(s.step_s), duration(s.compute_s),
+           duration(s.all_reduce_s),
+           h.prediction->model.input_left_out ? "not measured" : duration(s.input_s),
+           format_percent(s.efficiency),
+           s.efficiency > 0 ? format_cost_overhead(1 / s.efficiency - 1) : "-", s.dominant,
+           s.extrapolated ? "extrapolated" : "measured range"});
     }
     doc.heading(3, "Training-step prediction");
     doc.table(std::move(steps));
@@ -372,7 +385,8 @@ void add_curve(Document& doc, const CurveReport& c) {
     return;
   }
   note("efficiency", c.fits.efficiency.warnings);
-  if (c.fits.usl && c.fits.usl->ok && c.fits.usl->r2 < kPoorFit) {
+  // Below 0 the fit's own warning says more.
+  if (c.fits.usl && c.fits.usl->ok && c.fits.usl->r2 >= 0 && c.fits.usl->r2 < kPoorFit) {
     notes.push_back({"Note:", "the USL describes these points poorly (R² " +
                                   format_figure(c.fits.usl->r2, 2) +
                                   "): a step, such as crossing to a second node, is not a smooth "

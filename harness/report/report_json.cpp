@@ -61,6 +61,7 @@ json headline_json(const Headline& h) {
     stragglers.push_back({{"rank", s.rank}, {"share_of_median", s.share}, {"where", s.parts}});
   json out = {{"limit_efficiency", h.limit_efficiency},
               {"outlook_gpus", h.outlook_gpus},
+              {"horizon_gpus", h.horizon_gpus},
               {"limits_first", h.limiting() ? part_json(*h.limiting()) : json(nullptr)},
               {"summary", limit_sentence(h)},
               {"parts", parts},
@@ -160,6 +161,7 @@ json report_to_json(const ReportData& data, const PlotSet& plots) {
     families.push_back(family_json(f));
   const auto& n = data.counts;
   json options = {{"outlook_gpus", data.options.outlook_gpus},
+                  {"predict_to", data.options.step.predict_to},
                   {"limit_efficiency", data.options.limit_efficiency},
                   {"gpu_hours", number_or_null(data.options.gpu_hours)},
                   {"price_per_gpu_hour", number_or_null(data.options.price)}};

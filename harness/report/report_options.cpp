@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "analysis/workload_flags.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
 
@@ -16,15 +17,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
+int parse_gpu_count(const std::string& text, const std::string& flag) {
+  const long long n = parse_integer(text, flag);
+  if (n < 1 || n > 1'000'000) {
+    throw InputError(flag + ": GPU counts must be between 1 and 1000000, got " + text);
+  }
+  return static_cast<int>(n);
+}
+
 std::vector<int> parse_gpu_counts(const std::string& text, const std::string& flag) {
   std::vector<int> counts;
-  for (const auto& item : split_list(text, flag)) {
-    const long long n = parse_integer(item, flag);
-    if (n < 1 || n > 1'000'000) {
-      throw InputError(flag + ": GPU counts must be between 1 and 1000000, got " + item);
-    }
-    counts.push_back(static_cast<int>(n));
-  }
+  for (const auto& item : split_list(text, flag))
+    counts.push_back(parse_gpu_count(item, flag));
   return counts;
 }
 
@@ -35,14 +39,18 @@ void declare_report_flags(ArgParser& args) {
       .option("html", "FILE", "also write one self-contained HTML page (figures embedded)")
       .option("plots", "DIR", "draw the figures with plots/plot.py into DIR and link them")
       .flag("json", "print the report as JSON instead of Markdown")
-      .option("at", "N,N", "GPU counts to predict efficiency and cost at (default 64,1024)")
+      .option("predict-to", "N",
+              "predict the training step and each part's efficiency up to N GPUs (default "
+              "1024, or the largest --at count)")
+      .option("at", "N,N",
+              "GPU counts the headline gives efficiency and cost at (default 64 and --predict-to; "
+              "none beyond --predict-to)")
       .option("model-params", "P", "training step: model parameters (default 7B)")
       .option("tokens-per-gpu", "T", "training step: tokens per GPU per step (default 16384)")
       .option("grad-bytes", "B", "training step: gradient bytes all-reduced (default 2 x params)")
       .option("overlap", "F",
               "training step: share of the all-reduce hidden by compute (default 0)")
-      .option("bytes-per-step", "B",
-              "training step: input read per GPU per step (default 4 bytes per token)")
+      .option("bytes-per-step", "B", bytes_per_step_help("training step: "))
       .option("gpu-hours", "H", "GPU-hours of the job at perfect scaling: adds its wall time")
       .option("price", "P", "price per GPU-hour, with --gpu-hours: adds its cost");
 }
@@ -59,25 +67,27 @@ ReportCommandOptions read_report_flags(const ArgParser& args) {
     throw InputError("--plots: give a folder");
 
   ReportOptions& r = o.report;
-  if (auto v = args.get("at"))
-    r.outlook_gpus = parse_gpu_counts(*v, "--at");
   PredictionConfig& step = r.step;
   step = default_training_step();
-  if (auto v = args.get("model-params"))
-    step.model_params = parse_count(*v, "--model-params");
-  if (auto v = args.get("tokens-per-gpu")) {
-    step.tokens_per_gpu = parse_count(*v, "--tokens-per-gpu");
-    step.bytes_per_step = 4 * step.tokens_per_gpu; // the default follows the tokens
+  read_workload_flags(args, step);
+  const auto at = args.get("at");
+  if (at)
+    r.outlook_gpus = parse_gpu_counts(*at, "--at");
+  if (auto v = args.get("predict-to")) {
+    step.predict_to = parse_gpu_count(*v, "--predict-to");
+    if (!at)
+      r.outlook_gpus = default_outlook_gpus(step.predict_to);
+    for (int n : r.outlook_gpus) {
+      if (n > step.predict_to) {
+        throw InputError("--at: " + std::to_string(n) + " GPUs lies beyond --predict-to " +
+                         std::to_string(step.predict_to) + "; raise --predict-to or drop it");
+      }
+    }
+  } else {
+    // Without --predict-to the prediction reaches as far as the counts asked for.
+    for (int n : r.outlook_gpus)
+      step.predict_to = std::max(step.predict_to, n);
   }
-  if (auto v = args.get("grad-bytes"))
-    step.grad_bytes = double(parse_size(*v, "--grad-bytes"));
-  if (auto v = args.get("overlap"))
-    step.overlap = parse_number(*v, "--overlap");
-  if (auto v = args.get("bytes-per-step")) {
-    step.bytes_per_step = double(parse_size(*v, "--bytes-per-step"));
-  }
-  for (int n : r.outlook_gpus)
-    step.predict_to = std::max(step.predict_to, n);
   validate_prediction_config(step);
 
   if (auto v = args.get("gpu-hours")) {

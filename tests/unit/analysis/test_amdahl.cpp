@@ -66,3 +66,22 @@ TEST(Amdahl, RefusesTooFewOrBadPoints) {
   EXPECT_FALSE(fit_amdahl({1, 2, 4}, {1, -2, 3}).ok);
   EXPECT_FALSE(fit_amdahl({1, 2, 4}, {1, 2}).ok);
 }
+
+TEST(Amdahl, ASlowdownIsHeldAtAllSerialWithWarnings) {
+  // Slower on more GPUs: the best Amdahl can do is S = 1, worse than the points' mean.
+  const auto fit = fit_amdahl({1, 2, 4}, {1, 0.5, 0.3});
+  ASSERT_TRUE(fit.ok);
+  EXPECT_NEAR(fit.serial_fraction, 1, 1e-12);
+  ASSERT_LT(fit.r2, 0);
+  ASSERT_EQ(fit.warnings.size(), 2u) << testing::PrintToString(fit.warnings);
+  EXPECT_NE(fit.warnings[0].find("the serial fraction is held at 1"), std::string::npos);
+  EXPECT_NE(fit.warnings[1].find(" < 0: the law describes these points worse than their mean"),
+            std::string::npos);
+}
+
+TEST(Amdahl, RepeatedCountsAreNotMorePoints) {
+  const auto fit = fit_amdahl({1, 2, 2}, {1, 1.8, 1.9});
+  EXPECT_FALSE(fit.ok);
+  ASSERT_FALSE(fit.warnings.empty());
+  EXPECT_NE(fit.warnings[0].find("needs at least 3 different GPU counts"), std::string::npos);
+}

@@ -218,6 +218,68 @@ TEST_F(CliTest, FitCsvRefusesBadInput) {
   EXPECT_EQ(run("fit --csv " + file("ok.csv") + " --model gustafson").exit_code, 2);
   EXPECT_EQ(run("fit --csv " + file("ok.csv") + " --model usl --method guess").exit_code, 2);
   EXPECT_EQ(run("fit --csv " + file("ok.csv") + " --model usl").exit_code, 0);
+  // Three rows at one n are one point measured three times, not a curve.
+  write("one_n.csv", "n,throughput\n1,10\n1,10.5\n1,9.5\n");
+  r = run("fit --csv " + file("one_n.csv") + " --model usl");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "clusterbench fit: " + file("one_n.csv") +
+                       ", field 'n': 3 data rows but 1 different value of n (1); a fit needs at "
+                       "least 3\n");
+  EXPECT_EQ(r.out, "");
+}
+
+TEST_F(CliTest, FitCsvWarnsWhereTheDataCannotSupportTheFit) {
+  // Super-linear: efficiency 1.1, 1.2, 1.3 on 2, 4, 8.
+  write("super.csv", "n,throughput\n1,10\n2,22\n4,48\n8,104\n");
+  auto r = run("fit --csv " + file("super.csv") + " --model usl");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j["warnings"].is_array());
+  EXPECT_NE(j["warnings"].dump().find("alpha and beta held at their lower bound 0"),
+            std::string::npos)
+      << j.dump(2);
+  EXPECT_NE(r.err.find("clusterbench fit: warning: alpha and beta held at their lower bound 0"),
+            std::string::npos)
+      << r.err;
+  r = run("fit --csv " + file("super.csv") + " --model amdahl");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  j = nlohmann::json::parse(r.out);
+  EXPECT_NE(j["warnings"].dump().find("superlinear"), std::string::npos) << j.dump(2);
+  // Three counts for alpha, beta and gamma: an exact fit, said to be one.
+  write("three.csv", "n,throughput\n1,10\n2,19\n4,30\n");
+  r = run("fit --csv " + file("three.csv") + " --model usl");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(nlohmann::json::parse(r.out)["warnings"].dump().find("3 informative GPU counts"),
+            std::string::npos);
+}
+
+TEST_F(CliTest, FitStoresAndPrintsWarningsOfWeakCurves) {
+  cb::ResultsFile f;
+  f.run = {{"id", "weak"}};
+  for (const auto& [n, gbps] : std::vector<std::pair<int, double>>{{1, 10}, {2, 22}, {4, 48}}) {
+    cb::Record r;
+    r.suite = "compute";
+    r.case_name = "copy";
+    r.params = {{"bytes", 1 << 26}};
+    r.gpus = n;
+    r.ranks_per_node = n;
+    r.samples_s.assign(5, 1e-3);
+    r.stats = cb::summarize(r.samples_s);
+    r.metrics = {{"gbps", gbps}};
+    f.records.push_back(r);
+  }
+  cb::write_results_atomic(f, file("weak.json"));
+  auto r = run("fit " + file("weak.json") + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto usl = nlohmann::json::parse(r.out)["curves"][0]["usl"];
+  EXPECT_NE(usl["warnings"].dump().find("held at their lower bound 0"), std::string::npos)
+      << usl.dump(2);
+  EXPECT_NE(usl["warnings"].dump().find("3 informative GPU counts"), std::string::npos);
+  r = run("fit " + file("weak.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("warning: compute/copy bytes=64M: USL: alpha and beta held"),
+            std::string::npos)
+      << r.out;
 }
 
 TEST_F(CliTest, CostFromResults) {
@@ -238,4 +300,38 @@ TEST_F(CliTest, CostFromResults) {
           " --model-params 1B --tokens-per-gpu 2048 --bytes-per-step 1M");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("seq_read"), std::string::npos);
+}
+
+// The results have no storage records: the default input read (4 bytes per token, as in report)
+// is left out and said to be; --bytes-per-step 0 says there is none.
+TEST_F(CliTest, CostFromResultsWithoutStorage) {
+  const std::string path = write_results("run.json");
+  const std::string job = "cost --gpu-hours 1000 --price 3 --gpus 8 --from " + path +
+                          " --model-params 125M --tokens-per-gpu 2048";
+  auto r = run(job + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["prediction"]["input_left_out"], true);
+  EXPECT_EQ(j["prediction"]["input_s"], 0.0);
+  EXPECT_NE(j["prediction"]["warnings"].dump().find("input reads not measured"), std::string::npos);
+  EXPECT_NE(j["prediction"]["warnings"].dump().find("8192 bytes"), std::string::npos);
+  const double efficiency = j["efficiency"].get<double>();
+
+  r = run(job + " --bytes-per-step 0 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["prediction"]["input_left_out"], false);
+  EXPECT_DOUBLE_EQ(j["efficiency"].get<double>(), efficiency);
+
+  r = run(job);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("input not measured"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("warning: input reads not measured"), std::string::npos) << r.out;
+
+  r = run(job + " --bytes-per-step lots");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "clusterbench cost: --bytes-per-step: expected 0 (no input reads) or a size "
+                   "such as 64K, 1M or 2G, got 'lots'\n");
+  r = run("cost --help");
+  EXPECT_NE(r.out.find("default 4 per token"), std::string::npos);
 }

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "analysis/fits_json.hpp"
 #include "analysis_test_data.hpp"
 #include "results/results_io.hpp"
@@ -95,4 +97,31 @@ TEST(FitsJson, FailedFitsAreNullsNotNumbers) {
     EXPECT_TRUE(j[key].is_null()) << key;
   AmdahlFit amdahl;
   EXPECT_TRUE(amdahl_to_json(amdahl)["serial_fraction"].is_null());
+}
+
+// What `fit` stores for curves the laws cannot describe: the numbers and why not to trust them.
+TEST(FitsJson, WeakFitsCarryTheirWarnings) {
+  ResultsFile f;
+  f.run = {{"id", "t"}};
+  // Super-linear (efficiency 1.1 to 1.3) and measured at three counts only.
+  const std::vector<std::pair<int, double>> points{{1, 10}, {2, 22}, {4, 52}};
+  for (const auto& [n, gbps] : points)
+    f.records.push_back(make_record("compute", "copy", {{"bytes", 1 << 26}}, n, {{"gbps", gbps}}));
+  store_fits(f, analyse_scaling(f));
+  const auto& curve = f.fits["curves"][0];
+  const auto warnings = curve["usl"]["warnings"].get<std::vector<std::string>>();
+  auto has = [&](const std::string& text) {
+    return std::any_of(warnings.begin(), warnings.end(),
+                       [&](const std::string& w) { return w.find(text) != std::string::npos; });
+  };
+  EXPECT_TRUE(has("held at their lower bound 0")) << curve["usl"].dump();
+  EXPECT_TRUE(has("3 informative GPU counts for 3 parameters")) << curve["usl"].dump();
+  EXPECT_TRUE(curve["usl"]["alpha"].is_number()); // a warning beside the number, not instead
+  const auto amdahl = curve["amdahl"]["warnings"].get<std::vector<std::string>>();
+  ASSERT_FALSE(amdahl.empty()) << curve["amdahl"].dump();
+  EXPECT_NE(amdahl[0].find("superlinear"), std::string::npos);
+  // The section survives the schema round trip with its warnings.
+  const std::string path = ::testing::TempDir() + "/cb-weak-fits.json";
+  write_results_atomic(f, path);
+  EXPECT_EQ(load_results(path).fits["curves"][0]["usl"]["warnings"], curve["usl"]["warnings"]);
 }

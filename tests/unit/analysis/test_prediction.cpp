@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "analysis/prediction.hpp"
 #include "analysis_test_data.hpp"
 #include "core/error.hpp"
@@ -187,9 +189,36 @@ TEST(Prediction, MissingPartsNameTheSuiteAndCase) {
   no_ring.records.push_back(gemm(8192, "bf16", 100));
   EXPECT_NE(input_error(no_ring, config()).find("case all_reduce"), std::string::npos);
 
+  // Input reads asked for (--bytes-per-step given) need storage records.
   PredictionConfig with_input = config();
   with_input.bytes_per_step = 1e6;
-  EXPECT_NE(input_error(training_results(), with_input).find("case seq_read"), std::string::npos);
+  with_input.input_required = true;
+  const auto storage_error = input_error(training_results(), with_input);
+  EXPECT_NE(storage_error.find("case seq_read"), std::string::npos);
+  EXPECT_NE(storage_error.find("--bytes-per-step 0"), std::string::npos);
+}
+
+TEST(Prediction, UnmeasuredInputByDefaultIsLeftOutAndSaid) {
+  PredictionConfig c = config();
+  c.bytes_per_step = 4000; // the default, 4 bytes per token: not asked for
+  const auto p = predict_training(training_results(), c, "run.json");
+  EXPECT_TRUE(p.model.input_left_out);
+  EXPECT_FALSE(p.model.storage);
+  const auto without = predict_training(training_results(), config(), "run.json");
+  ASSERT_EQ(p.steps.size(), without.steps.size());
+  for (std::size_t i = 0; i < p.steps.size(); ++i) {
+    EXPECT_EQ(p.steps[i].input_s, 0);
+    EXPECT_DOUBLE_EQ(p.steps[i].efficiency, without.steps[i].efficiency);
+  }
+  const bool said = std::any_of(p.model.warnings.begin(), p.model.warnings.end(), [](auto& w) {
+    return w.find("input reads not measured") != std::string::npos &&
+           w.find("4000 bytes") != std::string::npos;
+  });
+  EXPECT_TRUE(said) << testing::PrintToString(p.model.warnings);
+  EXPECT_EQ(prediction_to_json(p)["input_left_out"], true);
+  EXPECT_EQ(prediction_to_json(without)["input_left_out"], false);
+  // No input asked for: nothing left out, nothing to say.
+  EXPECT_FALSE(without.model.input_left_out);
 }
 
 TEST(Prediction, ConfigValuesOutOfRangeNameTheFlag) {

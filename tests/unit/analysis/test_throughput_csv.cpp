@@ -70,6 +70,15 @@ TEST(ThroughputCsv, NeedsThreeRows) {
   EXPECT_EQ(error_for("n,throughput\n"), "t.csv: 0 data rows; a fit needs at least 3");
 }
 
+TEST(ThroughputCsv, NeedsThreeDifferentCounts) {
+  EXPECT_EQ(error_for("n,throughput\n1,10\n1,11\n1,9\n"),
+            "t.csv, field 'n': 3 data rows but 1 different value of n (1); a fit needs at least 3");
+  EXPECT_EQ(error_for("n,throughput\n1,10\n2,19\n1,11\n2,18\n"),
+            "t.csv, field 'n': 4 data rows but 2 different values of n (1, 2); a fit needs at "
+            "least 3");
+  EXPECT_EQ(parse("n,throughput\n1,10\n2,19\n2,18\n4,30\n").n.size(), 4u);
+}
+
 TEST(ThroughputCsv, MissingFileNamesIt) {
   try {
     read_throughput_csv("/nonexistent/throughput.csv");

@@ -154,10 +154,74 @@ TEST(Usl, SuperlinearDataGivesALinearisedBetaBelowZeroAndNoPeak) {
   EXPECT_NEAR(fit.beta, -0.01, 1e-10);
   EXPECT_FALSE(fit.n_peak);
   EXPECT_TRUE(has_warning(fit, "no peak: beta"));
-  // nls keeps beta in [0, 1]: contention-free at best.
+  // nls keeps beta in [0, 1] and says the bound, not the data, put it at 0.
   const auto bounded = fit_usl(n, x, UslMethod::nls);
   ASSERT_TRUE(bounded.ok);
   EXPECT_EQ(bounded.beta, 0);
+  EXPECT_TRUE(has_warning(bounded, "held at their lower bound 0") ||
+              has_warning(bounded, "beta held at its lower bound 0"))
+      << testing::PrintToString(bounded.warnings);
+  EXPECT_TRUE(has_warning(bounded, "no peak: beta is held at 0 by its bound"));
+  EXPECT_FALSE(has_warning(bounded, "contention-free"));
+}
+
+TEST(Usl, SuperlinearEfficiencyIsABoundNotAFit) {
+  // Efficiency above 1 at every count (caches): 1, 2.2, 4.8, 10.4 on 1, 2, 4, 8.
+  const std::vector<double> n{1, 2, 4, 8};
+  const auto fit = fit_usl(n, {10, 22, 48, 104}, UslMethod::nls);
+  ASSERT_TRUE(fit.ok);
+  EXPECT_EQ(fit.alpha, 0);
+  EXPECT_EQ(fit.beta, 0);
+  EXPECT_TRUE(has_warning(fit, "alpha and beta held at their lower bound 0"))
+      << testing::PrintToString(fit.warnings);
+  EXPECT_TRUE(has_warning(fit, "super-linear"));
+}
+
+TEST(Usl, ExactlyLinearDataPushesNoBound) {
+  const auto fit = fit_usl({1, 2, 4, 8}, {5, 10, 20, 40}, UslMethod::nls);
+  ASSERT_TRUE(fit.ok);
+  EXPECT_FALSE(has_warning(fit, "bound")) << testing::PrintToString(fit.warnings);
+  EXPECT_TRUE(has_warning(fit, "no peak: contention-free"));
+}
+
+TEST(Usl, ThreeCountsForThreeParametersFitExactlyAndSaySo) {
+  const std::vector<double> three{1, 2, 4};
+  const auto x = usl_curve(three, 0.05, 0.01, 10);
+  const auto nls = fit_usl(three, x, UslMethod::nls);
+  ASSERT_TRUE(nls.ok);
+  EXPECT_TRUE(has_warning(nls, "3 informative GPU counts for 3 parameters"))
+      << testing::PrintToString(nls.warnings);
+  // The linearised form takes gamma = X(1) and learns nothing from N = 1: 2 counts, 2 parameters.
+  const auto linear = fit_usl(three, x, UslMethod::linearised);
+  ASSERT_TRUE(linear.ok);
+  EXPECT_TRUE(has_warning(linear, "2 informative GPU counts for 2 parameters"));
+  // One count more and the fit is tested by a point it did not need.
+  const std::vector<double> four{1, 2, 4, 8};
+  EXPECT_FALSE(has_warning(fit_usl(four, usl_curve(four, 0.05, 0.01, 10), UslMethod::nls),
+                           "informative GPU count"));
+  EXPECT_FALSE(has_warning(fit_usl(four, usl_curve(four, 0.05, 0.01, 10), UslMethod::linearised),
+                           "informative GPU count"));
+}
+
+TEST(Usl, RepeatedCountsAreNotMorePoints) {
+  const auto fit = fit_usl({1, 1, 1}, {10, 10.5, 9.8}, UslMethod::nls);
+  EXPECT_FALSE(fit.ok);
+  EXPECT_TRUE(has_warning(fit, "needs at least 3 different GPU counts")) << fit.warnings[0];
+  EXPECT_FALSE(fit_usl({1, 2, 2, 1}, {10, 19, 19.5, 10}, UslMethod::nls).ok);
+}
+
+TEST(Usl, AFitWorseThanTheMeanSaysSo) {
+  // Gunther's linearised fit is least squares on N/C - 1, not on X: a slowdown at 2 GPUs followed
+  // by recovery puts its curve far from the throughputs.
+  const std::vector<double> n{1, 2, 4, 8};
+  const std::vector<double> x{10, 2, 30, 8};
+  const auto fit = fit_usl(n, x, UslMethod::linearised);
+  ASSERT_TRUE(fit.ok);
+  ASSERT_LT(fit.r2, 0);
+  EXPECT_TRUE(has_warning(fit, " < 0: the law describes these points worse than their mean"))
+      << testing::PrintToString(fit.warnings);
+  // A good fit carries no such warning.
+  EXPECT_FALSE(has_warning(fit_usl(n, usl_curve(n, 0.05, 0.01, 10), UslMethod::nls), "< 0:"));
 }
 
 TEST(Usl, TooFewPointsGiveAWarningInsteadOfNumbers) {

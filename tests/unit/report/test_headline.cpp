@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "report/report_builder.hpp"
 #include "report_test_data.hpp"
 #include "results/results_io.hpp"
 
@@ -146,9 +147,77 @@ TEST(Headline, NamesThePartsThePredictionLacks) {
 
   ResultsFile nothing;
   nothing.records.push_back(make_record("links", "pair_bw", {{"bytes", 1}}, 2, {{"gbps", 1.0}}));
-  EXPECT_EQ(
-      missing_prediction_parts(nothing),
-      (std::vector<std::string>{"compute/gemm", "collectives/all_reduce", "storage/seq_read"}));
+  EXPECT_EQ(missing_prediction_parts(nothing),
+            (std::vector<std::string>{"compute/gemm", "collectives/all_reduce"}));
+}
+
+ResultsFile without_storage(ResultsFile results) {
+  std::erase_if(results.records, [](const Record& r) { return r.suite == "storage"; });
+  return results;
+}
+
+// Input reads are optional in a training step: without storage records the headline still
+// predicts, leaving the reads out and saying so.
+TEST(Headline, PredictsWithoutStorageLeavingInputOut) {
+  const ResultsFile results =
+      without_storage(load_results(test::fixture("report/h200_cluster.json")));
+  EXPECT_TRUE(missing_prediction_parts(results).empty());
+  ReportOptions o = options();
+  o.gpu_hours = 4000;
+  o.price = 2.5;
+  const Headline h = headline_of(results, o);
+  ASSERT_TRUE(h.prediction.has_value()) << h.prediction_problem;
+  EXPECT_TRUE(h.prediction->model.input_left_out);
+  ASSERT_EQ(h.predicted.size(), 2u);
+  EXPECT_EQ(h.predicted[0].gpus, 64);
+  EXPECT_EQ(h.predicted[1].gpus, 1024);
+  // The same as a step that reads nothing, priced the same way.
+  ReportOptions none = o;
+  none.step.bytes_per_step = 0;
+  const Headline reference = headline_of(results, none);
+  ASSERT_TRUE(reference.prediction.has_value());
+  EXPECT_FALSE(reference.prediction->model.input_left_out);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(h.predicted[i].input_s, 0);
+    EXPECT_DOUBLE_EQ(h.predicted[i].efficiency, reference.predicted[i].efficiency);
+    EXPECT_DOUBLE_EQ(*h.predicted_cost[i].cost, *reference.predicted_cost[i].cost);
+  }
+  EXPECT_LT(h.predicted[1].efficiency, 1.0);
+
+  // Reads asked for explicitly cannot be left out: no prediction, and the flag is named.
+  ReportOptions asked = o;
+  asked.step.input_required = true;
+  const Headline refused = headline_of(results, asked);
+  EXPECT_FALSE(refused.prediction.has_value());
+  EXPECT_NE(refused.prediction_problem.find("--bytes-per-step needs storage suite"),
+            std::string::npos)
+      << refused.prediction_problem;
+}
+
+// A part falls under 80 % at 512 GPUs by its law: inside a 1024-GPU horizon, not a 256 one.
+TEST(Headline, PartsArePredictedUpToTheHorizon) {
+  ResultsFile results;
+  add_usl_curve(results, "compute", "triad", {{"bytes", 1u << 26}}, {1, 2, 4, 8}, 0.0005, 0.0);
+  ReportOptions o = options();
+  Headline h = headline_of(results, o);
+  EXPECT_EQ(h.horizon_gpus, 1024);
+  ASSERT_NE(h.limiting(), nullptr);
+  EXPECT_EQ(h.limiting()->limit->gpus, 512);
+
+  o.step.predict_to = 256;
+  o.outlook_gpus = default_outlook_gpus(256);
+  h = headline_of(results, o);
+  EXPECT_EQ(h.horizon_gpus, 256);
+  EXPECT_EQ(h.limiting(), nullptr);
+  EXPECT_NE(limit_sentence(h).find("no part falls under 80 % up to 256 GPUs"), std::string::npos)
+      << limit_sentence(h);
+}
+
+TEST(Headline, DefaultOutlookIs64AndTheHorizon) {
+  EXPECT_EQ(default_outlook_gpus(1024), (std::vector<int>{64, 1024}));
+  EXPECT_EQ(default_outlook_gpus(128), (std::vector<int>{64, 128}));
+  EXPECT_EQ(default_outlook_gpus(64), (std::vector<int>{64}));
+  EXPECT_EQ(default_outlook_gpus(16), (std::vector<int>{16}));
 }
 
 TEST(Headline, PredictsTheTrainingStepWhenEveryPartIsThere) {

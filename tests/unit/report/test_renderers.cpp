@@ -98,6 +98,27 @@ TEST(Html, IsSelfContainedWithFiguresEmbedded) {
   EXPECT_NE(html.find("</html>\n"), std::string::npos);
 }
 
+// Each figure has an anchor, so report.html#figure-1 opens at the first plot.
+TEST(Html, FiguresAreNumberedAnchors) {
+  Document doc;
+  doc.paragraph("text", "")
+      .image("a.png", "a.png")
+      .heading(2, "more")
+      .image("b.png", "b.png")
+      .image("c.png", "c.png");
+  const std::string html = render_html(doc, [](const std::string&) {
+    return std::optional<std::string>(std::string("\x89PNG\r\n\x1a\n", 8));
+  });
+  const auto first = html.find("<figure id=\"figure-1\"><img alt=\"a.png\"");
+  const auto second = html.find("<figure id=\"figure-2\"><img alt=\"b.png\"");
+  const auto third = html.find("<figure id=\"figure-3\"><img alt=\"c.png\"");
+  ASSERT_NE(first, std::string::npos) << html;
+  EXPECT_LT(first, second);
+  EXPECT_LT(second, third);
+  EXPECT_NE(third, std::string::npos);
+  EXPECT_EQ(html.find("figure-4"), std::string::npos);
+}
+
 TEST(Html, SaysWhenAFigureCannotBeRead) {
   const std::string html =
       render_html(sample_document(), [](const std::string&) { return std::nullopt; });

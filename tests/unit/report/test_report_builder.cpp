@@ -101,6 +101,59 @@ TEST(ReportBuilder, H200ClusterPredictsTheTrainingStep) {
   EXPECT_NE(md.find("- **skipped:** pair_bw"), std::string::npos);
 }
 
+// Without storage records the headline still predicts: cost at 64 and 1024 GPUs, and a plain
+// statement that input reads were not measured and so are not in it.
+TEST(ReportBuilder, WithoutStorageTheHeadlinePredictsAndSaysInputIsNotIncluded) {
+  ResultsFile results = load_results(test::fixture("report/h200_cluster.json"));
+  std::erase_if(results.records, [](const Record& r) { return r.suite == "storage"; });
+  ReportOptions o = options();
+  o.gpu_hours = 4000;
+  o.price = 2.5;
+  const ReportData data = build_report_data(results, "no-storage.json", o);
+  ASSERT_TRUE(data.headline.prediction.has_value()) << data.headline.prediction_problem;
+  const std::string md = render_markdown(build_report_document(data));
+  for (const char* n : {"64", "1024"}) {
+    const auto at = md.find(std::string("**Predicted training step on ") + n + " GPUs:**");
+    ASSERT_NE(at, std::string::npos) << md;
+    const std::string line = md.substr(at, md.find('\n', at) - at);
+    EXPECT_NE(line.find("; the all-reduce accounts for most of the lost time. Input reads were "
+                        "not measured, so they are not included."),
+              std::string::npos)
+        << line;
+    EXPECT_NE(line.find("more than the ideal ($"), std::string::npos) << line;
+    EXPECT_EQ(line.find("of input"), std::string::npos) << line;
+  }
+  EXPECT_NE(md.find("- **Note:** input reads not measured (no storage suite, case seq_read "
+                    "records)"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| not measured |"), std::string::npos); // the input column of the steps
+  EXPECT_EQ(md.find("No training-step prediction"), std::string::npos);
+
+  const nlohmann::json j = report_to_json(data, {});
+  EXPECT_EQ(j["headline"]["prediction"]["input_left_out"], true);
+  EXPECT_EQ(j["headline"]["prediction"]["at"][1]["gpus"], 1024);
+  EXPECT_TRUE(j["headline"]["prediction"]["at"][1]["cost"].is_number());
+  EXPECT_EQ(j["headline"]["prediction_missing_parts"], nlohmann::json::array());
+}
+
+// The fit's warnings reach the reader beside the curve they are about.
+TEST(ReportBuilder, WeakFitsAreNotedBesideTheirCurve) {
+  ResultsFile results;
+  for (const auto& [n, gbps] : std::vector<std::pair<int, double>>{{1, 10}, {2, 22}, {4, 48}}) {
+    results.records.push_back(
+        test::make_record("compute", "copy", {{"bytes", 1u << 26}}, n, {{"gbps", gbps}}));
+  }
+  const ReportData data = build_report_data(results, "weak.json", options());
+  const std::string md = render_markdown(build_report_document(data));
+  EXPECT_NE(md.find("- **Note:** USL: alpha and beta held at their lower bound 0"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("- **Note:** USL: 3 informative GPU counts for 3 parameters"),
+            std::string::npos);
+  EXPECT_NE(md.find("- **Note:** Amdahl: superlinear speedup"), std::string::npos);
+}
+
 TEST(ReportBuilder, JsonCarriesTheSameContent) {
   const ReportData data = data_of("report/h200_cluster.json");
   const nlohmann::json j = report_to_json(data, {true, {"p/efficiency_compute.png"}, ""});

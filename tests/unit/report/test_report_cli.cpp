@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -80,6 +81,68 @@ TEST_F(ReportCli, Help) {
   EXPECT_NE(
       o.out.find("usage: clusterbench report RESULTS.json [--html FILE] [--plots DIR] [--json]"),
       std::string::npos);
+}
+
+TEST_F(ReportCli, HelpDocumentsThePredictionFlags) {
+  const Outcome o = run("--help");
+  EXPECT_EQ(o.exit_code, 0);
+  EXPECT_NE(o.out.find("--predict-to N"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("default 1024"), std::string::npos);
+  EXPECT_NE(o.out.find("default 64 and --predict-to"), std::string::npos);
+  EXPECT_NE(o.out.find("default 4 per token"), std::string::npos);
+  EXPECT_NE(o.out.find("0 = none"), std::string::npos);
+}
+
+// A results file with GEMM and all-reduce but no storage: the headline still predicts the step
+// at 64 and 1024 GPUs and its cost, without input reads, and says so.
+TEST_F(ReportCli, WithoutStorageTheHeadlineStillPredicts) {
+  std::ifstream in(fixture("report/h200_cluster.json"));
+  auto results = nlohmann::json::parse(in);
+  auto& records = results["records"];
+  records.erase(std::remove_if(records.begin(), records.end(),
+                               [](const nlohmann::json& r) { return r["suite"] == "storage"; }),
+                records.end());
+  const std::string path = file("no-storage.json");
+  std::ofstream(path) << results.dump();
+
+  Outcome o = run(path + " --json --gpu-hours 4000 --price 2.5");
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_EQ(o.err, "");
+  auto j = nlohmann::json::parse(o.out);
+  const auto& prediction = j["headline"]["prediction"];
+  ASSERT_TRUE(prediction.is_object()) << j["headline"].dump(2);
+  EXPECT_EQ(prediction["input_left_out"], true);
+  EXPECT_EQ(prediction["at"][0]["gpus"], 64);
+  EXPECT_EQ(prediction["at"][1]["gpus"], 1024);
+  EXPECT_TRUE(prediction["at"][1]["cost"].is_number());
+
+  o = run(path);
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("Input reads were not measured, so they are not included."),
+            std::string::npos)
+      << o.out;
+
+  // 0 bytes per step: no input reads, nothing left out.
+  o = run(path + " --json --bytes-per-step 0");
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  j = nlohmann::json::parse(o.out);
+  EXPECT_EQ(j["headline"]["prediction"]["input_left_out"], false);
+  EXPECT_EQ(j["headline"]["prediction"]["config"]["bytes_per_step"], 0.0);
+}
+
+TEST_F(ReportCli, PredictTo) {
+  Outcome o = run(fixture("report/h200_cluster.json") + " --json --predict-to 256");
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  auto j = nlohmann::json::parse(o.out);
+  EXPECT_EQ(j["options"]["outlook_gpus"], nlohmann::json({64, 256}));
+  EXPECT_EQ(j["options"]["predict_to"], 256);
+  EXPECT_EQ(j["headline"]["horizon_gpus"], 256);
+  EXPECT_EQ(j["headline"]["prediction"]["config"]["predict_to"], 256);
+  EXPECT_EQ(j["headline"]["prediction"]["steps"].back()["gpus"], 256);
+  o = run(fixture("report/h200_cluster.json") + " --predict-to 1024 --at 64,2048");
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_EQ(o.err, "clusterbench report: --at: 2048 GPUs lies beyond --predict-to 1024; raise "
+                   "--predict-to or drop it\n");
 }
 
 TEST_F(ReportCli, MarkdownOnStdout) {

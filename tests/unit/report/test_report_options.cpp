@@ -37,6 +37,8 @@ TEST(ReportOptions, Defaults) {
   EXPECT_DOUBLE_EQ(o.report.step.model_params, 7e9);
   EXPECT_DOUBLE_EQ(o.report.step.tokens_per_gpu, 16384);
   EXPECT_DOUBLE_EQ(o.report.step.bytes_per_step, 65536);
+  EXPECT_FALSE(o.report.step.input_required); // left out where storage was not measured
+  EXPECT_EQ(o.report.step.predict_to, 1024);
   EXPECT_FALSE(o.report.gpu_hours.has_value());
 }
 
@@ -58,7 +60,41 @@ TEST(ReportOptions, Workload) {
   EXPECT_TRUE(o.json);
   EXPECT_EQ(*o.html_path, "r.html");
   EXPECT_EQ(*o.plots_dir, "p");
-  EXPECT_DOUBLE_EQ(parse({"r.json", "--bytes-per-step", "1M"}).report.step.bytes_per_step, 1 << 20);
+  const auto given = parse({"r.json", "--bytes-per-step", "1M"}).report.step;
+  EXPECT_DOUBLE_EQ(given.bytes_per_step, 1 << 20);
+  EXPECT_TRUE(given.input_required);
+}
+
+TEST(ReportOptions, BytesPerStepZeroMeansNoInputReads) {
+  const auto step = parse({"r.json", "--bytes-per-step", "0"}).report.step;
+  EXPECT_DOUBLE_EQ(step.bytes_per_step, 0);
+  EXPECT_FALSE(step.input_required);
+  EXPECT_NE(error_of({"r.json", "--bytes-per-step", "-1"}).find("expected 0 (no input reads)"),
+            std::string::npos);
+}
+
+TEST(ReportOptions, PredictToSetsTheHorizonAndTheHeadlineCounts) {
+  auto o = parse({"r.json", "--predict-to", "256"});
+  EXPECT_EQ(o.report.step.predict_to, 256);
+  EXPECT_EQ(o.report.outlook_gpus, (std::vector<int>{64, 256}));
+  o = parse({"r.json", "--predict-to", "2048"});
+  EXPECT_EQ(o.report.outlook_gpus, (std::vector<int>{64, 2048}));
+  o = parse({"r.json", "--predict-to", "32"});
+  EXPECT_EQ(o.report.outlook_gpus, (std::vector<int>{32}));
+  o = parse({"r.json", "--predict-to", "512", "--at", "8,128"});
+  EXPECT_EQ(o.report.step.predict_to, 512);
+  EXPECT_EQ(o.report.outlook_gpus, (std::vector<int>{8, 128}));
+  // --at alone stretches the default horizon to reach its counts.
+  o = parse({"r.json", "--at", "16"});
+  EXPECT_EQ(o.report.step.predict_to, 1024);
+}
+
+TEST(ReportOptions, PredictToRefusesWhatItCannotMean) {
+  EXPECT_EQ(error_of({"r.json", "--predict-to", "1024", "--at", "64,4096"}),
+            "--at: 4096 GPUs lies beyond --predict-to 1024; raise --predict-to or drop it");
+  EXPECT_EQ(error_of({"r.json", "--predict-to", "0"}).rfind("--predict-to:", 0), 0u);
+  EXPECT_EQ(error_of({"r.json", "--predict-to", "64,128"}).rfind("--predict-to:", 0), 0u);
+  EXPECT_EQ(error_of({"r.json", "--predict-to", "many"}).rfind("--predict-to:", 0), 0u);
 }
 
 TEST(ReportOptions, BadValuesNameTheFlag) {
