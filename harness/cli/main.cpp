@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
     return args.empty() ? 2 : 0;
   }
   if (args[0] == "--version") {
-    std::cout << "clusterbench " << cb::kToolVersion << " (" << cb::kGitSha << ")\n";
+    std::cout << "clusterbench " << cb::kToolVersion << " (" << cb::git_sha() << ")\n";
     return 0;
   }
   const cb::CommandInfo* command = cb::CommandRegistry::instance().find(args[0]);

@@ -120,7 +120,7 @@ ImportOutcome import_files(ImportTool tool, const std::vector<std::string>& file
                          {"started", started.empty() ? now : started},
                          {"finished", now},
                          {"tool_version", kToolVersion},
-                         {"git_sha", kGitSha},
+                         {"git_sha", git_sha()},
                          {"argv", argv},
                          {"backend", backend},
                          {"launcher", "import:" + tool_name},

@@ -69,7 +69,7 @@ nlohmann::json make_run_header(const std::vector<std::string>& argv, const std::
           {"started", utc_timestamp(false)},
           {"finished", nullptr},
           {"tool_version", kToolVersion},
-          {"git_sha", kGitSha},
+          {"git_sha", git_sha()},
           {"argv", argv},
           {"backend", backend},
           {"launcher", launcher},

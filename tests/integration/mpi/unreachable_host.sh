@@ -8,7 +8,7 @@ trap 'rm -rf "$work"' EXIT
 for v in OMPI_COMM_WORLD_SIZE PMI_SIZE PMIX_RANK PMI_RANK SLURM_STEP_ID CLUSTERBENCH_LAUNCHED; do unset "$v"; done
 printf 'cb-unreachable-host.invalid slots=2\n' >"$work/hosts"
 start=$(date +%s)
-OMPI_MCA_orte_default_hostfile="$work/hosts" timeout 120 "$bin" run --np 2 --quick \
+OMPI_MCA_orte_default_hostfile="$work/hosts" timeout 120 "$bin" run --backend host --np 2 --quick \
   --suite collectives --cases all_reduce --out "$work/r.json" >/dev/null 2>"$work/err"
 rc=$?
 elapsed=$(( $(date +%s) - start ))
