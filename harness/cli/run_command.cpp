@@ -259,6 +259,10 @@ int run_main(const std::vector<std::string>& args) {
   }
   RunConfig config = run_config_from(parser);
   const LaunchMode mode = detect_launch_mode();
+  if (mode == LaunchMode::slurm_step_no_mpi) {
+    throw InputError("srun started this task without an MPI plugin, so each task would run alone: "
+                     "use srun --mpi=pmix (as `clusterbench slurm` writes it)");
+  }
   if (mode == LaunchMode::needs_launch) {
     const bool is_default = config.out.empty();
     if (is_default)

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "core/environment.hpp"
 #include "core/error.hpp"
 #include "runtime/launcher_output.hpp"
 
@@ -25,11 +26,12 @@ LaunchMode detect_launch_mode() {
   // MPI process). Either way it must not launch again.
   if (set("CLUSTERBENCH_LAUNCHED"))
     return LaunchMode::self_launched;
-  // srun sets SLURM_STEP_ID for the tasks of a job step; inside an sbatch script without srun
-  // only SLURM_JOB_ID is set, and then we launch like anywhere else.
-  if (set("SLURM_STEP_ID") && set("SLURM_PROCID") &&
-      (set("PMIX_RANK") || set("PMI_RANK") || set("PMI_SIZE"))) {
-    return LaunchMode::slurm_step;
+  // A task of an srun step (inside an sbatch script without srun only SLURM_JOB_ID is set, and
+  // then we launch like anywhere else). Without an MPI plugin (srun --mpi=pmix) its MPI would be
+  // a world of one: every task would run the whole sweep alone.
+  if (running_under_slurm_step()) {
+    return set("PMIX_RANK") || set("PMI_RANK") || set("PMI_SIZE") ? LaunchMode::slurm_step
+                                                                  : LaunchMode::slurm_step_no_mpi;
   }
   if (set("OMPI_COMM_WORLD_SIZE") || set("PMI_SIZE") || set("PMIX_RANK") || set("PMI_RANK")) {
     return LaunchMode::external_mpi;
@@ -47,6 +49,8 @@ std::string launch_mode_name(LaunchMode mode) {
     return "mpirun (self)";
   case LaunchMode::needs_launch:
     return "none";
+  case LaunchMode::slurm_step_no_mpi:
+    return "srun (no MPI plugin)";
   }
   return "?";
 }

@@ -6,7 +6,7 @@
 
 namespace cb {
 
-enum class LaunchMode { external_mpi, slurm_step, self_launched, needs_launch };
+enum class LaunchMode { external_mpi, slurm_step, slurm_step_no_mpi, self_launched, needs_launch };
 
 // From the environment the MPI launchers and Slurm set.
 LaunchMode detect_launch_mode();

@@ -96,15 +96,6 @@ std::vector<std::string> expand_ranges(std::string_view ranges, std::string_view
 
 } // namespace
 
-EnvironmentLookup process_environment() {
-  return [](const std::string& name) -> std::optional<std::string> {
-    const char* value = std::getenv(name.c_str());
-    if (!value)
-      return std::nullopt;
-    return std::string(value);
-  };
-}
-
 std::vector<std::string> expand_hostlist(std::string_view list, std::string_view variable) {
   if (list.empty())
     malformed(variable, list, "empty host list");
@@ -167,19 +158,6 @@ std::vector<int> expand_tasks_per_node(std::string_view text, std::string_view v
     tasks.insert(tasks.end(), static_cast<std::size_t>(nodes), tasks_on_node);
   }
   return tasks;
-}
-
-bool running_under_slurm_step(const EnvironmentLookup& environment) {
-  // The batch script itself also has SLURM_PROCID=0 and SLURM_NTASKS (measured with Slurm 22.05),
-  // but only srun's tasks have a step id.
-  bool has_step =
-      environment("SLURM_STEP_ID").has_value() || environment("SLURM_STEPID").has_value();
-  return has_step && environment("SLURM_PROCID").has_value() &&
-         environment("SLURM_NTASKS").has_value();
-}
-
-bool running_under_slurm_step() {
-  return running_under_slurm_step(process_environment());
 }
 
 SlurmAllocation read_slurm_allocation(const EnvironmentLookup& environment) {

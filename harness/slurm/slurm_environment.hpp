@@ -7,13 +7,9 @@
 #include <string_view>
 #include <vector>
 
+#include "core/environment.hpp" // EnvironmentLookup, running_under_slurm_step
+
 namespace cb {
-
-// Looks up one environment variable; nullopt when it is unset.
-using EnvironmentLookup = std::function<std::optional<std::string>(const std::string& name)>;
-
-// The process's own environment (getenv).
-EnvironmentLookup process_environment();
 
 struct SlurmAllocation {
   std::string job_id;              // SLURM_JOB_ID
@@ -25,12 +21,6 @@ struct SlurmAllocation {
   std::optional<int> localid;      // SLURM_LOCALID: its rank on its node
   std::optional<int> nodeid;       // SLURM_NODEID: its node's index in `nodes`
 };
-
-// True for a task of a job step started by srun: SLURM_STEP_ID (or SLURM_STEPID), SLURM_PROCID and
-// SLURM_NTASKS are set. A batch script has SLURM_PROCID and SLURM_NTASKS but no step id: there
-// `clusterbench run` still launches its ranks itself.
-bool running_under_slurm_step(const EnvironmentLookup& environment);
-bool running_under_slurm_step();
 
 // Throws InputError naming the variable when there is no job (SLURM_JOB_ID unset) or a variable
 // is malformed.

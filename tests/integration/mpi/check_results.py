@@ -47,12 +47,20 @@ def main():
                 problems.append(f"{case}: no record at {n} GPUs")
                 continue
             if args.sizes:
-                # Sizes are rounded to whole elements per rank, so count them rather than match.
+                # Every (dtype, op, placement) swept has a record at every size. Sizes are rounded
+                # to whole elements per rank, so they are counted rather than matched.
+                groups = {}
+                for r in mine:
+                    key = (r["params"].get("dtype"), r["params"].get("op"),
+                           r["params"].get("in_place"))
+                    groups.setdefault(key, set()).add(r["params"]["bytes"])
                 for in_place in (False, True):
-                    got = len([r for r in mine if r["params"].get("in_place") == in_place])
-                    if got != args.sizes:
-                        problems.append(f"{case}: {got} sizes in_place={in_place} at {n} GPUs, "
-                                        f"expected {args.sizes}")
+                    if not any(k[2] == in_place for k in groups):
+                        problems.append(f"{case}: no in_place={in_place} record at {n} GPUs")
+                for key, sizes in sorted(groups.items(), key=str):
+                    if len(sizes) != args.sizes:
+                        problems.append(f"{case}: {len(sizes)} sizes for dtype/op/in_place {key} "
+                                        f"at {n} GPUs, expected {args.sizes}")
     for r in records:
         where = f'{r["suite"]}/{r["case"]} gpus={r["gpus"]} params={json.dumps(r["params"])}'
         if r["status"] == "failed":

@@ -26,8 +26,9 @@ TEST(Launcher, QuotesForTheShell) {
 }
 
 TEST(Launcher, DetectsTheLaunchEnvironment) {
-  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "PMI_RANK",
-                        "SLURM_STEP_ID", "SLURM_PROCID", "CLUSTERBENCH_LAUNCHED"}) {
+  for (const char* v :
+       {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "PMI_RANK", "SLURM_STEP_ID",
+        "SLURM_STEPID", "SLURM_PROCID", "SLURM_NTASKS", "CLUSTERBENCH_LAUNCHED"}) {
     unsetenv(v);
   }
   EXPECT_EQ(detect_launch_mode(), LaunchMode::needs_launch);
@@ -41,8 +42,15 @@ TEST(Launcher, DetectsTheLaunchEnvironment) {
   unsetenv("CLUSTERBENCH_LAUNCHED");
   setenv("SLURM_STEP_ID", "0", 1);
   setenv("SLURM_PROCID", "0", 1);
+  setenv("SLURM_NTASKS", "2", 1);
+  // An srun task without an MPI plugin: refused by `run`, never a launch per task.
+  EXPECT_EQ(detect_launch_mode(), LaunchMode::slurm_step_no_mpi);
   setenv("PMIX_RANK", "0", 1);
   EXPECT_EQ(detect_launch_mode(), LaunchMode::slurm_step);
-  for (const char* v : {"SLURM_STEP_ID", "SLURM_PROCID", "PMIX_RANK"})
+  // The batch script: Slurm's variables but no step id, so clusterbench launches its ranks.
+  unsetenv("SLURM_STEP_ID");
+  unsetenv("PMIX_RANK");
+  EXPECT_EQ(detect_launch_mode(), LaunchMode::needs_launch);
+  for (const char* v : {"SLURM_PROCID", "SLURM_NTASKS"})
     unsetenv(v);
 }
