@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "cuda/cublaslt_on_demand.hpp"
 #include "cuda/device_kernels.hpp"
 #include "runtime/element_codec.hpp"
 
@@ -78,6 +79,8 @@ LtGemm::LtGemm(const std::string& precision, int m, int n, int k, int device, cu
   launch_fill_constant(types_->output_dtype, c_.get(), static_cast<std::size_t>(m_ * n_), 0,
                        stream_);
 
+  if (const std::string problem = cublaslt_load_problem(); !problem.empty())
+    CB_RUN_ERROR("cuBLASLt: " + problem);
   CB_CUBLAS(cublasLtCreate(&h_.lt));
   CB_CUBLAS(cublasLtMatmulDescCreate(&h_.op, types_->compute, types_->scale));
   const cublasOperation_t transa = CUBLAS_OP_T, transb = CUBLAS_OP_N;
