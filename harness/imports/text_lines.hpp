@@ -5,10 +5,10 @@
 #include <string_view>
 #include <vector>
 
+#include "core/text_file.hpp" // read_text_file
+
 namespace cb {
 
-// The whole file; InputError naming the file when it cannot be read.
-std::string read_text_file(const std::string& path);
 // Lines without their terminators ("\n" or "\r\n").
 std::vector<std::string> split_lines(const std::string& text);
 std::vector<std::string> split_whitespace(std::string_view text);

@@ -1,11 +1,7 @@
 #include "results/json_file.hpp"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
-
 #include "core/error.hpp"
+#include "core/text_file.hpp"
 
 namespace cb {
 
@@ -22,12 +18,7 @@ nlohmann::json parse_json_text(const std::string& text, const std::string& sourc
 }
 
 nlohmann::json read_json_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw InputError(path + ": cannot open: " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_json_text(text.str(), path);
+  return parse_json_text(read_text_file(path), path);
 }
 
 } // namespace cb
