@@ -9,17 +9,14 @@
 #include <fstream>
 #include <sstream>
 
+#include "../cli_runner.hpp"
 #include "results/results_io.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Outcome {
-  int exit_code;
-  std::string out;
-  std::string err;
-};
+using Outcome = cb::testing::CliResult;
 
 class CliTest : public ::testing::Test {
 protected:
@@ -37,26 +34,7 @@ protected:
     std::ofstream(file(name)) << text;
   }
 
-  Outcome run(const std::string& args) const {
-    const std::string err_path = file("stderr.txt");
-    const std::string command =
-        std::string(CB_BINARY_DIR) + "/bin/clusterbench " + args + " 2>" + err_path;
-    Outcome outcome{};
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (!pipe)
-      return {-1, "", "popen failed"};
-    char buffer[4096];
-    std::size_t n;
-    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0)
-      outcome.out.append(buffer, n);
-    const int status = ::pclose(pipe);
-    outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    std::ifstream err(err_path);
-    std::stringstream text;
-    text << err.rdbuf();
-    outcome.err = text.str();
-    return outcome;
-  }
+  Outcome run(const std::string& args) const { return cb::testing::run_clusterbench(args); }
 
   // A host-style run: triad throughput on 1..16 GPUs with USL-shaped scaling, all_reduce over
   // message sizes on 2..8 GPUs, and GEMM on one GPU.

@@ -2,7 +2,7 @@
 // line on stderr naming the spec file, the check and the field.
 #include <gtest/gtest.h>
 
-#include "../verdicts/cli_runner.hpp"
+#include "../cli_runner.hpp"
 
 using namespace cb::testing;
 

@@ -3,26 +3,19 @@
 #include <cmath>
 #include <string>
 
+#include "../analysis/analysis_test_data.hpp"
 #include "core/stats.hpp"
 #include "results/record.hpp"
 
 namespace cb::report::test {
 
+// A record as the analysis tests build it, with a per-rank entry for each GPU (the report's
+// per-GPU spread reads them).
 inline Record make_record(const std::string& suite, const std::string& case_name,
                           nlohmann::json params, int gpus, nlohmann::json metrics,
                           int gpus_per_node = 8, double seconds = 1e-3) {
-  Record r;
-  r.suite = suite;
-  r.case_name = case_name;
-  r.params = params.is_null() ? nlohmann::json::object() : std::move(params);
-  r.gpus = gpus;
-  r.nodes = (gpus + gpus_per_node - 1) / gpus_per_node;
-  r.ranks_per_node = gpus < gpus_per_node ? gpus : gpus_per_node;
-  r.tier = r.nodes > 1 ? "inter" : "intra";
-  r.samples_s.assign(5, seconds);
-  r.stats = summarize(r.samples_s);
-  r.metrics = std::move(metrics);
-  r.check = "pass";
+  Record r = cb::test::make_record(suite, case_name, std::move(params), gpus, std::move(metrics),
+                                   seconds, 5, gpus_per_node);
   for (int rank = 0; rank < gpus; ++rank)
     r.per_rank.push_back({{"rank", rank}});
   return r;

@@ -11,15 +11,13 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "../cli_runner.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Outcome {
-  int exit_code;
-  std::string out;
-  std::string err;
-};
+using Outcome = cb::testing::CliResult;
 
 std::size_t lines(const std::string& text) {
   return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
@@ -42,24 +40,7 @@ protected:
 
   // `env` is put in front of the command ("NAME=value ...").
   Outcome run(const std::string& args, const std::string& env = "") const {
-    const std::string err_path = file("stderr.txt");
-    const std::string command = env + (env.empty() ? "" : " ") + std::string(CB_BINARY_DIR) +
-                                "/bin/clusterbench report " + args + " 2>" + err_path;
-    Outcome outcome{};
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (!pipe)
-      return {-1, "", "popen failed"};
-    char buffer[4096];
-    std::size_t n;
-    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0)
-      outcome.out.append(buffer, n);
-    const int status = ::pclose(pipe);
-    outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    std::ifstream err(err_path);
-    std::stringstream text;
-    text << err.rdbuf();
-    outcome.err = text.str();
-    return outcome;
+    return cb::testing::run_clusterbench("report " + args, env);
   }
 
   // A Python that starts but cannot import matplotlib.

@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli_runner.hpp"
+#include "../cli_runner.hpp"
 
 using namespace cb::testing;
 

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "cli_runner.hpp"
+#include "../cli_runner.hpp"
 
 using namespace cb::testing;
 
