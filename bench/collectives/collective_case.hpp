@@ -31,6 +31,7 @@ public:
   std::string name() const override { return std::string(collective_name(kind_)); }
   std::vector<nlohmann::json> instances(const RunConfig& config) const override;
   std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override;
+  bool uses_collectives() const override { return true; }
   void print_header(std::ostream& out, const CaseContext& ctx) const override;
   void print_rows(std::ostream& out, const std::vector<Record>& records) const override;
 

@@ -19,6 +19,10 @@ nlohmann::json rank_identity(const CaseContext& ctx, int comm_rank) {
 }
 
 std::string LinksCase::why_unsupported(const CaseContext& ctx) {
+  if (ctx.backend.name() == "host" && !ctx.comm.is_mpi()) {
+    return "the host links are MPI's (shared-memory windows, send/recv) and need one process "
+           "per rank: run without --single-process";
+  }
   if (ctx.backend.name() == "host")
     return "";
   return "the links copies of the " + ctx.backend.name() + " backend are not built in";

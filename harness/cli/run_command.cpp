@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <thread>
 
 #include "cli/command.hpp"
 #include "core/error.hpp"
@@ -35,6 +36,15 @@ std::vector<std::unique_ptr<BenchmarkCase>> chosen_cases(const RunConfig& config
   return cases;
 }
 
+// Empty unless the cuda backend would have to share a GPU between ranks of this node.
+std::string too_many_ranks_for_gpus(const std::string& backend_name, int ranks_on_node) {
+  if (backend_name != "cuda")
+    return "";
+  std::string why;
+  const int gpus = BackendRegistry::instance().find(backend_name)->count_devices(why);
+  return too_many_ranks_for_devices(ranks_on_node, gpus, host_name());
+}
+
 // Parent side: not under MPI, so start the ranks through mpirun and wait for them.
 int launch_ranks(const RunConfig& config, const std::vector<std::string>& args) {
   std::string note;
@@ -47,6 +57,8 @@ int launch_ranks(const RunConfig& config, const std::vector<std::string>& args) 
   // The cases' own checks (a storage directory and its free space), also before the job: all np
   // ranks share this machine unless a hostfile spreads them (then the ranks check their nodes).
   const int local_ranks = std::getenv("OMPI_MCA_orte_default_hostfile") ? 1 : np;
+  if (const std::string problem = too_many_ranks_for_gpus(backend, local_ranks); !problem.empty())
+    throw InputError(problem);
   for (const auto& c : chosen_cases(config))
     c->check_input(config, local_ranks);
   // Said once the input is known to be good, so that bad input stays one line.
@@ -122,7 +134,8 @@ long peak_rss_bytes() {
   return usage.ru_maxrss * 1024L; // Linux reports KiB
 }
 
-void print_summary(const SweepSummary& s, const std::vector<double>& rss, const std::string& out) {
+void print_summary(const SweepSummary& s, const std::vector<double>& rss, const std::string& out,
+                   bool threads) {
   std::printf("#\n# %d records: %d ok, %d noisy (hit the time cap), %d skipped, %d failed, "
               "%d failed data checks\n",
               s.records, s.records - s.noisy - s.skipped - s.failed, s.noisy, s.skipped, s.failed,
@@ -133,16 +146,18 @@ void print_summary(const SweepSummary& s, const std::vector<double>& rss, const 
                 median(s.noisy_cv) * 100,
                 *std::max_element(s.noisy_cv.begin(), s.noisy_cv.end()) * 100);
   }
-  std::printf("# peak RSS per rank: max %.1f MiB\n",
+  // Threads of one process share one RSS: then the figure is the process's, for all its ranks.
+  std::printf(threads ? "# peak RSS of the process (all its ranks): %.1f MiB\n"
+                      : "# peak RSS per rank: max %.1f MiB\n",
               *std::max_element(rss.begin(), rss.end()) / 1048576.0);
   std::printf("# results: %s\n", out.c_str());
   std::fflush(stdout);
 }
 
-// Rank side: under MPI (our own launch, an external mpirun, or srun).
-int run_ranks(const RunConfig& config, const std::vector<std::string>& argv, LaunchMode mode) {
-  MpiSession mpi(nullptr, nullptr);
-  const Communicator world = Communicator::world();
+// Rank side, the same for every kind of rank: processes under MPI (our own launch, an external
+// mpirun, or srun) or the threads of a single process.
+int run_sweep(const Communicator& world, const RunConfig& config,
+              const std::vector<std::string>& argv, LaunchMode mode) {
   const bool root = world.rank() == 0;
   int exit_code = 0;
   try {
@@ -156,6 +171,14 @@ int run_ranks(const RunConfig& config, const std::vector<std::string>& argv, Lau
 
     std::string note;
     const std::string backend_name = BackendRegistry::instance().resolve(config.backend, note);
+    for (const auto& problem :
+         world.all_gather_string(too_many_ranks_for_gpus(backend_name, node.size()))) {
+      if (!problem.empty()) {
+        if (root)
+          throw InputError(problem);
+        return 2;
+      }
+    }
     std::unique_ptr<Backend> backend =
         BackendRegistry::instance().find(backend_name)->create(node.rank());
     std::vector<nlohmann::json> devices;
@@ -233,7 +256,7 @@ int run_ranks(const RunConfig& config, const std::vector<std::string>& argv, Lau
       for (double v : rss)
         rss_json.push_back(static_cast<long long>(v));
       writer->set_run_field("peak_rss_bytes", rss_json);
-      print_summary(summary, rss, config.out);
+      print_summary(summary, rss, config.out, !world.is_mpi());
       exit_code = summary.exit_code();
     }
     return world.broadcast_int(exit_code);
@@ -246,15 +269,67 @@ int run_ranks(const RunConfig& config, const std::vector<std::string>& argv, Lau
     // A failure on one rank would leave the others waiting in a collective: stop the job.
     std::fprintf(stderr, "clusterbench run: rank %d: %s\n", world.rank(), e.what());
     std::fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, static_cast<int>(e.code()));
-    return static_cast<int>(e.code());
+    world.abort(static_cast<int>(e.code()));
   }
+}
+
+// Under MPI: this process is one rank.
+int run_ranks(const RunConfig& config, const std::vector<std::string>& argv, LaunchMode mode) {
+  MpiSession mpi(nullptr, nullptr);
+  return run_sweep(Communicator::world(), config, argv, mode);
+}
+
+// --single-process: one thread per rank, each driving its own device; no mpirun, no MPI.
+int run_threads(const RunConfig& config, const std::vector<std::string>& argv) {
+  std::string note;
+  const std::string backend = BackendRegistry::instance().resolve(config.backend, note);
+  std::string why;
+  const int devices = BackendRegistry::instance().find(backend)->count_devices(why);
+  const int ranks = config.np > 0 ? config.np : devices;
+  if (const std::string problem = too_many_ranks_for_gpus(backend, ranks); !problem.empty())
+    throw InputError(problem);
+  if (config.gpus != "auto")
+    parse_gpu_counts(config.gpus, ranks);
+  for (const auto& c : chosen_cases(config))
+    c->check_input(config, ranks);
+  if (!note.empty() && config.backend == "auto" && backend == "host")
+    std::cerr << "clusterbench run: " << note << "using the host backend\n";
+  std::cerr << "clusterbench run: " << ranks << " rank" << (ranks == 1 ? "" : "s")
+            << " as threads of one process (--single-process)\n";
+
+  RunConfig resolved = config;
+  resolved.backend = backend;
+  std::vector<Communicator> worlds = Communicator::threads(ranks);
+  std::vector<int> codes(static_cast<std::size_t>(ranks), 0);
+  std::exception_ptr root_error;
+  {
+    std::vector<std::jthread> threads;
+    for (int r = 0; r < ranks; ++r) {
+      threads.emplace_back([&, r] {
+        // The host backend's device is a core, as mpirun's --bind-to core makes it.
+        if (backend == "host")
+          pin_this_thread_to_cpu(r);
+        try {
+          codes[static_cast<std::size_t>(r)] = run_sweep(
+              worlds[static_cast<std::size_t>(r)], resolved, argv, LaunchMode::single_process);
+        } catch (...) {
+          if (r == 0)
+            root_error = std::current_exception();
+          else
+            codes[static_cast<std::size_t>(r)] = 2;
+        }
+      });
+    }
+  }
+  if (root_error)
+    std::rethrow_exception(root_error);
+  return codes[0];
 }
 
 int run_main(const std::vector<std::string>& args) {
   ArgParser parser = run_argument_parser();
   if (!parser.parse(args)) {
-    std::cout << parser.help();
+    std::cout << parser.help() << "\n" << BackendRegistry::instance().describe();
     return 0;
   }
   RunConfig config = run_config_from(parser);
@@ -262,6 +337,20 @@ int run_main(const std::vector<std::string>& args) {
   if (mode == LaunchMode::slurm_step_no_mpi) {
     throw InputError("srun started this task without an MPI plugin, so each task would run alone: "
                      "use srun --mpi=pmix (as `clusterbench slurm` writes it)");
+  }
+  if (config.single_process) {
+    if (mode != LaunchMode::needs_launch) {
+      throw InputError("--single-process: this process is already a rank of " +
+                       launch_mode_name(mode) +
+                       "; drop the flag, or start clusterbench without a launcher");
+    }
+    const bool is_default = config.out.empty();
+    if (is_default)
+      config.out = default_results_path();
+    check_output_path(config.out, is_default);
+    std::vector<std::string> argv{"clusterbench", "run"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run_threads(config, argv);
   }
   if (mode == LaunchMode::needs_launch) {
     const bool is_default = config.out.empty();

@@ -7,6 +7,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "core/collective_math.hpp"
 #include "runtime/dtype.hpp"
@@ -62,6 +63,11 @@ public:
   virtual double time_batch(int k, const std::function<void()>& enqueue_one) = 0;
   virtual void synchronize() = 0;
   virtual std::unique_ptr<CollectiveComm> collectives(const Communicator& comm) = 0;
+  // Called once by every world rank before the first case that uses collectives, with the
+  // sweep's communicator for each GPU count (invalid where this rank is not a member): a backend
+  // that splits its communicators from a world one (NCCL) makes them here, where all ranks are.
+  virtual void prepare_collectives(const Communicator& /*world*/,
+                                   const std::vector<Communicator>& /*groups*/) {}
   // Device state worth keeping beside a record (power, temperature, throttling); may be empty.
   virtual nlohmann::json state() const { return nlohmann::json::object(); }
   // The backend's own compute kernels (runtime/compute_kernels.hpp), or nullptr when the compute

@@ -15,7 +15,9 @@ BackendRegistry& BackendRegistry::instance() {
     r.add({"host", 0, [](std::string&) { return physical_core_count(); },
            [](int local_rank) -> std::unique_ptr<Backend> {
              return std::make_unique<HostBackend>(local_rank);
-           }});
+           },
+           "a rank is a CPU core: STREAM kernels, FMA peak, BLAS GEMM, MPI shared-memory links "
+           "and collectives, storage reads into host memory"});
     return r;
   }();
   return registry;
@@ -23,6 +25,13 @@ BackendRegistry& BackendRegistry::instance() {
 
 void BackendRegistry::add(BackendInfo info) {
   backends_.push_back(std::move(info));
+}
+
+std::string BackendRegistry::describe() const {
+  std::string out = "Backends in this build:\n";
+  for (const auto& b : backends_)
+    out += "  " + b.name + ": " + b.build_summary + "\n";
+  return out;
 }
 
 const BackendInfo* BackendRegistry::find(const std::string& name) const {

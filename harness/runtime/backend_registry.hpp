@@ -16,6 +16,8 @@ struct BackendInfo {
   // Devices this process can use on this node; 0 with `why` filled when none (driver message).
   std::function<int(std::string& why)> count_devices;
   std::function<std::unique_ptr<Backend>(int local_rank)> create;
+  // What this build of the backend can do and what it left out, for `run --help`.
+  std::string build_summary;
 };
 
 class BackendRegistry {
@@ -24,6 +26,8 @@ public:
   void add(BackendInfo info);
   const BackendInfo* find(const std::string& name) const;
   std::vector<std::string> names() const;
+  // "Backends in this build:" and one line per backend with its build summary.
+  std::string describe() const;
   // Resolves "auto" (and checks a named backend has devices): returns the backend's name, fills
   // `note` with why auto fell back. Throws InputError for an unknown name or a named backend
   // without devices.

@@ -62,6 +62,8 @@ public:
   virtual void check_input(const RunConfig& /*config*/, int /*local_ranks*/) const {}
   // The fewest ranks the case needs (pairs need 2); smaller counts of the sweep are not run.
   virtual int min_gpus() const { return 1; }
+  // Cases that run the backend's collectives (the backend prepares its communicators first).
+  virtual bool uses_collectives() const { return false; }
   // Cases that measure every pair in one record run once, at the largest count of the sweep.
   virtual bool largest_count_only() const { return false; }
   // Console output on rank 0: a header for each GPU count, rows for each run()'s records.

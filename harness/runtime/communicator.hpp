@@ -1,8 +1,11 @@
 #pragma once
-// RAII over MPI: the session (MPI_Init/Finalize) and communicators (MPI_Comm_free on destruction).
-// Only this file and mpi_collectives.cpp talk to MPI directly; everything else goes through them.
+// RAII over the ranks of a job: the MPI session (MPI_Init/Finalize) and communicators. A
+// communicator's ranks are MPI processes (mpirun, srun), or the threads of one process that drives
+// every local device itself (`run --single-process`, no MPI at all). Only the implementations
+// (mpi_comm.cpp, thread_comm.cpp), mpi_collectives.cpp and the host links talk to MPI directly.
 #include <mpi.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,26 +20,41 @@ public:
   static std::string library_version();
 };
 
+namespace detail {
+class CommImpl;
+}
+
 class Communicator {
 public:
+  // MPI_COMM_WORLD (after MpiSession).
   static Communicator world();
-  Communicator() = default; // the null communicator: this rank takes no part
+  // The world of one process's n threads: element i is rank i's, to be used by thread i only.
+  static std::vector<Communicator> threads(int n);
+  Communicator(); // the null communicator: this rank takes no part
   ~Communicator();
   Communicator(Communicator&& other) noexcept;
   Communicator& operator=(Communicator&& other) noexcept;
   Communicator(const Communicator&) = delete;
   Communicator& operator=(const Communicator&) = delete;
 
-  bool valid() const { return comm_ != MPI_COMM_NULL; }
-  MPI_Comm get() const { return comm_; }
+  bool valid() const { return impl_ != nullptr; }
+  // The MPI communicator; MPI_COMM_NULL when the ranks are threads of one process (is_mpi()).
+  MPI_Comm get() const;
+  bool is_mpi() const { return get() != MPI_COMM_NULL; }
   int rank() const;
   int size() const;
+  // The world ranks of the members, in rank order (collective).
+  std::vector<int> world_ranks() const;
+  // Ends the whole job with exit code `code`: MPI_Abort, or the process's exit for threads.
+  [[noreturn]] void abort(int code) const;
 
   // Ranks with color < 0 get the null communicator.
   Communicator split(int color, int key) const;
   Communicator split_shared() const; // ranks sharing memory: one node
 
   void barrier() const;
+  // A barrier whose waiting ranks sleep: idle ranks must not spin on a core a working rank needs.
+  void idle_barrier() const;
   double max(double value) const;
   double sum(double value) const;
   long long sum(long long value) const;
@@ -50,9 +68,8 @@ public:
   std::vector<int> all_gather_int(int value) const;
 
 private:
-  Communicator(MPI_Comm comm, bool owned) : comm_(comm), owned_(owned) {}
-  MPI_Comm comm_ = MPI_COMM_NULL;
-  bool owned_ = false;
+  explicit Communicator(std::unique_ptr<detail::CommImpl> impl);
+  std::unique_ptr<detail::CommImpl> impl_;
 };
 
 // Throws RunError with the MPI error string when rc is not MPI_SUCCESS.

@@ -1,5 +1,6 @@
 #include "runtime/host_backend.hpp"
 
+#include <pthread.h>
 #include <sched.h>
 #include <unistd.h>
 
@@ -9,9 +10,11 @@
 #include <fstream>
 #include <set>
 #include <thread>
+#include <vector>
 
 #include "core/error.hpp"
 #include "runtime/mpi_collectives.hpp"
+#include "runtime/unavailable_collectives.hpp"
 
 namespace cb {
 namespace {
@@ -108,6 +111,24 @@ std::uint64_t host_memory_bytes() {
   return 0;
 }
 
+bool pin_this_thread_to_cpu(int index) {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
+    return false;
+  std::vector<int> cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &allowed))
+      cpus.push_back(cpu);
+  }
+  if (cpus.empty() || index < 0)
+    return false;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(cpus[static_cast<std::size_t>(index) % cpus.size()], &one);
+  return pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0;
+}
+
 HostBackend::HostBackend(int local_rank) : local_rank_(local_rank) {}
 
 nlohmann::json HostBackend::device() const {
@@ -149,6 +170,12 @@ double HostBackend::time_batch(int k, const std::function<void()>& enqueue_one) 
 }
 
 std::unique_ptr<CollectiveComm> HostBackend::collectives(const Communicator& comm) {
+  // The host's collectives are MPI's; threads of one process have no MPI to measure.
+  if (!comm.is_mpi()) {
+    return std::make_unique<UnavailableCollectives>(
+        "the host backend's collectives are MPI's and need one process per rank: run without "
+        "--single-process");
+  }
   return std::make_unique<MpiCollectives>(comm);
 }
 

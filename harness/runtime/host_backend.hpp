@@ -29,5 +29,8 @@ std::string cpu_model_name();
 int physical_core_count(); // distinct (package, core) pairs; falls back to logical CPUs
 std::uint64_t host_memory_bytes();
 std::string host_name();
+// Pins the calling thread to the index-th CPU this process may use (wrapping around), as mpirun's
+// --bind-to core pins a rank. Returns false when the CPU set cannot be read or set.
+bool pin_this_thread_to_cpu(int index);
 
 } // namespace cb

@@ -51,6 +51,8 @@ std::string launch_mode_name(LaunchMode mode) {
     return "none";
   case LaunchMode::slurm_step_no_mpi:
     return "srun (no MPI plugin)";
+  case LaunchMode::single_process:
+    return "single process";
   }
   return "?";
 }
@@ -70,6 +72,15 @@ std::vector<std::string> mpirun_command(const std::string& mpirun, const std::st
   cmd.push_back(exe);
   cmd.insert(cmd.end(), args.begin(), args.end());
   return cmd;
+}
+
+std::string too_many_ranks_for_devices(int ranks_on_node, int devices, const std::string& host) {
+  if (ranks_on_node <= devices)
+    return "";
+  return std::to_string(ranks_on_node) + " ranks on " + host + " but only " +
+         std::to_string(devices) + " GPU" + (devices == 1 ? "" : "s") +
+         " visible there: the cuda backend drives one GPU per rank (lower --np, or the "
+         "launcher's ranks per node, or widen CUDA_VISIBLE_DEVICES)";
 }
 
 std::string self_executable() {

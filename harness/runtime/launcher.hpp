@@ -6,7 +6,14 @@
 
 namespace cb {
 
-enum class LaunchMode { external_mpi, slurm_step, slurm_step_no_mpi, self_launched, needs_launch };
+enum class LaunchMode {
+  external_mpi,
+  slurm_step,
+  slurm_step_no_mpi,
+  self_launched,
+  needs_launch,
+  single_process // --single-process: the ranks are threads of this process
+};
 
 // From the environment the MPI launchers and Slurm set.
 LaunchMode detect_launch_mode();
@@ -19,6 +26,10 @@ std::vector<std::string> mpirun_command(const std::string& mpirun, const std::st
                                         int cores);
 
 std::string self_executable();
+
+// A GPU backend drives one device per rank: more ranks on a node than devices is bad input, not
+// devices shared behind the user's back. The line to refuse with, or "" when they fit.
+std::string too_many_ranks_for_devices(int ranks_on_node, int devices, const std::string& host);
 // Finds a program on PATH; empty when absent.
 std::string find_on_path(const std::string& program);
 std::string shell_quote(const std::string& word);

@@ -15,9 +15,10 @@ struct RunConfig {
   std::string gpus = "auto";       // "auto" or "1,2,4"
   std::string backend = "auto";    // auto | host | cuda
   bool quick = false;
-  std::string out;        // results file
-  int np = 0;             // ranks to launch when not already under MPI (0 = default)
-  double timeout_s = 600; // watchdog: one record may not take longer
+  std::string out;             // results file
+  int np = 0;                  // ranks to launch when not already under MPI (0 = default)
+  bool single_process = false; // ranks are threads of this process: no mpirun, no MPI
+  double timeout_s = 600;      // watchdog: one record may not take longer
   // collectives
   std::uint64_t min_bytes = 8;
   std::uint64_t max_bytes = 64ull << 20;

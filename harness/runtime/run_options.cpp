@@ -28,6 +28,9 @@ ArgParser run_argument_parser() {
       .option("np", "N",
               "ranks to launch when not started under MPI (default: one per device: "
               "physical cores on the host backend, GPUs on cuda)")
+      .flag("single-process",
+            "one process drives every local device, a thread per device, without mpirun or MPI "
+            "(a quick single-node check; --np sets the threads)")
       .option("timeout", "SECONDS",
               "abort the job (exit 3) if one record takes longer (default 600)")
       .option("min-bytes", "SIZE", "collectives: smallest message (default 8)")
@@ -54,9 +57,9 @@ ArgParser run_argument_parser() {
       .flag("cleanup", "storage: remove clusterbench's files afterwards");
   p.epilog(
       "Not started under MPI, run re-executes itself through mpirun with one rank per device and\n"
-      "prints the command; under mpirun or srun it runs as it is. Exit codes: 0 ok, 1 a data "
-      "check\n"
-      "failed, 2 bad input, 3 the run failed (finished records are kept).");
+      "prints the command; under mpirun or srun it runs as it is; with --single-process it runs\n"
+      "its ranks as threads of this process. Exit codes: 0 ok, 1 a data check failed, 2 bad\n"
+      "input, 3 the run failed (finished records are kept).");
   return p;
 }
 
@@ -119,6 +122,7 @@ RunConfig run_config_from(const ArgParser& args) {
       throw InputError("--np: must be at least 1, got " + *args.get("np"));
     c.np = static_cast<int>(np);
   }
+  c.single_process = args.has("single-process");
   if (args.has("timeout"))
     c.timeout_s = positive_number(args, "timeout");
   if (args.has("min-bytes"))

@@ -1,9 +1,7 @@
 #include "runtime/sweep.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <ostream>
-#include <thread>
 
 #include "core/units.hpp"
 
@@ -39,16 +37,7 @@ std::string SweepRunner::why_not_run(const BenchmarkCase& c) const {
 }
 
 void SweepRunner::wait_idle() const {
-  // A non-blocking barrier polled with sleeps: idle ranks must not spin on a core that a working
-  // rank needs (oversubscribed nodes, emulated clusters).
-  MPI_Request request;
-  check_mpi(MPI_Ibarrier(world_.get(), &request), "MPI_Ibarrier");
-  int done = 0;
-  while (!done) {
-    check_mpi(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
-    if (!done)
-      std::this_thread::sleep_for(std::chrono::microseconds(500));
-  }
+  world_.idle_barrier();
 }
 
 SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases,
@@ -74,6 +63,7 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
     comms.push_back(world_.split(member ? 0 : -1, member ? static_cast<int>(pos - m.begin()) : 0));
   }
 
+  bool collectives_prepared = false;
   for (auto& c : cases) {
     if (const std::string why = why_not_run(*c); !why.empty()) {
       // Said in the results, not only by a missing row: a skipped record at the largest count.
@@ -88,6 +78,11 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
         ++summary.skipped;
       }
       continue;
+    }
+    if (c->uses_collectives() && !collectives_prepared && !c->instances(config_).empty()) {
+      WatchdogScope guard(watchdog, "making the backend's communicators for every GPU count");
+      backend_.prepare_collectives(world_, comms);
+      collectives_prepared = true;
     }
     for (int n : counts_for(*c)) {
       const std::size_t index =

@@ -41,6 +41,22 @@ private:
 
 } // namespace
 
+std::string cuda_build_summary() {
+  std::string out = "a rank is a GPU: CUDA kernels for sm_" CB_CUDA_ARCHITECTURES ", cuBLASLt GEMM";
+#ifdef CB_HAVE_NCCL
+  out += ", NCCL " + format_nccl_version(NCCL_VERSION_CODE) + " collectives";
+#else
+  out += ", no NCCL (collectives skipped: nccl.h not found at build time)";
+#endif
+#ifdef CB_HAVE_CUFILE
+  out += "; GPUDirect Storage through cuFile";
+#else
+  out += "; GPUDirect Storage compiled out (cufile.h not found at build time): storage reaches "
+         "the GPU through pinned host buffers";
+#endif
+  return out;
+}
+
 int count_cuda_devices(std::string& why) {
   int count = 0;
   const cudaError_t rc = cudaGetDeviceCount(&count);
@@ -153,6 +169,11 @@ void CudaBackend::wait(cudaEvent_t event, double timeout_s) {
 
 std::unique_ptr<CollectiveComm> CudaBackend::collectives(const Communicator& comm) {
   return nccl_->collectives(comm, device_, stream_.get());
+}
+
+void CudaBackend::prepare_collectives(const Communicator& world,
+                                      const std::vector<Communicator>& groups) {
+  nccl_->split_from(world, groups, device_);
 }
 
 nlohmann::json CudaBackend::state() const {

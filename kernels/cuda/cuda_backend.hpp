@@ -33,6 +33,9 @@ public:
   double time_batch(int k, const std::function<void()>& enqueue_one) override;
   void synchronize() override;
   std::unique_ptr<CollectiveComm> collectives(const Communicator& comm) override;
+  // One NCCL communicator per GPU count, split from a world communicator (ncclCommSplit).
+  void prepare_collectives(const Communicator& world,
+                           const std::vector<Communicator>& groups) override;
   // NVML readings (power, temperature, clocks, throttle reasons) and the last host/event ratio.
   nlohmann::json state() const override;
   ComputeKernels* compute() override;
@@ -54,6 +57,10 @@ private:
   std::unique_ptr<CudaComputeKernels> compute_;
   std::unique_ptr<NvmlState> nvml_;
 };
+
+// What this build of the cuda backend has: the GPU architectures compiled for, NCCL, and whether
+// GPUDirect Storage (cuFile) was compiled in or out.
+std::string cuda_build_summary();
 
 // The devices this process can use, 0 with `why` = the CUDA runtime's message when none.
 int count_cuda_devices(std::string& why);

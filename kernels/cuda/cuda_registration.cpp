@@ -11,7 +11,8 @@ const BackendRegistration kCudaBackend{{"cuda", 10,
                                         [](std::string& why) { return count_cuda_devices(why); },
                                         [](int local_rank) -> std::unique_ptr<Backend> {
                                           return std::make_unique<CudaBackend>(local_rank);
-                                        }}};
+                                        },
+                                        cuda_build_summary()}};
 
 } // namespace
 } // namespace cb::cuda

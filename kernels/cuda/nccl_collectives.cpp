@@ -1,10 +1,9 @@
 #include "cuda/nccl_collectives.hpp"
 
-#include <mpi.h>
-
 #include "core/error.hpp"
 #include "cuda/cuda_error.hpp"
 #include "runtime/dtype.hpp"
+#include "runtime/unavailable_collectives.hpp"
 
 namespace cb::cuda {
 
@@ -20,21 +19,6 @@ std::string format_nccl_version(int code) {
     patch = code % 100;
   }
   return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
-}
-
-std::vector<int> world_ranks_of(const Communicator& comm) {
-  MPI_Group group, world_group;
-  check_mpi(MPI_Comm_group(comm.get(), &group), "MPI_Comm_group");
-  check_mpi(MPI_Comm_group(MPI_COMM_WORLD, &world_group), "MPI_Comm_group");
-  const int n = comm.size();
-  std::vector<int> local(static_cast<std::size_t>(n)), world(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i)
-    local[static_cast<std::size_t>(i)] = i;
-  const int rc = MPI_Group_translate_ranks(group, n, local.data(), world_group, world.data());
-  MPI_Group_free(&group);
-  MPI_Group_free(&world_group);
-  check_mpi(rc, "MPI_Group_translate_ranks");
-  return world;
 }
 
 #ifdef CB_HAVE_NCCL
@@ -101,6 +85,11 @@ NcclCommunicator::NcclCommunicator(const Communicator& comm, int device)
   comm.broadcast(&id, static_cast<int>(sizeof id));
   CB_CUDA(cudaSetDevice(device));
   CB_NCCL(ncclCommInitRank(&comm_, size_, id, rank_));
+}
+
+NcclCommunicator::NcclCommunicator(ncclComm_t adopted) : comm_(adopted) {
+  CB_NCCL(ncclCommUserRank(comm_, &rank_));
+  CB_NCCL(ncclCommCount(comm_, &size_));
 }
 
 NcclCommunicator::~NcclCommunicator() {
@@ -190,9 +179,35 @@ private:
 
 NcclCache::~NcclCache() = default;
 
+void NcclCache::split_from(const Communicator& world, const std::vector<Communicator>& groups,
+                           int device) {
+  if (split_)
+    return; // once per run; every rank keeps the same flag
+  split_ = true;
+  // The keys first: world_ranks() is collective over each group, and a group's members must not
+  // be inside it while the others already wait in the next ncclCommSplit.
+  std::vector<std::vector<int>> keys;
+  for (const Communicator& group : groups)
+    keys.push_back(group.valid() ? group.world_ranks() : std::vector<int>{});
+  // The parent lives only while the groups are split: with NCCL's default splitShare = 0 every
+  // child has resources of its own, so each GPU count is measured as if made alone.
+  NcclCommunicator parent(world, device);
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    const bool member = groups[i].valid();
+    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+    ncclComm_t child = nullptr;
+    CB_NCCL(ncclCommSplit(parent.get(), member ? 0 : NCCL_SPLIT_NOCOLOR,
+                          member ? groups[i].rank() : 0, &child, &config));
+    if (member && comms_.find(keys[i]) == comms_.end())
+      comms_.emplace(keys[i], std::make_shared<NcclCommunicator>(child));
+    else if (child)
+      ncclCommDestroy(child);
+  }
+}
+
 std::unique_ptr<CollectiveComm> NcclCache::collectives(const Communicator& comm, int device,
                                                        cudaStream_t stream) {
-  const std::vector<int> key = world_ranks_of(comm);
+  const std::vector<int> key = comm.world_ranks();
   auto it = comms_.find(key);
   if (it == comms_.end()) {
     it = comms_.emplace(key, std::make_shared<NcclCommunicator>(comm, device)).first;
@@ -222,25 +237,11 @@ std::string nccl_version() {
   return "";
 }
 
-namespace {
-// Every collective is skipped with the same reason; the calls are never reached.
-class NoCollectives : public CollectiveComm {
-public:
-  std::string why_unsupported(Collective, DType, ReduceOp, bool) const override {
-    return "this clusterbench was built without NCCL (nccl.h or libnccl not found at build time)";
-  }
-  [[noreturn]] static void unreachable() { CB_RUN_ERROR("NCCL collective called without NCCL"); }
-  void all_reduce(const void*, void*, std::size_t, DType, ReduceOp) override { unreachable(); }
-  void all_gather(const void*, void*, std::size_t, DType) override { unreachable(); }
-  void reduce_scatter(const void*, void*, std::size_t, DType, ReduceOp) override { unreachable(); }
-  void broadcast(const void*, void*, std::size_t, DType, int) override { unreachable(); }
-  void alltoall(const void*, void*, std::size_t, DType) override { unreachable(); }
-};
-} // namespace
-
 NcclCache::~NcclCache() = default;
+void NcclCache::split_from(const Communicator&, const std::vector<Communicator>&, int) {}
 std::unique_ptr<CollectiveComm> NcclCache::collectives(const Communicator&, int, cudaStream_t) {
-  return std::make_unique<NoCollectives>();
+  return std::make_unique<UnavailableCollectives>(
+      "this clusterbench was built without NCCL (nccl.h or libnccl not found at build time)");
 }
 std::string NcclCache::failure() {
   return {};

@@ -1,8 +1,9 @@
 #pragma once
-// NCCL collectives for the cuda backend: one NCCL communicator per sub-communicator of the sweep,
-// created once from MPI (ncclGetUniqueId on rank 0, MPI_Bcast, ncclCommInitRank) and cached, so
-// every case at a GPU count reuses it. Buffers follow NCCL's conventions, which are the
-// interface's.
+// NCCL collectives for the cuda backend: one NCCL communicator per GPU count of the sweep, split
+// from a world communicator (ncclCommSplit) before the first collectives case and cached, so every
+// case at a count reuses it. A communicator asked for outside the sweep's split is made on its own
+// (ncclGetUniqueId on rank 0, broadcast, ncclCommInitRank). Buffers follow NCCL's conventions,
+// which are the interface's.
 #include <map>
 #include <memory>
 #include <optional>
@@ -35,6 +36,8 @@ ncclRedOp_t nccl_op(ReduceOp op);
 class NcclCommunicator {
 public:
   NcclCommunicator(const Communicator& comm, int device);
+  // Takes ownership of a communicator made by ncclCommSplit.
+  explicit NcclCommunicator(ncclComm_t adopted);
   ~NcclCommunicator();
   NcclCommunicator(const NcclCommunicator&) = delete;
   NcclCommunicator& operator=(const NcclCommunicator&) = delete;
@@ -60,6 +63,9 @@ public:
   ~NcclCache();
   NcclCache(const NcclCache&) = delete;
   NcclCache& operator=(const NcclCache&) = delete;
+  // Makes the communicator of every group by splitting one over `world` (every world rank calls
+  // it, with the same groups in the same order; invalid groups are those this rank is not in).
+  void split_from(const Communicator& world, const std::vector<Communicator>& groups, int device);
   // The collectives of `comm` on `device`, enqueued on `stream`. Collective over comm.
   std::unique_ptr<CollectiveComm> collectives(const Communicator& comm, int device,
                                               cudaStream_t stream);
@@ -68,12 +74,10 @@ public:
   void abort_all();
 
 private:
+  bool split_ = false;
 #ifdef CB_HAVE_NCCL
   std::map<std::vector<int>, std::shared_ptr<NcclCommunicator>> comms_;
 #endif
 };
-
-// The world ranks of comm's members, in comm rank order (the cache key).
-std::vector<int> world_ranks_of(const Communicator& comm);
 
 } // namespace cb::cuda

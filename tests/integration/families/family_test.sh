@@ -2,6 +2,7 @@
 # Runs the real clusterbench under mpirun for one host family and checks the results file.
 #   family_test.sh CLUSTERBENCH compute|links|storage NP
 #   family_test.sh CLUSTERBENCH storage-refusals|storage-corruption|storage-cleanup
+#   family_test.sh CLUSTERBENCH single-process
 set -u
 bin=$1
 what=$2
@@ -70,6 +71,48 @@ case $what in
     for ((r = 0; r < np; r++)); do
       [ -f "$work/dir/clusterbench-rank$r.dat" ] || fail "rank $r's file is missing"
     done
+    ;;
+  single-process)
+    # Two ranks as threads of one process: no mpirun on PATH, none started, no MPI environment.
+    # Compute and storage are measured and checked like an MPI run's; the host's links and
+    # collectives are MPI's, so they are skipped with the reason.
+    mkdir "$work/nompi" "$work/dir"
+    for tool in python3 env; do ln -s "$(command -v $tool)" "$work/nompi/$tool"; done
+    PATH=$work/nompi "$bin" run --single-process --np 2 --suite compute,storage,links \
+      --cases copy,triad,fma_peak,seq_read,pair_bw --quick --file-bytes 16M \
+      --storage-dir "$work/dir" --out "$work/r.json" >"$work/out" 2>"$work/err" ||
+      { cat "$work/out" "$work/err"; fail "single-process run exited non-zero"; }
+    grep -q "2 ranks as threads of one process" "$work/err" || { cat "$work/err"; fail "not said"; }
+    if grep -q "launching" "$work/err"; then cat "$work/err"; fail "mpirun was launched"; fi
+    validate "$work/r.json"
+    "$python" - "$work/r.json" <<'PY' || fail "records of the single-process run"
+import json, sys
+results = json.load(open(sys.argv[1]))
+assert results["run"]["launcher"] == "single process", results["run"]["launcher"]
+assert len(results["run"]["peak_rss_bytes"]) == 2
+seen = {}
+for r in results["records"]:
+    seen.setdefault(r["case"], set()).add(r["gpus"])
+    if r["case"] == "pair_bw":
+        assert r["status"] == "skipped" and "--single-process" in r["reason"], r
+        continue
+    assert r["status"] in ("ok", "noisy"), r
+    assert r["check"] == "pass", r
+    assert len(r["per_rank"]) == r["gpus"], r
+    assert r["ranks_per_node"] == r["gpus"] and r["nodes"] == 1, r
+    if r["case"] in ("copy", "triad"):
+        per_call = {"copy": 2, "triad": 3}[r["case"]] * r["params"]["bytes"]
+        want = r["gpus"] * per_call / r["stats"]["median_s"] / 1e9
+        assert abs(r["metrics"]["gbps"] - want) <= 1e-6 * want, (r["metrics"], want)
+assert seen == {"copy": {1, 2}, "triad": {1, 2}, "fma_peak": {1, 2}, "seq_read": {1, 2},
+                "pair_bw": {2}}, seen
+PY
+    for ((r = 0; r < 2; r++)); do
+      [ -f "$work/dir/clusterbench-rank$r.dat" ] || fail "rank $r's file is missing"
+    done
+    # Already a rank of an MPI job: the flag is refused, with one line and exit 2.
+    expect_exit 2 "already a rank of" env OMPI_COMM_WORLD_SIZE=2 "$bin" run --single-process \
+      --suite compute --out "$work/r2.json"
     ;;
   storage-refusals)
     touch "$work/file"

@@ -36,7 +36,8 @@ TEST(NoGpu, ExplicitCudaBackendIsBadInputWithTheReason) {
   // The registration lives in the executable's object library; register an equivalent here.
   static const BackendRegistration registration{
       {"cuda", 10, [](std::string& w) { return count_cuda_devices(w); },
-       [](int r) -> std::unique_ptr<Backend> { return std::make_unique<CudaBackend>(r); }}};
+       [](int r) -> std::unique_ptr<Backend> { return std::make_unique<CudaBackend>(r); },
+       cuda_build_summary()}};
   std::string why;
   if (count_cuda_devices(why) > 0)
     GTEST_SKIP() << "a GPU is present";
@@ -51,6 +52,20 @@ TEST(NoGpu, ExplicitCudaBackendIsBadInputWithTheReason) {
   // auto falls back to the host backend and says why.
   EXPECT_EQ(BackendRegistry::instance().resolve("auto", note), "host");
   EXPECT_NE(note.find(why), std::string::npos) << note;
+}
+
+TEST(NoGpu, BuildSummarySaysWhatWasCompiledInAndOut) {
+  const std::string summary = cuda_build_summary();
+  EXPECT_NE(summary.find("sm_"), std::string::npos) << summary;
+#ifdef CB_HAVE_CUFILE
+  EXPECT_NE(summary.find("through cuFile"), std::string::npos) << summary;
+#else
+  EXPECT_NE(summary.find("GPUDirect Storage compiled out (cufile.h not found"), std::string::npos)
+      << summary;
+#endif
+#ifdef CB_HAVE_NCCL
+  EXPECT_NE(summary.find("NCCL 2."), std::string::npos) << summary;
+#endif
 }
 
 } // namespace

@@ -17,6 +17,15 @@ TEST(Launcher, OversubscribesOnlyWhenAskedForMoreRanksThanCores) {
   EXPECT_EQ(command_line(cmd), "mpirun -np 4 --allow-run-as-root --oversubscribe cb run");
 }
 
+TEST(Launcher, RefusesMoreRanksOnANodeThanGpus) {
+  EXPECT_EQ(too_many_ranks_for_devices(8, 8, "gpu-01"), "");
+  EXPECT_EQ(too_many_ranks_for_devices(1, 4, "gpu-01"), "");
+  EXPECT_EQ(too_many_ranks_for_devices(9, 8, "gpu-01"),
+            "9 ranks on gpu-01 but only 8 GPUs visible there: the cuda backend drives one GPU per "
+            "rank (lower --np, or the launcher's ranks per node, or widen CUDA_VISIBLE_DEVICES)");
+  EXPECT_NE(too_many_ranks_for_devices(2, 1, "h").find("only 1 GPU visible"), std::string::npos);
+}
+
 TEST(Launcher, QuotesForTheShell) {
   EXPECT_EQ(shell_quote("plain-word_1.json"), "plain-word_1.json");
   EXPECT_EQ(shell_quote("two words"), "'two words'");

@@ -1,0 +1,218 @@
+#include "runtime/thread_comm.hpp"
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <numeric>
+
+#include "core/error.hpp"
+
+namespace cb::detail {
+namespace {
+
+using Bytes = std::vector<char>;
+
+// What the members of one group share. Every operation is an exchange: each member leaves its
+// bytes in its slot, all meet, each copies what it needs, all meet again so that the slots can be
+// reused by the next operation.
+class ThreadGroup {
+public:
+  explicit ThreadGroup(std::vector<int> world_ranks)
+      : world_ranks_(std::move(world_ranks)), slots_(world_ranks_.size()),
+        children_(world_ranks_.size()) {}
+
+  int size() const { return static_cast<int>(world_ranks_.size()); }
+  const std::vector<int>& world_ranks() const { return world_ranks_; }
+
+  void barrier() {
+    std::unique_lock lock(mutex_);
+    arrive_and_wait(lock);
+  }
+
+  std::vector<Bytes> exchange(int rank, Bytes mine) {
+    std::unique_lock lock(mutex_);
+    slots_[static_cast<std::size_t>(rank)] = std::move(mine);
+    arrive_and_wait(lock);
+    std::vector<Bytes> all = slots_;
+    arrive_and_wait(lock);
+    return all;
+  }
+
+  // The group made by member `leader` for its color, handed to the other members.
+  std::shared_ptr<ThreadGroup> hand_over(int rank, int leader, std::shared_ptr<ThreadGroup> made) {
+    std::unique_lock lock(mutex_);
+    children_[static_cast<std::size_t>(rank)] = std::move(made);
+    arrive_and_wait(lock);
+    std::shared_ptr<ThreadGroup> mine =
+        leader < 0 ? nullptr : children_[static_cast<std::size_t>(leader)];
+    arrive_and_wait(lock);
+    children_[static_cast<std::size_t>(rank)].reset();
+    return mine;
+  }
+
+private:
+  // A generation-counted barrier: the last to arrive opens it for everyone waiting.
+  void arrive_and_wait(std::unique_lock<std::mutex>& lock) {
+    const unsigned long long generation = generation_;
+    if (++arrived_ == size()) {
+      arrived_ = 0;
+      ++generation_;
+      opened_.notify_all();
+      return;
+    }
+    opened_.wait(lock, [&] { return generation_ != generation; });
+  }
+
+  const std::vector<int> world_ranks_;
+  std::mutex mutex_;
+  std::condition_variable opened_;
+  int arrived_ = 0;
+  unsigned long long generation_ = 0;
+  std::vector<Bytes> slots_;
+  std::vector<std::shared_ptr<ThreadGroup>> children_;
+};
+
+template <typename T> Bytes bytes_of(const T& value) {
+  Bytes out(sizeof(T));
+  std::memcpy(out.data(), &value, sizeof(T));
+  return out;
+}
+
+template <typename T> T value_of(const Bytes& bytes) {
+  T value{};
+  std::memcpy(&value, bytes.data(), sizeof(T));
+  return value;
+}
+
+class ThreadComm : public CommImpl {
+public:
+  ThreadComm(std::shared_ptr<ThreadGroup> group, int rank)
+      : group_(std::move(group)), rank_(rank) {}
+
+  int rank() const override { return rank_; }
+  int size() const override { return group_->size(); }
+
+  std::unique_ptr<CommImpl> split(int color, int key) const override {
+    struct Ask {
+      int color, key;
+    };
+    std::vector<Ask> asks;
+    for (const Bytes& b : group_->exchange(rank_, bytes_of(Ask{color, key})))
+      asks.push_back(value_of<Ask>(b));
+    if (color < 0) {
+      group_->hand_over(rank_, -1, nullptr);
+      return nullptr;
+    }
+    // MPI_Comm_split's order: by key, ties by old rank.
+    std::vector<int> members;
+    for (int r = 0; r < size(); ++r) {
+      if (asks[static_cast<std::size_t>(r)].color == color)
+        members.push_back(r);
+    }
+    std::stable_sort(members.begin(), members.end(), [&](int a, int b) {
+      return asks[static_cast<std::size_t>(a)].key < asks[static_cast<std::size_t>(b)].key;
+    });
+    const int leader = *std::min_element(members.begin(), members.end());
+    std::shared_ptr<ThreadGroup> made;
+    if (rank_ == leader) {
+      std::vector<int> world;
+      for (int r : members)
+        world.push_back(group_->world_ranks()[static_cast<std::size_t>(r)]);
+      made = std::make_shared<ThreadGroup>(std::move(world));
+    }
+    std::shared_ptr<ThreadGroup> group = group_->hand_over(rank_, leader, made);
+    const auto pos = std::find(members.begin(), members.end(), rank_) - members.begin();
+    return std::make_unique<ThreadComm>(std::move(group), static_cast<int>(pos));
+  }
+
+  // One process is one node.
+  std::unique_ptr<CommImpl> split_shared() const override { return split(0, rank_); }
+
+  void barrier() const override { group_->barrier(); }
+  // Waiting threads sleep on a condition variable already.
+  void idle_barrier() const override { group_->barrier(); }
+
+  double max(double value) const override {
+    double out = value;
+    for (const Bytes& b : group_->exchange(rank_, bytes_of(value)))
+      out = std::max(out, value_of<double>(b));
+    return out;
+  }
+  // Summed in rank order, so every member gets the same bits.
+  double sum(double value) const override { return sum_of(value); }
+  long long sum(long long value) const override { return sum_of(value); }
+
+  void broadcast(void* data, int bytes) const override {
+    const auto n = static_cast<std::size_t>(bytes);
+    Bytes mine;
+    if (rank_ == 0)
+      mine.assign(static_cast<const char*>(data), static_cast<const char*>(data) + n);
+    const std::vector<Bytes> all = group_->exchange(rank_, std::move(mine));
+    if (rank_ != 0 && n > 0)
+      std::memcpy(data, all[0].data(), n);
+  }
+
+  std::vector<double> gather(double value) const override {
+    const std::vector<Bytes> all = group_->exchange(rank_, bytes_of(value));
+    std::vector<double> out;
+    if (rank_ == 0) {
+      for (const Bytes& b : all)
+        out.push_back(value_of<double>(b));
+    }
+    return out;
+  }
+
+  std::vector<std::string> all_gather_string(const std::string& value) const override {
+    std::vector<std::string> out;
+    for (const Bytes& b : group_->exchange(rank_, Bytes(value.begin(), value.end())))
+      out.emplace_back(b.begin(), b.end());
+    return out;
+  }
+
+  std::vector<int> all_gather_int(int value) const override {
+    std::vector<int> out;
+    for (const Bytes& b : group_->exchange(rank_, bytes_of(value)))
+      out.push_back(value_of<int>(b));
+    return out;
+  }
+
+  std::vector<int> world_ranks() const override { return group_->world_ranks(); }
+
+  [[noreturn]] void abort(int code) const override {
+    // The other threads may be waiting for this one: the process ends, as MPI_Abort ends a job.
+    // Finished records are already on disk (the results file is rewritten whole per record).
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::_Exit(code);
+  }
+
+private:
+  template <typename T> T sum_of(T value) const {
+    T out{};
+    for (const Bytes& b : group_->exchange(rank_, bytes_of(value)))
+      out += value_of<T>(b);
+    return out;
+  }
+
+  std::shared_ptr<ThreadGroup> group_;
+  int rank_;
+};
+
+} // namespace
+
+std::vector<std::unique_ptr<CommImpl>> thread_world(int n) {
+  if (n < 1)
+    throw InputError("a single-process run needs at least one rank, got " + std::to_string(n));
+  std::vector<int> ranks(static_cast<std::size_t>(n));
+  std::iota(ranks.begin(), ranks.end(), 0);
+  auto group = std::make_shared<ThreadGroup>(std::move(ranks));
+  std::vector<std::unique_ptr<CommImpl>> out;
+  for (int r = 0; r < n; ++r)
+    out.push_back(std::make_unique<ThreadComm>(group, r));
+  return out;
+}
+
+} // namespace cb::detail
