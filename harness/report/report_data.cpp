@@ -80,6 +80,9 @@ std::string describe_run(const nlohmann::json& run) {
   if (const auto backend = string_field(run, "backend"); !backend.empty()) {
     text += (text.empty() ? "" : ", ") + backend + " backend";
   }
+  // An imported run was measured by another tool: the title names it, not only our backend word.
+  if (const auto launcher = string_field(run, "launcher"); launcher.rfind("import:", 0) == 0)
+    text += (text.empty() ? "" : ", ") + std::string("measured by ") + launcher.substr(7);
   return text.empty() ? "unknown machine" : text;
 }
 

@@ -30,6 +30,15 @@ std::size_t count(const std::string& text, const std::string& what) {
   return n;
 }
 
+TEST(ReportBuilder, AnImportedRunNamesTheToolThatMeasuredIt) {
+  nlohmann::json run = {{"backend", "host"},
+                        {"launcher", "import:osu"},
+                        {"hosts", {{{"host", "n1"}, {"devices", nlohmann::json::array()}}}}};
+  EXPECT_EQ(describe_run(run), "n1, host backend, measured by osu");
+  run["launcher"] = "mpirun";
+  EXPECT_EQ(describe_run(run), "n1, host backend");
+}
+
 TEST(ReportBuilder, HostClusterMarkdown) {
   const ReportData data = data_of("plots/host_cluster.json");
   const std::string md = render_markdown(build_report_document(data));
