@@ -3,6 +3,7 @@
 #include <cstring>
 #include <filesystem>
 #include <numeric>
+#include <thread>
 #include <vector>
 
 #include "core/error.hpp"
@@ -122,6 +123,52 @@ TEST(CudaBackend, NcclCollectivesOnOneRank) {
   auto again = backend.collectives(world);
   again->broadcast(send->data(), recv->data(), n, DType::f32, 0);
   backend.synchronize();
+#endif
+}
+
+TEST(CudaBackend, NcclSplitPerGpuCountWithThreadRanks) {
+#ifndef CB_HAVE_NCCL
+  GTEST_SKIP() << "built without NCCL";
+#else
+  // As `run --single-process` drives them: one thread and one backend per GPU, no MPI; the
+  // communicators of every count split from one world communicator before use.
+  std::string why;
+  const int gpus = count_cuda_devices(why);
+  std::vector<Communicator> worlds = Communicator::threads(gpus);
+  std::vector<float> first(static_cast<std::size_t>(gpus)), last(first);
+  std::vector<std::string> errors(static_cast<std::size_t>(gpus));
+  {
+    std::vector<std::jthread> threads;
+    for (int r = 0; r < gpus; ++r) {
+      threads.emplace_back([&, r] {
+        try {
+          const Communicator& world = worlds[static_cast<std::size_t>(r)];
+          CudaBackend backend(r);
+          std::vector<Communicator> groups;
+          groups.push_back(world.split(r == 0 ? 0 : -1, 0)); // 1 GPU
+          groups.push_back(world.split(0, r));               // every GPU
+          backend.prepare_collectives(world, groups);
+          const std::size_t n = 1 << 20;
+          auto send = backend.allocate(n * 4), recv = backend.allocate(n * 4);
+          std::vector<float> in(n, 1.0f + r), out(n, 0.0f);
+          backend.upload(*send, 0, in.data(), n * 4);
+          auto all = backend.collectives(groups.back());
+          all->all_reduce(send->data(), recv->data(), n, DType::f32, ReduceOp::sum);
+          backend.download(out.data(), *recv, 0, n * 4);
+          first[static_cast<std::size_t>(r)] = out.front();
+          last[static_cast<std::size_t>(r)] = out.back();
+        } catch (const std::exception& e) {
+          errors[static_cast<std::size_t>(r)] = e.what();
+        }
+      });
+    }
+  }
+  const float want = static_cast<float>(gpus * (gpus + 1)) / 2; // sum of 1..gpus
+  for (int r = 0; r < gpus; ++r) {
+    EXPECT_EQ(errors[static_cast<std::size_t>(r)], "") << "rank " << r;
+    EXPECT_EQ(first[static_cast<std::size_t>(r)], want) << "rank " << r;
+    EXPECT_EQ(last[static_cast<std::size_t>(r)], want) << "rank " << r;
+  }
 #endif
 }
 
