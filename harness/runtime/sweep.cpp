@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <ostream>
 
+#include "core/error.hpp"
 #include "core/units.hpp"
 
 namespace cb {
@@ -111,7 +112,21 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
         {
           WatchdogScope guard(watchdog, c->suite() + "/" + c->name() + " " + params.dump() +
                                             " on " + std::to_string(n) + " ranks");
-          records = c->run(ctx, params);
+          try {
+            records = c->run(ctx, params);
+          } catch (const RunError& e) {
+            // A device or library error (CUDA, NCCL, cuBLASLt, MPI): the other ranks may wait
+            // for this one inside a collective, so the job ends (exit 3). When the rank keeping
+            // the results saw it, the file ends with the failed record and its message.
+            if (root && writer) {
+              Record failed = ctx.new_record(c->suite(), c->name(), params);
+              failed.status = "failed";
+              failed.check = "skipped";
+              failed.reason = e.what();
+              writer->append(failed);
+            }
+            throw;
+          }
         }
         if (!root)
           continue;
