@@ -26,22 +26,25 @@ public:
 
   std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {
     Record record = ctx.new_record(suite(), name(), params);
-    std::string why = why_unsupported(ctx);
-    if (why.empty() && !blas_available())
-      why = blas_description();
-    if (!why.empty()) {
+    if (const std::string why = why_unsupported(ctx); !why.empty()) {
       CaseContext::skip(record, why);
       return {record};
     }
     if (ComputeKernels* kernels = backend_kernels(ctx)) {
       const std::string precision = params.at("dtype").get<std::string>();
-      if (auto why = kernels->why_unsupported_gemm(precision); !why.empty()) {
+      const int m = params.at("m").get<int>(), n = params.at("n").get<int>(),
+                k = params.at("k").get<int>();
+      if (auto why = kernels->why_unsupported_gemm(precision, m, n, k); !why.empty()) {
         CaseContext::skip(record, why);
         return {record};
       }
-      auto kernel = kernels->gemm(precision, params.at("m").get<int>(), params.at("n").get<int>(),
-                                  params.at("k").get<int>());
+      auto kernel = kernels->gemm(precision, m, n, k);
       measure_backend_kernel(ctx, record, *kernel, "tflops", 1e12, "gemm_" + precision + "_tflops");
+      return {record};
+    }
+    // The host's GEMM is the BLAS library's: without one there is nothing to measure.
+    if (!blas_available()) {
+      CaseContext::skip(record, blas_description());
       return {record};
     }
     blas_use_one_thread();

@@ -67,8 +67,10 @@ public:
   // Empty when the kernel can run here, else the reason to record when skipping it.
   virtual std::string why_unsupported_stream(StreamKind kind, DType t) const = 0;
   virtual std::string why_unsupported_fma(DType t) const = 0;
-  // precision: bf16, fp16, tf32, fp8 (e4m3), float, double.
-  virtual std::string why_unsupported_gemm(const std::string& precision) const = 0;
+  // precision: bf16, fp16, tf32, fp8 (e4m3), float, double; the shape too (fp8 needs dimensions
+  // that keep every matrix 16-byte aligned).
+  virtual std::string why_unsupported_gemm(const std::string& precision, int m, int n,
+                                           int k) const = 0;
   // Arrays of array_bytes each (rounded down to whole elements).
   virtual std::unique_ptr<TimedKernel> stream(StreamKind kind, DType t,
                                               std::size_t array_bytes) = 0;

@@ -63,7 +63,7 @@ public:
     elements_ = array_bytes / 16 * 16 / size;
     if (elements_ == 0)
       CB_RUN_ERROR("stream array of " + std::to_string(array_bytes) + " bytes");
-    blocks_ = full_occupancy_blocks(backend.device_index(), kThreads);
+    blocks_ = stream_blocks(kind, t, backend.device_index());
     const cudaStream_t s = backend.stream();
     a_ = DeviceMemory(elements_ * size);
     launch_fill_constant(t, a_.get(), elements_, kA, s);
@@ -134,7 +134,7 @@ public:
 
   FmaKernel(CudaBackend& backend, DType t) : backend_(backend), t_(t) {
     DeviceScope scope(backend.device_index());
-    blocks_ = full_occupancy_blocks(backend.device_index(), kThreads);
+    blocks_ = fma_blocks(t, kThreads, backend.device_index());
     values_ = static_cast<std::size_t>(blocks_) * kThreads * kFmaChains * lanes();
     out_ = DeviceMemory(values_ * dtype_size(t));
   }
@@ -149,10 +149,19 @@ public:
   std::string verify() override {
     const unsigned long long wrong =
         count_wrong(t_, out_.get(), values_, kLimit, backend_.stream());
-    return wrong == 0 ? std::string() : mismatch_text(wrong, values_, kLimit);
+    if (wrong != 0)
+      return mismatch_text(wrong, values_, kLimit);
+    // The timed results converge, so they cannot tell whether every chain ran every step. A
+    // counting launch can: with b = c = 1 each chain ends at exactly its step count (256 is exact
+    // even in bf16), so a dropped chain or iteration shows.
+    launch_fma_peak(t_, out_.get(), kCountingSteps, 1.0, 1.0, blocks_, kThreads, backend_.stream());
+    const unsigned long long miscounted =
+        count_wrong(t_, out_.get(), values_, kCountingSteps, backend_.stream());
+    return miscounted == 0 ? std::string() : mismatch_text(miscounted, values_, kCountingSteps);
   }
 
 private:
+  static constexpr int kCountingSteps = 256;
   int lanes() const { return t_ == DType::f16 || t_ == DType::bf16 ? 2 : 1; }
   CudaBackend& backend_;
   DType t_;
@@ -196,8 +205,11 @@ std::string CudaComputeKernels::why_unsupported_fma(DType t) const {
   return {};
 }
 
-std::string CudaComputeKernels::why_unsupported_gemm(const std::string& precision) const {
-  return gemm_unsupported_reason(precision, compute_capability_);
+std::string CudaComputeKernels::why_unsupported_gemm(const std::string& precision, int m, int n,
+                                                     int k) const {
+  if (std::string why = gemm_unsupported_reason(precision, compute_capability_); !why.empty())
+    return why;
+  return gemm_shape_problem(precision, m, n, k);
 }
 
 std::unique_ptr<TimedKernel> CudaComputeKernels::stream(StreamKind kind, DType t,

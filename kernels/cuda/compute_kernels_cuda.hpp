@@ -15,7 +15,8 @@ public:
   explicit CudaComputeKernels(CudaBackend& backend);
   std::string why_unsupported_stream(StreamKind kind, DType t) const override;
   std::string why_unsupported_fma(DType t) const override;
-  std::string why_unsupported_gemm(const std::string& precision) const override;
+  std::string why_unsupported_gemm(const std::string& precision, int m, int n,
+                                   int k) const override;
   std::unique_ptr<TimedKernel> stream(StreamKind kind, DType t, std::size_t array_bytes) override;
   std::unique_ptr<TimedKernel> fma_peak(DType t) override;
   std::unique_ptr<TimedKernel> gemm(const std::string& precision, int m, int n, int k) override;

@@ -8,8 +8,8 @@ namespace {
 
 constexpr std::string_view kH100Sources =
     "NVIDIA H100 Tensor Core GPU data sheet (SXM column: 3.35 TB/s, BF16 989.4, FP8 1978.9, TF32 "
-    "494.7 TFLOP/s dense, FP32 67, FP64 34 TFLOP/s, NVLink 900 GB/s, PCIe Gen5); FP16 non-tensor "
-    "133.8 TFLOP/s from the NVIDIA H100 Tensor Core GPU Architecture whitepaper (SXM5)";
+    "494.7 TFLOP/s dense, FP32 67, FP64 34 TFLOP/s, NVLink 900 GB/s, PCIe Gen5); FP16 and BF16 "
+    "non-tensor 133.8 TFLOP/s from the NVIDIA H100 Tensor Core GPU Architecture whitepaper (SXM5)";
 
 std::string upper(std::string_view text) {
   std::string out(text);
@@ -26,19 +26,21 @@ bool has(const std::string& haystack, std::string_view needle) {
 
 const std::vector<DatasheetEntry>& datasheet_table() {
   static const std::vector<DatasheetEntry> table = {
-      {"A100 SXM 80GB", 80, 2039, 600, 31.5, 312, 0, 156, 19.5, 9.7, 78,
+      {"A100 SXM 80GB", 80, 2039, 600, 31.5, 312, 0, 156, 19.5, 9.7, 78, 39,
        "NVIDIA A100 Tensor Core GPU data sheet (SXM 80GB column: 2,039 GB/s, BF16 312, TF32 156 "
        "TFLOP/s dense, FP32 19.5, FP64 9.7 TFLOP/s, NVLink 600 GB/s, PCIe Gen4); FP16 non-tensor "
-       "78 TFLOP/s from the NVIDIA A100 Tensor Core GPU Architecture whitepaper"},
-      {"H100 SXM", 80, 3350, 900, 63, 989.4, 1978.9, 494.7, 67, 34, 133.8, kH100Sources},
-      {"H100 PCIe", 80, 2000, 600, 63, 756, 1513, 378, 51, 26, 0,
+       "78 and BF16 non-tensor 39 TFLOP/s from the NVIDIA A100 Tensor Core GPU Architecture "
+       "whitepaper"},
+      {"H100 SXM", 80, 3350, 900, 63, 989.4, 1978.9, 494.7, 67, 34, 133.8, 133.8, kH100Sources},
+      {"H100 PCIe", 80, 2000, 600, 63, 756, 1513, 378, 51, 26, 0, 0,
        "NVIDIA H100 Tensor Core GPU data sheet (PCIe column: 2 TB/s, BF16 756, FP8 1,513, TF32 "
        "378 TFLOP/s dense, FP32 51, FP64 26 TFLOP/s, NVLink bridge 600 GB/s, PCIe Gen5)"},
-      {"H200 SXM", 141, 4800, 900, 63, 989, 1979, 495, 67, 34, 133.8,
+      {"H200 SXM", 141, 4800, 900, 63, 989, 1979, 495, 67, 34, 133.8, 133.8,
        "NVIDIA H200 Tensor Core GPU data sheet (SXM column: 141 GB HBM3e, 4.8 TB/s, BF16 989, FP8 "
        "1,979, TF32 495 TFLOP/s dense, FP32 67, FP64 34 TFLOP/s, NVLink 900 GB/s, PCIe Gen5); FP16 "
-       "non-tensor as the H100 SXM5 (same GH100 die and clocks; H100 architecture whitepaper)"},
-      {"B200", 180, 8000, 1800, 126, 2250, 4500, 1100, 75, 37, 0,
+       "and BF16 non-tensor as the H100 SXM5 (same GH100 die and clocks; H100 architecture "
+       "whitepaper)"},
+      {"B200", 180, 8000, 1800, 126, 2250, 4500, 1100, 75, 37, 0, 0,
        "NVIDIA HGX B200 data sheet, per GPU (about 180 GB HBM3e, 8 TB/s, BF16 2.25, FP8 4.5, TF32 "
        "1.1 PFLOP/s dense, FP32 75, FP64 37 TFLOP/s, NVLink 1.8 TB/s, PCIe Gen6)"},
   };
@@ -91,8 +93,10 @@ double datasheet_figure(const DatasheetEntry& e, std::string_view figure) {
     return e.fma_fp32_tflops;
   if (figure == "fma_double_tflops")
     return e.fma_fp64_tflops;
-  if (figure == "fma_fp16_tflops" || figure == "fma_bf16_tflops")
+  if (figure == "fma_fp16_tflops")
     return e.fma_fp16_tflops;
+  if (figure == "fma_bf16_tflops")
+    return e.fma_bf16_tflops;
   return 0;
 }
 

@@ -20,6 +20,7 @@ struct DatasheetEntry {
   double fma_fp32_tflops = 0; // CUDA cores (non-tensor)
   double fma_fp64_tflops = 0; // CUDA cores (non-tensor)
   double fma_fp16_tflops = 0; // CUDA cores, half2 (non-tensor); 0 when not published
+  double fma_bf16_tflops = 0; // CUDA cores, bfloat162 (non-tensor): half of fp16 on A100
   std::string_view sources;
 };
 

@@ -11,8 +11,14 @@
 
 namespace cb::cuda {
 
-// Blocks for a grid-stride kernel that fills the device at full occupancy with `threads` per block.
-int full_occupancy_blocks(int device, int threads);
+// Blocks of `threads` of `kernel` resident on the device at once (the occupancy API, which counts
+// the kernel's own registers and shared memory): a grid-stride kernel launched with them runs in
+// exactly one wave, without a tail wave on part of the SMs.
+int blocks_in_one_wave(const void* kernel, int threads, int device);
+// The same, for the launchers below.
+int stream_blocks(StreamKind kind, DType t, int device);
+int fma_blocks(DType t, int threads, int device);
+int sm_copy_blocks(int device); // 256 threads per block
 
 // STREAM kernels on float or double arrays (16-byte vector loads and stores, grid-stride):
 // copy c=a, scale b=s*c, add c=a+b, triad a=b+s*c. Element counts must be multiples of 16 bytes.
@@ -43,6 +49,9 @@ double fma_count(DType t, int iterations, int blocks, int threads);
 // Holds the stream until the host writes a non-zero value to *flag (pinned, mapped host memory),
 // so copies queued behind it start together when released (nvbandwidth's timing).
 void launch_spin_until(volatile int* flag, cudaStream_t stream);
+// Loads the spin and copy kernels on the current device now (cudaFuncGetAttributes forces a
+// lazily loaded module in), so that no load has to wait for the device behind a spinning kernel.
+void load_copy_kernels();
 // A copy by SM loads and stores (16-byte vectors where aligned), for peer and local copies that
 // do not use a copy engine.
 void launch_sm_copy(void* dst, const void* src, std::size_t bytes, int blocks, cudaStream_t stream);

@@ -16,6 +16,9 @@ template <typename T> __global__ void fma_kernel(T* out, int iterations, T b, T 
 #pragma unroll
   for (int i = 0; i < kFmaChains; ++i)
     x[i] = T{};
+  // Unrolled 16 deep: 128 FMAs per loop trip, so the counter, compare and branch take ~2 % of the
+  // issue slots instead of ~9 % at nvcc's own 4.
+#pragma unroll 16
   for (int it = 0; it < iterations; ++it) {
 #pragma unroll
     for (int i = 0; i < kFmaChains; ++i)
@@ -32,6 +35,7 @@ template <typename T2> __global__ void fma2_kernel(T2* out, int iterations, T2 b
 #pragma unroll
   for (int i = 0; i < kFmaChains; ++i)
     x[i] = __hmul2(b, c) - __hmul2(b, c); // zero, opaque
+#pragma unroll 16
   for (int it = 0; it < iterations; ++it) {
 #pragma unroll
     for (int i = 0; i < kFmaChains; ++i)
@@ -71,6 +75,27 @@ void launch_fma_peak(DType t, void* out, int iterations, double b, double c, int
     CB_RUN_ERROR("fma_peak: no kernel for this element type");
   }
   CB_CUDA(cudaGetLastError());
+}
+
+int fma_blocks(DType t, int threads, int device) {
+  const void* kernel = nullptr;
+  switch (t) {
+  case DType::f32:
+    kernel = reinterpret_cast<const void*>(fma_kernel<float>);
+    break;
+  case DType::f64:
+    kernel = reinterpret_cast<const void*>(fma_kernel<double>);
+    break;
+  case DType::f16:
+    kernel = reinterpret_cast<const void*>(fma2_kernel<__half2>);
+    break;
+  case DType::bf16:
+    kernel = reinterpret_cast<const void*>(fma2_kernel<__nv_bfloat162>);
+    break;
+  default:
+    CB_RUN_ERROR("fma_peak: no kernel for this element type");
+  }
+  return blocks_in_one_wave(kernel, threads, device);
 }
 
 double fma_count(DType t, int iterations, int blocks, int threads) {

@@ -61,6 +61,16 @@ std::string gemm_unsupported_reason(const std::string& precision, int cc) {
   return {};
 }
 
+std::string gemm_shape_problem(const std::string& precision, int m, int n, int k) {
+  if (m < 1 || n < 1 || k < 1)
+    return "GEMM dimensions must be at least 1";
+  if (precision == "fp8" && (m % 16 != 0 || n % 16 != 0 || k % 16 != 0)) {
+    return "fp8 GEMM needs m, n and k that are multiples of 16 (cuBLASLt's FP8 alignment); got " +
+           std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+  }
+  return {};
+}
+
 LtGemm::LtGemm(const std::string& precision, int m, int n, int k, int device, cudaStream_t stream,
                const std::function<double(int, const std::function<void()>&)>& time_batch)
     : precision_(precision), types_(gemm_types(precision)), m_(m), n_(n), k_(k), stream_(stream),
@@ -70,14 +80,17 @@ LtGemm::LtGemm(const std::string& precision, int m, int n, int k, int device, cu
   DeviceScope scope(device);
   const std::size_t in_size = dtype_size(types_->input_dtype);
   const std::size_t out_size = dtype_size(types_->output_dtype);
-  a_ = DeviceMemory(static_cast<std::size_t>(k_ * m_) * in_size);
-  b_ = DeviceMemory(static_cast<std::size_t>(k_ * n_) * in_size);
-  c_ = DeviceMemory(static_cast<std::size_t>(m_ * n_) * out_size);
+  // Element counts in size_t: k * m overflows int from 46341^2 on.
+  const std::size_t a_count = static_cast<std::size_t>(k_) * static_cast<std::size_t>(m_);
+  const std::size_t b_count = static_cast<std::size_t>(k_) * static_cast<std::size_t>(n_);
+  const std::size_t c_count = static_cast<std::size_t>(m_) * static_cast<std::size_t>(n_);
+  a_ = DeviceMemory(a_count * in_size);
+  b_ = DeviceMemory(b_count * in_size);
+  c_ = DeviceMemory(c_count * out_size);
   workspace_ = DeviceMemory(kWorkspaceBytes);
-  launch_fill_uniform(types_->input_dtype, a_.get(), static_cast<std::size_t>(k_ * m_), 1, stream_);
-  launch_fill_uniform(types_->input_dtype, b_.get(), static_cast<std::size_t>(k_ * n_), 2, stream_);
-  launch_fill_constant(types_->output_dtype, c_.get(), static_cast<std::size_t>(m_ * n_), 0,
-                       stream_);
+  launch_fill_uniform(types_->input_dtype, a_.get(), a_count, 1, stream_);
+  launch_fill_uniform(types_->input_dtype, b_.get(), b_count, 2, stream_);
+  launch_fill_constant(types_->output_dtype, c_.get(), c_count, 0, stream_);
 
   if (const std::string problem = cublaslt_load_problem(); !problem.empty())
     CB_RUN_ERROR("cuBLASLt: " + problem);
@@ -95,8 +108,12 @@ LtGemm::LtGemm(const std::string& precision, int m, int n, int k, int device, cu
   cublasLtMatmulPreference_t preference = nullptr;
   CB_CUBLAS(cublasLtMatmulPreferenceCreate(&preference));
   const std::size_t workspace = kWorkspaceBytes;
-  cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
-                                       &workspace, sizeof workspace);
+  const cublasStatus_t set = cublasLtMatmulPreferenceSetAttribute(
+      preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace, sizeof workspace);
+  if (set != CUBLAS_STATUS_SUCCESS) {
+    cublasLtMatmulPreferenceDestroy(preference);
+    CB_CUBLAS(set);
+  }
   cublasLtMatmulHeuristicResult_t results[kCandidates] = {};
   int found = 0;
   const cublasStatus_t heuristic = cublasLtMatmulAlgoGetHeuristic(
@@ -108,6 +125,7 @@ LtGemm::LtGemm(const std::string& precision, int m, int n, int k, int device, cu
                  "x" + std::to_string(n) + "x" + std::to_string(k));
   }
   // Keep the fastest candidate of a short trial (cuBLASLt's first choice is not always the best).
+  int best_index = -1;
   double best = 1e300;
   for (int i = 0; i < found; ++i) {
     if (results[i].state != CUBLAS_STATUS_SUCCESS)
@@ -117,10 +135,14 @@ LtGemm::LtGemm(const std::string& precision, int m, int n, int k, int device, cu
     const double t = time_batch_(3, [this] { enqueue(); });
     if (t < best) {
       best = t;
-      std::swap(results[0].algo, results[i].algo);
+      best_index = i;
     }
   }
-  algo_ = results[0].algo;
+  if (best_index < 0) {
+    CB_RUN_ERROR("cuBLASLt offered no usable algorithm for a " + precision + " GEMM of " +
+                 std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k));
+  }
+  algo_ = results[best_index].algo;
 }
 
 LtGemm::Handles::~Handles() {

@@ -26,6 +26,9 @@ struct GemmTypes {
 const GemmTypes* gemm_types(const std::string& precision);
 // Empty when the precision runs on a device of compute capability cc (major*10+minor).
 std::string gemm_unsupported_reason(const std::string& precision, int cc);
+// Why cuBLASLt cannot run this shape in this precision, "" when it can: fp8 needs m, n and k to
+// be multiples of 16 (16-byte aligned rows of one-byte elements, cublasLtMatmul's FP8 rules).
+std::string gemm_shape_problem(const std::string& precision, int m, int n, int k);
 
 class LtGemm : public TimedKernel {
 public:

@@ -257,11 +257,44 @@ int grid_for(std::size_t n) {
 
 } // namespace
 
-int full_occupancy_blocks(int device, int threads) {
+int blocks_in_one_wave(const void* kernel, int threads, int device) {
+  int current = 0;
+  CB_CUDA(cudaGetDevice(&current));
+  CB_CUDA(cudaSetDevice(device)); // the occupancy API answers for the current device
   int sms = 0, per_sm = 0;
-  CB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  CB_CUDA(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
-  return sms * (per_sm / threads > 0 ? per_sm / threads : 1);
+  const cudaError_t attribute = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  const cudaError_t occupancy =
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0);
+  CB_CUDA(cudaSetDevice(current));
+  CB_CUDA(attribute);
+  CB_CUDA(occupancy);
+  return sms * (per_sm > 0 ? per_sm : 1);
+}
+
+int stream_blocks(StreamKind kind, DType t, int device) {
+  auto of = [&](auto* tag) {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    const void* kernel = nullptr;
+    switch (kind) {
+    case StreamKind::copy:
+      kernel = reinterpret_cast<const void*>(stream_kernel<T, 0>);
+      break;
+    case StreamKind::scale:
+      kernel = reinterpret_cast<const void*>(stream_kernel<T, 1>);
+      break;
+    case StreamKind::add:
+      kernel = reinterpret_cast<const void*>(stream_kernel<T, 2>);
+      break;
+    case StreamKind::triad:
+      kernel = reinterpret_cast<const void*>(stream_kernel<T, 3>);
+      break;
+    case StreamKind::read:
+      kernel = reinterpret_cast<const void*>(read_kernel<T>);
+      break;
+    }
+    return blocks_in_one_wave(kernel, kThreads, device);
+  };
+  return t == DType::f64 ? of(static_cast<double*>(nullptr)) : of(static_cast<float*>(nullptr));
 }
 
 void launch_stream(StreamKind kind, DType t, void* a, void* b, void* c, std::size_t elements,

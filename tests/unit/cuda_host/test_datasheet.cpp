@@ -39,6 +39,11 @@ TEST(Datasheet, FiguresFromReference) {
   const DatasheetEntry& a100 = *find_datasheet("NVIDIA A100-SXM4-80GB");
   EXPECT_DOUBLE_EQ(datasheet_figure(a100, "memory_gbps"), 2039);
   EXPECT_DOUBLE_EQ(datasheet_figure(a100, "gemm_fp8_tflops"), 0); // no fp8 tensor cores
+  // CUDA-core half pairs: bf16 runs at half the fp16 rate on A100, the same rate on Hopper.
+  EXPECT_DOUBLE_EQ(datasheet_figure(a100, "fma_fp16_tflops"), 78);
+  EXPECT_DOUBLE_EQ(datasheet_figure(a100, "fma_bf16_tflops"), 39);
+  EXPECT_DOUBLE_EQ(datasheet_figure(h200, "fma_bf16_tflops"), 133.8);
+  EXPECT_DOUBLE_EQ(datasheet_figure(h100, "fma_bf16_tflops"), 133.8);
   const DatasheetEntry& b200 = *find_datasheet("NVIDIA B200");
   EXPECT_DOUBLE_EQ(datasheet_figure(b200, "memory_gbps"), 8000);
   EXPECT_DOUBLE_EQ(datasheet_figure(b200, "gemm_bf16_tflops"), 2250);

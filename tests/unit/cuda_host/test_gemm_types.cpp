@@ -28,6 +28,15 @@ TEST(GemmTypes, DeviceRequirements) {
   EXPECT_NE(gemm_unsupported_reason("int8", 90).find("unknown GEMM precision"), std::string::npos);
 }
 
+TEST(GemmTypes, Fp8NeedsDimensionsThatAreMultiplesOf16) {
+  EXPECT_EQ(gemm_shape_problem("fp8", 8192, 8192, 8192), "");
+  EXPECT_EQ(gemm_shape_problem("fp8", 16, 4096, 12288), "");
+  EXPECT_NE(gemm_shape_problem("fp8", 1000, 1024, 1024).find("multiples of 16"), std::string::npos);
+  EXPECT_NE(gemm_shape_problem("fp8", 1024, 1024, 1000), "");
+  EXPECT_EQ(gemm_shape_problem("bf16", 1000, 1000, 1000), ""); // other types take any shape
+  EXPECT_NE(gemm_shape_problem("bf16", 0, 16, 16), "");
+}
+
 TEST(GemmTypes, FmaCountsTwoLanesForHalfPairs) {
   EXPECT_DOUBLE_EQ(fma_count(DType::f32, 10, 2, 32), 2.0 * 32 * kFmaChains * 10);
   EXPECT_DOUBLE_EQ(fma_count(DType::f64, 10, 2, 32), 2.0 * 32 * kFmaChains * 10);
