@@ -132,7 +132,14 @@ Record CollectiveCase::run_one(const CaseContext& ctx, CollectiveComm& comm,
   });
 
   // Verification outside the timed region: fresh data (in-place timing overwrote it), one call.
+  // Out of place, the receive buffer still holds the timed calls' results: poison it first
+  // (-1 is never expected: every value sent is 1..8), so the check proves this call delivered.
   fill_send();
+  if (!in_place) {
+    fill_elements(ctx.backend, *recv_buffer, recv_base, s.recv_count, t,
+                  [](std::size_t) { return -1.0; });
+    ctx.backend.synchronize();
+  }
   ctx.comm.barrier();
   one_op();
   ctx.backend.synchronize();

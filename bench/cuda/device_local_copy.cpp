@@ -33,7 +33,7 @@ protected:
     cuda::launch_fill_constant(DType::f32, src.get(), floats, 1.5, backend.stream());
     cuda::launch_fill_constant(DType::f32, dst.get(), floats, 0, backend.stream());
     backend.synchronize();
-    const int blocks = cuda::full_occupancy_blocks(backend.device_index(), 256);
+    const int blocks = cuda::sm_copy_blocks(backend.device_index());
     auto copy_on = [=, s = src.get(), d = dst.get()](cudaStream_t stream) {
       if (by_sm) {
         cuda::launch_sm_copy(d, s, bytes, blocks, stream);

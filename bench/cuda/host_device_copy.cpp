@@ -38,7 +38,10 @@ protected:
     const std::size_t floats = bytes / sizeof(float);
     if (to_device_) {
       std::fill_n(static_cast<float*>(host.get()), floats, 1.5f);
-      CB_CUDA(cudaMemset(device.get(), 0, bytes));
+      // On the backend's stream and waited for: a plain cudaMemset may still be running on the
+      // legacy stream when the copies start on their own streams.
+      CB_CUDA(cudaMemsetAsync(device.get(), 0, bytes, backend.stream()));
+      backend.synchronize();
     } else {
       std::fill_n(static_cast<float*>(host.get()), floats, 0.0f);
       cuda::launch_fill_constant(DType::f32, device.get(), floats, 1.5, backend.stream());

@@ -68,7 +68,9 @@ protected:
       if (root) {
         int forward = 0, backward = 1;
         CB_CUDA(cudaDeviceCanAccessPeer(&forward, pair.src, pair.dst));
-        if (bidirectional || by_sm)
+        // One way, only the source reaches into the destination (the copy engine pushes, the SM
+        // kernel stores); both ways, each side does.
+        if (bidirectional)
           CB_CUDA(cudaDeviceCanAccessPeer(&backward, pair.dst, pair.src));
         access = forward && backward;
       }
@@ -84,7 +86,8 @@ protected:
       std::vector<std::pair<int, const void*>> destinations;
       if (root) {
         enable_peer(pair.src, pair.dst);
-        enable_peer(pair.dst, pair.src);
+        if (bidirectional)
+          enable_peer(pair.dst, pair.src);
         auto add_direction = [&](int from, int to) {
           void *src = nullptr, *dst = nullptr;
           {
@@ -103,10 +106,10 @@ protected:
           }
           destinations.emplace_back(to, dst);
           // Both initiators run on the source GPU: the copy engine pushes, the SM kernel stores.
+          const int blocks = by_sm ? cuda::sm_copy_blocks(from) : 0;
           streams.push_back({from, [=](cudaStream_t s) {
                                if (by_sm) {
-                                 cuda::launch_sm_copy(dst, src, bytes,
-                                                      cuda::full_occupancy_blocks(from, 256), s);
+                                 cuda::launch_sm_copy(dst, src, bytes, blocks, s);
                                } else {
                                  CB_CUDA(cudaMemcpyPeerAsync(dst, to, src, from, bytes, s));
                                }

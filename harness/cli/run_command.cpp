@@ -160,6 +160,9 @@ int run_sweep(const Communicator& world, const RunConfig& config,
               const std::vector<std::string>& argv, LaunchMode mode) {
   const bool root = world.rank() == 0;
   int exit_code = 0;
+  // Outside the try: after a device error the job is aborted with the backend still alive, as
+  // tearing it down (freeing memory, destroying communicators) can wait forever on a peer.
+  std::unique_ptr<Backend> backend;
   try {
     const Communicator node = world.split_shared();
     int node_key = world.rank();
@@ -179,8 +182,7 @@ int run_sweep(const Communicator& world, const RunConfig& config,
         return 2;
       }
     }
-    std::unique_ptr<Backend> backend =
-        BackendRegistry::instance().find(backend_name)->create(node.rank());
+    backend = BackendRegistry::instance().find(backend_name)->create(node.rank());
     std::vector<nlohmann::json> devices;
     for (const auto& text : world.all_gather_string(backend->device().dump())) {
       devices.push_back(nlohmann::json::parse(text));
@@ -299,6 +301,7 @@ int run_threads(const RunConfig& config, const std::vector<std::string>& argv) {
 
   RunConfig resolved = config;
   resolved.backend = backend;
+  const auto& binder = BackendRegistry::instance().find(backend)->bind_thread;
   std::vector<Communicator> worlds = Communicator::threads(ranks);
   std::vector<int> codes(static_cast<std::size_t>(ranks), 0);
   std::exception_ptr root_error;
@@ -306,9 +309,9 @@ int run_threads(const RunConfig& config, const std::vector<std::string>& argv) {
     std::vector<std::jthread> threads;
     for (int r = 0; r < ranks; ++r) {
       threads.emplace_back([&, r] {
-        // The host backend's device is a core, as mpirun's --bind-to core makes it.
-        if (backend == "host")
-          pin_this_thread_to_cpu(r);
+        // Bound as a launcher would bind a rank: the host's to its core, a GPU's to its CPUs.
+        if (const std::string why = binder(r); !why.empty() && r == 0)
+          std::cerr << "clusterbench run: threads left unbound: " << why << "\n";
         try {
           codes[static_cast<std::size_t>(r)] = run_sweep(
               worlds[static_cast<std::size_t>(r)], resolved, argv, LaunchMode::single_process);

@@ -17,7 +17,12 @@ BackendRegistry& BackendRegistry::instance() {
              return std::make_unique<HostBackend>(local_rank);
            },
            "a rank is a CPU core: STREAM kernels, FMA peak, BLAS GEMM, MPI shared-memory links "
-           "and collectives, storage reads into host memory"});
+           "and collectives, storage reads into host memory",
+           // The host backend's device is a core, as mpirun's --bind-to core makes it.
+           [](int local_rank) {
+             return pin_this_thread_to_cpu(local_rank) ? std::string()
+                                                       : std::string("the CPU set cannot be set");
+           }});
     return r;
   }();
   return registry;

@@ -18,6 +18,9 @@ struct BackendInfo {
   std::function<std::unique_ptr<Backend>(int local_rank)> create;
   // What this build of the backend can do and what it left out, for `run --help`.
   std::string build_summary;
+  // Binds the calling thread, which will drive device `local_rank`, to the CPUs that suit it, as
+  // a launcher binds a rank (`run --single-process`). Returns "" or why it could not.
+  std::function<std::string(int local_rank)> bind_thread;
 };
 
 class BackendRegistry {

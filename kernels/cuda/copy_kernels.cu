@@ -40,6 +40,17 @@ __global__ void byte_copy_kernel(unsigned char* dst, const unsigned char* src, s
 
 } // namespace
 
+int sm_copy_blocks(int device) {
+  return blocks_in_one_wave(reinterpret_cast<const void*>(sm_copy_kernel), 256, device);
+}
+
+void load_copy_kernels() {
+  cudaFuncAttributes attributes{};
+  CB_CUDA(cudaFuncGetAttributes(&attributes, spin_kernel));
+  CB_CUDA(cudaFuncGetAttributes(&attributes, sm_copy_kernel));
+  CB_CUDA(cudaFuncGetAttributes(&attributes, byte_copy_kernel));
+}
+
 void launch_spin_until(volatile int* flag, cudaStream_t stream) {
   spin_kernel<<<1, 1, 0, stream>>>(flag);
   CB_CUDA(cudaGetLastError());

@@ -10,58 +10,68 @@
 namespace cb::cuda {
 namespace {
 
-// The pinned, mapped flag the spin kernels poll. Its destructor releases them: a spin kernel left
-// waiting after an exception would hold its GPU forever.
-class HostFlag {
-public:
-  HostFlag() {
-    void* memory = nullptr;
-    CB_CUDA(cudaHostAlloc(&memory, sizeof(int), cudaHostAllocMapped));
-    flag_ = static_cast<volatile int*>(memory);
-    *flag_ = 0;
-  }
-  ~HostFlag() {
-    release();
-    cudaDeviceSynchronize();
-    cudaFreeHost(const_cast<int*>(flag_));
-  }
-  HostFlag(const HostFlag&) = delete;
-  HostFlag& operator=(const HostFlag&) = delete;
-  volatile int* device_view() const { return flag_; } // UVA: the same address on the device
-  void release() { *flag_ = 1; }
-
-private:
-  volatile int* flag_ = nullptr;
-};
-
 struct StreamState {
   int device;
   Stream stream;
   Event start, stop;
 };
 
+// The streams taking part and the pinned, mapped flag their spin kernels poll. Destroyed (also
+// when an exception unwinds), it releases the spin kernels, waits for every stream on its own
+// device, and only then frees the flag, which the kernels on other devices may still be reading.
+class HeldStreams {
+public:
+  explicit HeldStreams(const std::vector<CopyStream>& streams) {
+    for (const auto& s : streams) {
+      DeviceScope scope(s.device);
+      // Kernels are loaded on first launch (lazy loading, the default since CUDA 12.2), and a
+      // load may wait for the device to go idle: a copy kernel loaded behind a spinning kernel
+      // would never start. Load them all now, before any stream is held.
+      load_copy_kernels();
+      states_.push_back(
+          std::make_unique<StreamState>(StreamState{s.device, Stream(), Event(), Event()}));
+    }
+    void* memory = nullptr;
+    CB_CUDA(cudaHostAlloc(&memory, sizeof(int), cudaHostAllocMapped | cudaHostAllocPortable));
+    flag_ = static_cast<volatile int*>(memory);
+    *flag_ = 0;
+  }
+  ~HeldStreams() {
+    release();
+    for (auto& st : states_) {
+      DeviceScope scope(st->device);
+      cudaStreamSynchronize(st->stream.get());
+    }
+    cudaFreeHost(const_cast<int*>(flag_));
+  }
+  HeldStreams(const HeldStreams&) = delete;
+  HeldStreams& operator=(const HeldStreams&) = delete;
+
+  StreamState& operator[](std::size_t i) { return *states_[i]; }
+  volatile int* flag() const { return flag_; } // UVA: the same address on every device
+  void release() { *flag_ = 1; }
+
+private:
+  std::vector<std::unique_ptr<StreamState>> states_;
+  volatile int* flag_ = nullptr;
+};
+
 } // namespace
 
 std::vector<double> time_held_copies(const std::vector<CopyStream>& streams, int warmup,
                                      int copies) {
-  std::vector<std::unique_ptr<StreamState>> state;
-  for (const auto& s : streams) {
-    DeviceScope scope(s.device);
-    state.push_back(
-        std::make_unique<StreamState>(StreamState{s.device, Stream(), Event(), Event()}));
-  }
-  HostFlag flag;
+  HeldStreams held(streams);
   for (const ScheduleStep& step :
        held_copy_schedule(static_cast<int>(streams.size()), warmup, copies)) {
     if (step.kind == StepKind::release) {
-      flag.release();
+      held.release();
       continue;
     }
-    StreamState& st = *state[static_cast<std::size_t>(step.stream)];
+    StreamState& st = held[static_cast<std::size_t>(step.stream)];
     DeviceScope scope(st.device);
     switch (step.kind) {
     case StepKind::spin:
-      launch_spin_until(flag.device_view(), st.stream.get());
+      launch_spin_until(held.flag(), st.stream.get());
       break;
     case StepKind::copy:
       streams[static_cast<std::size_t>(step.stream)].enqueue_copy(st.stream.get());
@@ -77,9 +87,9 @@ std::vector<double> time_held_copies(const std::vector<CopyStream>& streams, int
     }
   }
   std::vector<double> seconds;
-  for (auto& st : state) {
-    DeviceScope scope(st->device);
-    seconds.push_back(elapsed_seconds(st->start, st->stop));
+  for (std::size_t i = 0; i < streams.size(); ++i) {
+    DeviceScope scope(held[i].device);
+    seconds.push_back(elapsed_seconds(held[i].start, held[i].stop));
   }
   return seconds;
 }

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <exception>
 
 #include "core/error.hpp"
 #include "cuda/async_wait.hpp"
@@ -57,6 +58,15 @@ std::string cuda_build_summary() {
   return out;
 }
 
+std::string bind_thread_to_gpu(int local_rank) {
+  std::string why;
+  const int count = count_cuda_devices(why);
+  if (count <= 0)
+    return why;
+  const std::string bus_id = describe_device(local_rank % count).value("pci_bus_id", "");
+  return NvmlState(bus_id).bind_calling_thread();
+}
+
 int count_cuda_devices(std::string& why) {
   int count = 0;
   const cudaError_t rc = cudaGetDeviceCount(&count);
@@ -75,7 +85,12 @@ CudaBackend::CudaBackend(int local_rank)
       nvml_(std::make_unique<NvmlState>(describe_device(device_).value("pci_bus_id", ""))) {}
 
 CudaBackend::~CudaBackend() {
+  // Destroyed while an error unwinds: a collective may wait for a peer that will never come, and
+  // destroying a communicator normally waits for the node's other ranks. Abort them instead.
+  if (std::uncaught_exceptions() > 0)
+    nccl_->abort_all();
   // Kernels still queued must finish before their buffers and communicators go.
+  DeviceScope scope(device_);
   cudaStreamSynchronize(stream_.get());
 }
 
@@ -105,18 +120,23 @@ void CudaBackend::upload(DeviceBuffer& dst, std::size_t offset, const void* src,
                          std::size_t bytes) {
   if (offset + bytes > dst.bytes())
     CB_RUN_ERROR("upload past the end of a device buffer");
-  // Work queued on the stream may still read the buffer: let it finish first.
+  // On the backend's own stream, after the work queued there, and waited for: a plain cudaMemcpy
+  // from pageable memory returns once the data is staged, and runs on the legacy stream, which
+  // the backend's non-blocking stream does not wait for.
+  DeviceScope scope(device_);
+  CB_CUDA(cudaMemcpyAsync(static_cast<char*>(dst.data()) + offset, src, bytes,
+                          cudaMemcpyHostToDevice, stream_.get()));
   synchronize();
-  CB_CUDA(cudaMemcpy(static_cast<char*>(dst.data()) + offset, src, bytes, cudaMemcpyHostToDevice));
 }
 
 void CudaBackend::download(void* dst, const DeviceBuffer& src, std::size_t offset,
                            std::size_t bytes) {
   if (offset + bytes > src.bytes())
     CB_RUN_ERROR("download past the end of a device buffer");
+  DeviceScope scope(device_);
+  CB_CUDA(cudaMemcpyAsync(dst, static_cast<const char*>(src.data()) + offset, bytes,
+                          cudaMemcpyDeviceToHost, stream_.get()));
   synchronize();
-  CB_CUDA(cudaMemcpy(dst, static_cast<const char*>(src.data()) + offset, bytes,
-                     cudaMemcpyDeviceToHost));
 }
 
 double CudaBackend::time_batch(int k, const std::function<void()>& enqueue_one) {
@@ -135,6 +155,7 @@ double CudaBackend::time_batch(int k, const std::function<void()>& enqueue_one) 
 }
 
 void CudaBackend::synchronize() {
+  DeviceScope scope(device_); // an event must be made on its stream's device
   Event done;
   done.record(stream_.get());
   wait(done.get());

@@ -62,6 +62,10 @@ private:
 // GPUDirect Storage (cuFile) was compiled in or out.
 std::string cuda_build_summary();
 
+// Binds the calling thread to the CPUs nearest the GPU that local rank `local_rank` drives (NVML):
+// "" when done, else why not.
+std::string bind_thread_to_gpu(int local_rank);
+
 // The devices this process can use, 0 with `why` = the CUDA runtime's message when none.
 int count_cuda_devices(std::string& why);
 

@@ -7,12 +7,12 @@
 namespace cb::cuda {
 namespace {
 
-const BackendRegistration kCudaBackend{{"cuda", 10,
-                                        [](std::string& why) { return count_cuda_devices(why); },
-                                        [](int local_rank) -> std::unique_ptr<Backend> {
-                                          return std::make_unique<CudaBackend>(local_rank);
-                                        },
-                                        cuda_build_summary()}};
+const BackendRegistration kCudaBackend{
+    {"cuda", 10, [](std::string& why) { return count_cuda_devices(why); },
+     [](int local_rank) -> std::unique_ptr<Backend> {
+       return std::make_unique<CudaBackend>(local_rank);
+     },
+     cuda_build_summary(), [](int local_rank) { return bind_thread_to_gpu(local_rank); }}};
 
 } // namespace
 } // namespace cb::cuda

@@ -1,5 +1,7 @@
 #include "cuda/nccl_collectives.hpp"
 
+#include <exception>
+
 #include "core/error.hpp"
 #include "cuda/cuda_error.hpp"
 #include "runtime/dtype.hpp"
@@ -93,10 +95,14 @@ NcclCommunicator::NcclCommunicator(ncclComm_t adopted) : comm_(adopted) {
 }
 
 NcclCommunicator::~NcclCommunicator() {
-  if (!comm_)
+  if (!comm_ || aborted_)
     return;
-  if (aborted_)
+  // While an error unwinds, a normal destroy would wait in a barrier for the node's other ranks,
+  // which may be waiting for this one: abort instead.
+  if (std::uncaught_exceptions() > 0) {
+    ncclCommAbort(comm_);
     return;
+  }
   ncclCommDestroy(comm_);
 }
 
@@ -160,12 +166,17 @@ public:
     const std::size_t bytes = count_per_peer * dtype_size(t);
     const ncclDataType_t type = *nccl_type(t);
     CB_NCCL(ncclGroupStart());
-    for (int peer = 0; peer < comm_->size(); ++peer) {
-      const std::size_t offset = static_cast<std::size_t>(peer) * bytes;
-      CB_NCCL(ncclSend(static_cast<const char*>(send) + offset, count_per_peer, type, peer,
-                       comm_->get(), stream_));
-      CB_NCCL(ncclRecv(static_cast<char*>(recv) + offset, count_per_peer, type, peer, comm_->get(),
-                       stream_));
+    try {
+      for (int peer = 0; peer < comm_->size(); ++peer) {
+        const std::size_t offset = static_cast<std::size_t>(peer) * bytes;
+        CB_NCCL(ncclSend(static_cast<const char*>(send) + offset, count_per_peer, type, peer,
+                         comm_->get(), stream_));
+        CB_NCCL(ncclRecv(static_cast<char*>(recv) + offset, count_per_peer, type, peer,
+                         comm_->get(), stream_));
+      }
+    } catch (...) {
+      ncclGroupEnd(); // a group left open would swallow this thread's next NCCL calls
+      throw;
     }
     CB_NCCL(ncclGroupEnd());
   }

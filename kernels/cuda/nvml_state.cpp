@@ -59,6 +59,7 @@ struct NvmlState::Api {
   int (*clock_info)(Device, int, unsigned*) = nullptr;
   int (*throttle)(Device, unsigned long long*) = nullptr;
   int (*driver_version)(char*, unsigned) = nullptr;
+  int (*set_cpu_affinity)(Device) = nullptr;
 };
 
 namespace {
@@ -87,6 +88,7 @@ NvmlState::NvmlState(const std::string& pci_bus_id) {
   if (!api_->throttle)
     bind(library_, api_->throttle, "nvmlDeviceGetCurrentClocksThrottleReasons");
   bind(library_, api_->driver_version, "nvmlSystemGetDriverVersion");
+  bind(library_, api_->set_cpu_affinity, "nvmlDeviceSetCpuAffinity");
   if (!api_->init || !api_->shutdown || !api_->handle_by_pci || api_->init() != 0) {
     why_unavailable_ = "nvmlInit failed";
     api_->init = nullptr;
@@ -138,6 +140,16 @@ std::string NvmlState::driver_version() const {
   if (api_->driver_version(text, sizeof text) != 0)
     return "";
   return text;
+}
+
+std::string NvmlState::bind_calling_thread() const {
+  if (!device_)
+    return why_unavailable_;
+  if (!api_->set_cpu_affinity)
+    return "this NVML has no nvmlDeviceSetCpuAffinity";
+  const int rc = api_->set_cpu_affinity(device_);
+  return rc == 0 ? std::string()
+                 : "nvmlDeviceSetCpuAffinity failed (NVML error " + std::to_string(rc) + ")";
 }
 
 } // namespace cb::cuda

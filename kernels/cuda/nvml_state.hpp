@@ -34,6 +34,9 @@ public:
   // {"nvml": "<why not>"} when NVML cannot be used.
   nlohmann::json snapshot() const;
   std::string driver_version() const;
+  // Binds the calling thread to the CPUs nearest the device (nvmlDeviceSetCpuAffinity): "" when
+  // done, else why not.
+  std::string bind_calling_thread() const;
 
 private:
   struct Api;

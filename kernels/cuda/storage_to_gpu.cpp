@@ -215,7 +215,14 @@ double StorageToGpu::pass(bool to_gpu) {
 }
 
 std::string StorageToGpu::verify() {
-  CB_CUDA(cudaStreamSynchronize(stream_));
+  // A pass of its own onto a poisoned target: memory freed by an earlier reader of the same file
+  // may come back holding the very pattern expected, and would pass a copy that never happened.
+  {
+    DeviceScope scope(device_);
+    CB_CUDA(cudaMemsetAsync(target_.get(), 0xA5, bytes_per_pass(), stream_));
+    CB_CUDA(cudaStreamSynchronize(stream_));
+  }
+  pass(true);
   std::vector<std::uint64_t> got(kChunk / 8), want(kChunk / 8);
   for (std::uint64_t done = 0; done < bytes_per_pass();) {
     const std::size_t n =

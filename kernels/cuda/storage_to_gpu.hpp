@@ -41,7 +41,8 @@ public:
   StorageToGpu& operator=(const StorageToGpu&) = delete;
   // Seconds for one pass over the file: into pinned buffers only, or on to the GPU.
   double pass(bool to_gpu);
-  // After a pass to the GPU: the device copy against the pattern; empty when right.
+  // One untimed pass to the GPU onto a poisoned target, checked against the file's pattern;
+  // empty when right.
   std::string verify();
   std::uint64_t bytes_per_pass() const { return static_cast<std::uint64_t>(blocks_) * block_; }
   bool direct() const { return direct_; }
