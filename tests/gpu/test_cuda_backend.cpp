@@ -99,6 +99,31 @@ TEST(CudaBackend, HeldCopiesAreTimedAndCorrect) {
   EXPECT_EQ(wrong, 0u);
 }
 
+TEST(CudaBackend, HeldSmCopiesFinishAndAreCorrect) {
+  // An SM copy kernel queued behind the spin kernel: with lazy loading (CUDA's default) a kernel
+  // not loaded before the spin could wait forever for the device to go idle.
+  CudaBackend backend(0);
+  const std::size_t bytes = (64 << 20) + 5; // a tail the byte kernel copies
+  DeviceMemory src(bytes), dst(bytes);
+  launch_fill_constant(DType::f32, src.get(), bytes / 4, 4.5, nullptr);
+  CB_CUDA(cudaMemset(dst.get(), 0, bytes));
+  CB_CUDA(cudaDeviceSynchronize());
+  const int blocks = sm_copy_blocks(0);
+  EXPECT_GT(blocks, 0);
+  const std::vector<CopyStream> streams{
+      {0, [&](cudaStream_t s) { launch_sm_copy(dst.get(), src.get(), bytes, blocks, s); }}};
+  const auto seconds = time_held_copies(streams, 1, 4);
+  ASSERT_EQ(seconds.size(), 1u);
+  std::printf("held SM device copy: %.1f GB/s (read + write)\n", 8.0 * bytes / seconds[0] / 1e9);
+  DeviceMemory count(sizeof(unsigned long long));
+  CB_CUDA(cudaMemset(count.get(), 0, sizeof(unsigned long long)));
+  launch_count_not_equal(DType::f32, dst.get(), bytes / 4, 4.5,
+                         static_cast<unsigned long long*>(count.get()), nullptr);
+  unsigned long long wrong = 1;
+  CB_CUDA(cudaMemcpy(&wrong, count.get(), sizeof wrong, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(wrong, 0u);
+}
+
 TEST(CudaBackend, NcclCollectivesOnOneRank) {
 #ifndef CB_HAVE_NCCL
   GTEST_SKIP() << "built without NCCL";
