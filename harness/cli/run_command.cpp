@@ -45,26 +45,43 @@ std::string too_many_ranks_for_gpus(const std::string& backend_name, int ranks_o
   return too_many_ranks_for_devices(ranks_on_node, gpus, host_name());
 }
 
-// Parent side: not under MPI, so start the ranks through mpirun and wait for them.
-int launch_ranks(const RunConfig& config, const std::vector<std::string>& args) {
+struct LaunchPlan {
+  std::string backend; // "auto" resolved
+  int ranks = 0;
+};
+
+// What the launching process settles before any rank starts, so that bad input is one line and no
+// job is started for it: the backend, the rank count (--np, else one per device), the GPU counts,
+// one GPU per rank, and the cases' own checks (a storage directory and its free space). All the
+// ranks share this machine unless `spread_over_nodes` (a hostfile; then each node checks itself).
+LaunchPlan plan_launch(const RunConfig& config, bool spread_over_nodes) {
   std::string note;
-  const std::string backend = BackendRegistry::instance().resolve(config.backend, note);
+  LaunchPlan plan;
+  plan.backend = BackendRegistry::instance().resolve(config.backend, note);
   std::string why;
-  const int devices = BackendRegistry::instance().find(backend)->count_devices(why);
-  const int np = config.np > 0 ? config.np : devices;
+  const int devices = BackendRegistry::instance().find(plan.backend)->count_devices(why);
+  plan.ranks = config.np > 0 ? config.np : devices;
   if (config.gpus != "auto")
-    parse_gpu_counts(config.gpus, np); // exit 2 before any job starts
-  // The cases' own checks (a storage directory and its free space), also before the job: all np
-  // ranks share this machine unless a hostfile spreads them (then the ranks check their nodes).
-  const int local_ranks = std::getenv("OMPI_MCA_orte_default_hostfile") ? 1 : np;
-  if (const std::string problem = too_many_ranks_for_gpus(backend, local_ranks); !problem.empty())
+    parse_gpu_counts(config.gpus, plan.ranks);
+  const int local_ranks = spread_over_nodes ? 1 : plan.ranks;
+  if (const std::string problem = too_many_ranks_for_gpus(plan.backend, local_ranks);
+      !problem.empty()) {
     throw InputError(problem);
+  }
   for (const auto& c : chosen_cases(config))
     c->check_input(config, local_ranks);
   // Said once the input is known to be good, so that bad input stays one line.
-  if (!note.empty() && config.backend == "auto" && backend == "host") {
+  if (!note.empty() && config.backend == "auto" && plan.backend == "host")
     std::cerr << "clusterbench run: " << note << "using the host backend\n";
-  }
+  return plan;
+}
+
+// Parent side: not under MPI, so start the ranks through mpirun and wait for them.
+int launch_ranks(const RunConfig& config, const std::vector<std::string>& args) {
+  const LaunchPlan plan =
+      plan_launch(config, std::getenv("OMPI_MCA_orte_default_hostfile") != nullptr);
+  const std::string& backend = plan.backend;
+  const int np = plan.ranks;
 
   // The parent decides the file and the backend, so the ranks agree with what it printed: the
   // user's own --out and --backend are replaced.
@@ -283,19 +300,9 @@ int run_ranks(const RunConfig& config, const std::vector<std::string>& argv, Lau
 
 // --single-process: one thread per rank, each driving its own device; no mpirun, no MPI.
 int run_threads(const RunConfig& config, const std::vector<std::string>& argv) {
-  std::string note;
-  const std::string backend = BackendRegistry::instance().resolve(config.backend, note);
-  std::string why;
-  const int devices = BackendRegistry::instance().find(backend)->count_devices(why);
-  const int ranks = config.np > 0 ? config.np : devices;
-  if (const std::string problem = too_many_ranks_for_gpus(backend, ranks); !problem.empty())
-    throw InputError(problem);
-  if (config.gpus != "auto")
-    parse_gpu_counts(config.gpus, ranks);
-  for (const auto& c : chosen_cases(config))
-    c->check_input(config, ranks);
-  if (!note.empty() && config.backend == "auto" && backend == "host")
-    std::cerr << "clusterbench run: " << note << "using the host backend\n";
+  const LaunchPlan plan = plan_launch(config, false);
+  const std::string& backend = plan.backend;
+  const int ranks = plan.ranks;
   std::cerr << "clusterbench run: " << ranks << " rank" << (ranks == 1 ? "" : "s")
             << " as threads of one process (--single-process)\n";
 

@@ -16,6 +16,17 @@
 namespace cb::cuda {
 namespace {
 
+// Floats of device memory p (n of them, on the current device) that are not `value`.
+unsigned long long floats_not_equal(const void* p, std::size_t n, double value) {
+  DeviceMemory count(sizeof(unsigned long long));
+  CB_CUDA(cudaMemset(count.get(), 0, sizeof(unsigned long long)));
+  launch_count_not_equal(DType::f32, p, n, value, static_cast<unsigned long long*>(count.get()),
+                         nullptr);
+  unsigned long long wrong = 1;
+  CB_CUDA(cudaMemcpy(&wrong, count.get(), sizeof wrong, cudaMemcpyDeviceToHost));
+  return wrong;
+}
+
 TEST(CudaBackend, DescribesItsDevice) {
   CudaBackend backend(0);
   const auto d = backend.device();
@@ -90,13 +101,7 @@ TEST(CudaBackend, HeldCopiesAreTimedAndCorrect) {
   std::printf("held pinned H2D: %.1f GB/s\n", gbps);
   EXPECT_GT(gbps, 1.0);
   EXPECT_LT(gbps, 1000.0);
-  DeviceMemory count(sizeof(unsigned long long));
-  CB_CUDA(cudaMemset(count.get(), 0, sizeof(unsigned long long)));
-  launch_count_not_equal(DType::f32, device.get(), bytes / 4, 2.5,
-                         static_cast<unsigned long long*>(count.get()), nullptr);
-  unsigned long long wrong = 1;
-  CB_CUDA(cudaMemcpy(&wrong, count.get(), sizeof wrong, cudaMemcpyDeviceToHost));
-  EXPECT_EQ(wrong, 0u);
+  EXPECT_EQ(floats_not_equal(device.get(), bytes / 4, 2.5), 0u);
 }
 
 TEST(CudaBackend, HeldSmCopiesFinishAndAreCorrect) {
@@ -115,13 +120,7 @@ TEST(CudaBackend, HeldSmCopiesFinishAndAreCorrect) {
   const auto seconds = time_held_copies(streams, 1, 4);
   ASSERT_EQ(seconds.size(), 1u);
   std::printf("held SM device copy: %.1f GB/s (read + write)\n", 8.0 * bytes / seconds[0] / 1e9);
-  DeviceMemory count(sizeof(unsigned long long));
-  CB_CUDA(cudaMemset(count.get(), 0, sizeof(unsigned long long)));
-  launch_count_not_equal(DType::f32, dst.get(), bytes / 4, 4.5,
-                         static_cast<unsigned long long*>(count.get()), nullptr);
-  unsigned long long wrong = 1;
-  CB_CUDA(cudaMemcpy(&wrong, count.get(), sizeof wrong, cudaMemcpyDeviceToHost));
-  EXPECT_EQ(wrong, 0u);
+  EXPECT_EQ(floats_not_equal(dst.get(), bytes / 4, 4.5), 0u);
 }
 
 TEST(CudaBackend, NcclCollectivesOnOneRank) {
