@@ -32,6 +32,9 @@ public:
   std::vector<nlohmann::json> instances(const RunConfig& config) const override;
   std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override;
   bool uses_collectives() const override { return true; }
+  std::string why_not_on(const Backend& backend, const Communicator& world) const override {
+    return backend.why_no_collectives(world);
+  }
   void print_header(std::ostream& out, const CaseContext& ctx) const override;
   void print_rows(std::ostream& out, const std::vector<Record>& records) const override;
 

@@ -18,11 +18,23 @@ nlohmann::json rank_identity(const CaseContext& ctx, int comm_rank) {
           {"uuid", device.value("uuid", "")}};
 }
 
-std::string LinksCase::why_unsupported(const CaseContext& ctx) {
-  if (ctx.backend.name() == "host" && !ctx.comm.is_mpi()) {
+namespace {
+std::string why_no_host_links(const Backend& backend, const Communicator& comm) {
+  if (backend.name() == "host" && !comm.is_mpi()) {
     return "the host links are MPI's (shared-memory windows, send/recv) and need one process "
            "per rank: run without --single-process";
   }
+  return "";
+}
+} // namespace
+
+std::string LinksCase::why_not_on(const Backend& backend, const Communicator& world) const {
+  return why_no_host_links(backend, world);
+}
+
+std::string LinksCase::why_unsupported(const CaseContext& ctx) {
+  if (const std::string why = why_no_host_links(ctx.backend, ctx.comm); !why.empty())
+    return why;
   if (ctx.backend.name() == "host")
     return "";
   return "the links copies of the " + ctx.backend.name() + " backend are not built in";

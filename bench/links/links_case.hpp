@@ -17,6 +17,7 @@ class LinksCase : public BenchmarkCase {
 public:
   std::string suite() const override { return "links"; }
   int min_gpus() const override { return 2; }
+  std::string why_not_on(const Backend& backend, const Communicator& world) const override;
 
 protected:
   using Pair = std::pair<int, int>;

@@ -63,6 +63,9 @@ public:
   virtual double time_batch(int k, const std::function<void()>& enqueue_one) = 0;
   virtual void synchronize() = 0;
   virtual std::unique_ptr<CollectiveComm> collectives(const Communicator& comm) = 0;
+  // Why this backend has no collectives at all for these ranks ("" when it has): cheap, without
+  // making a communicator. collectives() then hands out ones that say the same.
+  virtual std::string why_no_collectives(const Communicator& /*comm*/) const { return ""; }
   // Called once by every world rank before the first case that uses collectives, with the
   // sweep's communicator for each GPU count (invalid where this rank is not a member): a backend
   // that splits its communicators from a world one (NCCL) makes them here, where all ranks are.

@@ -60,6 +60,12 @@ public:
   // results file is opened. `local_ranks` is how many ranks will share this node's resources.
   // Throws InputError.
   virtual void check_input(const RunConfig& /*config*/, int /*local_ranks*/) const {}
+  // Why the case cannot run at all on this backend in this job (the same answer on every rank;
+  // `world` tells MPI ranks from threads), or "" when it can. The sweep then writes one skipped
+  // record with the reason instead of one per instance.
+  virtual std::string why_not_on(const Backend& /*backend*/, const Communicator& /*world*/) const {
+    return "";
+  }
   // The fewest ranks the case needs (pairs need 2); smaller counts of the sweep are not run.
   virtual int min_gpus() const { return 1; }
   // Cases that run the backend's collectives (the backend prepares its communicators first).

@@ -169,13 +169,18 @@ double HostBackend::time_batch(int k, const std::function<void()>& enqueue_one) 
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-std::unique_ptr<CollectiveComm> HostBackend::collectives(const Communicator& comm) {
+std::string HostBackend::why_no_collectives(const Communicator& comm) const {
   // The host's collectives are MPI's; threads of one process have no MPI to measure.
   if (!comm.is_mpi()) {
-    return std::make_unique<UnavailableCollectives>(
-        "the host backend's collectives are MPI's and need one process per rank: run without "
-        "--single-process");
+    return "the host backend's collectives are MPI's and need one process per rank: run without "
+           "--single-process";
   }
+  return "";
+}
+
+std::unique_ptr<CollectiveComm> HostBackend::collectives(const Communicator& comm) {
+  if (std::string why = why_no_collectives(comm); !why.empty())
+    return std::make_unique<UnavailableCollectives>(why);
   return std::make_unique<MpiCollectives>(comm);
 }
 

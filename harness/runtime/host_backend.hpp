@@ -19,6 +19,7 @@ public:
   double time_batch(int k, const std::function<void()>& enqueue_one) override;
   void synchronize() override {}
   std::unique_ptr<CollectiveComm> collectives(const Communicator& comm) override;
+  std::string why_no_collectives(const Communicator& comm) const override;
 
 private:
   int local_rank_;

@@ -32,9 +32,13 @@ std::string SweepRunner::why_not_run(const BenchmarkCase& c) const {
   }
   // A case with nothing to run on this backend (a GPU-only case on the host) is passed over
   // quietly in a whole-family sweep, but one asked for by name must not vanish.
-  if (!config_.cases.empty() && c.instances(config_).empty())
-    return "nothing to run on the " + backend_.name() + " backend with these options";
-  return "";
+  if (c.instances(config_).empty()) {
+    return config_.cases.empty()
+               ? ""
+               : "nothing to run on the " + backend_.name() + " backend with these options";
+  }
+  // A case this backend cannot run at all in this job says so once, not in every instance.
+  return c.why_not_on(backend_, world_);
 }
 
 void SweepRunner::wait_idle() const {
@@ -77,6 +81,10 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
         writer->append(r);
         ++summary.records;
         ++summary.skipped;
+        if (table) {
+          *table << "# " << c->suite() << " " << c->name() << ": skipped: " << why << "\n";
+          table->flush();
+        }
       }
       continue;
     }

@@ -192,6 +192,12 @@ std::unique_ptr<CollectiveComm> CudaBackend::collectives(const Communicator& com
   return nccl_->collectives(comm, device_, stream_.get());
 }
 
+std::string CudaBackend::why_no_collectives(const Communicator&) const {
+  return nccl_version().empty() ? "this clusterbench was built without NCCL (nccl.h or libnccl not "
+                                  "found at build time)"
+                                : "";
+}
+
 void CudaBackend::prepare_collectives(const Communicator& world,
                                       const std::vector<Communicator>& groups) {
   nccl_->split_from(world, groups, device_);

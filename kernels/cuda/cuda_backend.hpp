@@ -33,6 +33,7 @@ public:
   double time_batch(int k, const std::function<void()>& enqueue_one) override;
   void synchronize() override;
   std::unique_ptr<CollectiveComm> collectives(const Communicator& comm) override;
+  std::string why_no_collectives(const Communicator& comm) const override;
   // One NCCL communicator per GPU count, split from a world communicator (ncclCommSplit).
   void prepare_collectives(const Communicator& world,
                            const std::vector<Communicator>& groups) override;
