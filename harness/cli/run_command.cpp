@@ -2,10 +2,13 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <mutex>
 #include <thread>
 
 #include "cli/command.hpp"
@@ -180,6 +183,7 @@ int run_sweep(const Communicator& world, const RunConfig& config,
   // Outside the try: after a device error the job is aborted with the backend still alive, as
   // tearing it down (freeing memory, destroying communicators) can wait forever on a peer.
   std::unique_ptr<Backend> backend;
+  bool sweeping = false;
   try {
     const Communicator node = world.split_shared();
     int node_key = world.rank();
@@ -191,18 +195,20 @@ int run_sweep(const Communicator& world, const RunConfig& config,
 
     std::string note;
     const std::string backend_name = BackendRegistry::instance().resolve(config.backend, note);
-    for (const auto& problem :
-         world.all_gather_string(too_many_ranks_for_gpus(backend_name, node.size()))) {
-      if (!problem.empty()) {
-        if (root)
-          throw InputError(problem);
-        return 2;
-      }
-    }
     backend = BackendRegistry::instance().find(backend_name)->create(node.rank());
     std::vector<nlohmann::json> devices;
     for (const auto& text : world.all_gather_string(backend->device().dump())) {
       devices.push_back(nlohmann::json::parse(text));
+    }
+    // Every rank has every rank's device: the same answer everywhere, one line from rank 0.
+    if (backend_name == "cuda") {
+      if (const std::string shared =
+              ranks_sharing_a_gpu(layout.node_of_rank, layout.host_of_rank, devices);
+          !shared.empty()) {
+        if (root)
+          throw InputError(shared);
+        return 2;
+      }
     }
 
     // The node's network adapters, read by its first rank only (the others send an empty list).
@@ -266,6 +272,7 @@ int run_sweep(const Communicator& world, const RunConfig& config,
     RunConfig resolved = config;
     resolved.backend = backend_name;
     SweepRunner runner(*backend, world, resolved, layout, devices, counts);
+    sweeping = true;
     const SweepSummary summary = runner.run(cases, writer.get(), root ? &std::cout : nullptr);
 
     const std::vector<double> rss = world.gather(static_cast<double>(peak_rss_bytes()));
@@ -279,16 +286,29 @@ int run_sweep(const Communicator& world, const RunConfig& config,
       exit_code = summary.exit_code();
     }
     return world.broadcast_int(exit_code);
-  } catch (const InputError&) {
-    // Validation errors are reached by every rank alike; one line, from rank 0.
-    if (root)
-      throw;
-    return 2;
+  } catch (const RankStopped&) {
+    throw; // another rank of this process failed and said so; run_threads ends the job
+  } catch (const InputError& e) {
+    // Validation before the sweep is reached by every rank alike: one line, from rank 0.
+    if (!sweeping) {
+      if (root)
+        throw;
+      return 2;
+    }
+    // During the sweep (the results file became unwritable, a case's own input) it may be this
+    // rank's alone, and the others may be waiting for it: the job ends.
+    std::fprintf(stderr, "clusterbench run: rank %d: %s\n", world.rank(), e.what());
+    std::fflush(stderr);
+    world.abort(2, e.what());
   } catch (const Error& e) {
     // A failure on one rank would leave the others waiting in a collective: stop the job.
     std::fprintf(stderr, "clusterbench run: rank %d: %s\n", world.rank(), e.what());
     std::fflush(stderr);
-    world.abort(static_cast<int>(e.code()));
+    world.abort(static_cast<int>(e.code()), e.what());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "clusterbench run: rank %d: %s\n", world.rank(), e.what());
+    std::fflush(stderr);
+    world.abort(3, e.what());
   }
 }
 
@@ -312,28 +332,59 @@ int run_threads(const RunConfig& config, const std::vector<std::string>& argv) {
   std::vector<Communicator> worlds = Communicator::threads(ranks);
   std::vector<int> codes(static_cast<std::size_t>(ranks), 0);
   std::exception_ptr root_error;
-  {
-    std::vector<std::jthread> threads;
-    for (int r = 0; r < ranks; ++r) {
-      threads.emplace_back([&, r] {
+  // The threads report back here, so that once a rank has failed the process ends even if a
+  // thread never returns (stuck in a device call): after a grace period, as MPI_Abort would.
+  std::mutex mutex;
+  std::condition_variable returned;
+  int finished = 0;
+  bool stopped = false;
+  int stop_code = 3;
+  std::vector<std::jthread> threads;
+  for (int r = 0; r < ranks; ++r) {
+    threads.emplace_back([&, r] {
+      name_this_thread_rank(r);
+      int code = 0;
+      try {
         // Bound as a launcher would bind a rank: the host's to its core, a GPU's to its CPUs.
         if (const std::string why = binder(r); !why.empty() && r == 0)
           std::cerr << "clusterbench run: threads left unbound: " << why << "\n";
-        try {
-          codes[static_cast<std::size_t>(r)] = run_sweep(
-              worlds[static_cast<std::size_t>(r)], resolved, argv, LaunchMode::single_process);
-        } catch (...) {
-          if (r == 0)
-            root_error = std::current_exception();
-          else
-            codes[static_cast<std::size_t>(r)] = 2;
-        }
-      });
+        code = run_sweep(worlds[static_cast<std::size_t>(r)], resolved, argv,
+                         LaunchMode::single_process);
+      } catch (const RankStopped& e) {
+        const std::lock_guard lock(mutex);
+        stopped = true;
+        stop_code = static_cast<int>(e.code());
+        code = stop_code;
+      } catch (...) {
+        if (r == 0)
+          root_error = std::current_exception();
+        code = 2;
+      }
+      {
+        const std::lock_guard lock(mutex);
+        codes[static_cast<std::size_t>(r)] = code;
+        ++finished;
+      }
+      returned.notify_all();
+    });
+  }
+  {
+    std::unique_lock lock(mutex);
+    returned.wait(lock, [&] { return finished == ranks || stopped; });
+    if (!returned.wait_for(lock, std::chrono::seconds(30), [&] { return finished == ranks; })) {
+      std::fprintf(stderr,
+                   "clusterbench run: %d rank thread(s) did not stop within 30 s of a failed "
+                   "rank; ending the process\n",
+                   ranks - finished);
+      std::fflush(stdout);
+      std::fflush(stderr);
+      std::_Exit(stop_code);
     }
   }
+  threads.clear(); // joined
   if (root_error)
     std::rethrow_exception(root_error);
-  return codes[0];
+  return stopped ? stop_code : codes[0];
 }
 
 int run_main(const std::vector<std::string>& args) {

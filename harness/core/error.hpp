@@ -30,6 +30,10 @@ public:
   explicit RunError(const std::string& message) : Error(ExitCode::run_failed, message) {}
 };
 
+// Names the rank run errors raised on this thread report: for the ranks that are threads of one
+// process (`run --single-process`); otherwise the launcher's variables name it.
+void name_this_thread_rank(int rank);
+
 // Wraps a failing call with where it happened, for errors raised from backend code.
 [[noreturn]] void throw_run_error(const char* file, int line, const std::string& what);
 

@@ -32,8 +32,9 @@ public:
   virtual std::vector<int> all_gather_int(int value) const = 0;
   // The world ranks of the members, in rank order.
   virtual std::vector<int> world_ranks() const = 0;
-  // Ends the whole job with `code` (not collective; never returns).
-  [[noreturn]] virtual void abort(int code) const = 0;
+  // Ends the whole job with `code` (not collective; never returns): MPI_Abort, or for threads
+  // RankStopped after waking every other rank's thread (`why` is then their message).
+  [[noreturn]] virtual void abort(int code, const std::string& why) const = 0;
 };
 
 std::unique_ptr<CommImpl> mpi_world();

@@ -37,8 +37,8 @@ int Communicator::size() const {
 std::vector<int> Communicator::world_ranks() const {
   return impl_->world_ranks();
 }
-void Communicator::abort(int code) const {
-  impl_->abort(code);
+void Communicator::abort(int code, const std::string& why) const {
+  impl_->abort(code, why);
   std::_Exit(code); // not reached: every implementation ends the job
 }
 Communicator Communicator::split(int color, int key) const {

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "core/error.hpp"
+
 namespace cb {
 
 class MpiSession {
@@ -23,6 +25,13 @@ public:
 namespace detail {
 class CommImpl;
 }
+
+// Thrown on the threads of a single-process job once one of its ranks has failed: waiting for
+// that rank would be forever. Carries the job's exit code and the failed rank's message.
+class RankStopped : public Error {
+public:
+  RankStopped(int code, const std::string& why) : Error(static_cast<ExitCode>(code), why) {}
+};
 
 class Communicator {
 public:
@@ -45,8 +54,10 @@ public:
   int size() const;
   // The world ranks of the members, in rank order (collective).
   std::vector<int> world_ranks() const;
-  // Ends the whole job with exit code `code`: MPI_Abort, or the process's exit for threads.
-  [[noreturn]] void abort(int code) const;
+  // Ends the whole job with exit code `code` after this rank said `why`: MPI_Abort; for threads,
+  // every rank's thread stops with RankStopped (the failed rank's message) and the process then
+  // exits with `code`.
+  [[noreturn]] void abort(int code, const std::string& why) const;
 
   // Ranks with color < 0 get the null communicator.
   Communicator split(int color, int key) const;

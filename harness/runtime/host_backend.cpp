@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <set>
 #include <thread>
 #include <vector>
@@ -111,16 +112,43 @@ std::uint64_t host_memory_bytes() {
   return 0;
 }
 
-bool pin_this_thread_to_cpu(int index) {
+namespace {
+// The CPUs this process may use, one per physical core first (the first logical CPU of each
+// (package, core) pair), then their SMT siblings: as mpirun's --bind-to core gives ranks cores.
+std::vector<int> cpus_one_per_core_first() {
   cpu_set_t allowed;
   CPU_ZERO(&allowed);
   if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
-    return false;
-  std::vector<int> cpus;
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-    if (CPU_ISSET(cpu, &allowed))
-      cpus.push_back(cpu);
+    return {};
+  std::map<int, std::pair<std::string, std::string>> core_of_cpu;
+  std::ifstream in("/proc/cpuinfo");
+  std::string line, package;
+  int processor = -1;
+  while (std::getline(in, line)) {
+    auto value = [&] { return line.substr(line.find(':') + 1); };
+    if (line.rfind("processor", 0) == 0)
+      processor = std::atoi(value().c_str());
+    if (line.rfind("physical id", 0) == 0)
+      package = value();
+    if (line.rfind("core id", 0) == 0 && processor >= 0)
+      core_of_cpu[processor] = {package, value()};
   }
+  std::vector<int> first, siblings;
+  std::set<std::pair<std::string, std::string>> seen;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (!CPU_ISSET(cpu, &allowed))
+      continue;
+    const auto it = core_of_cpu.find(cpu);
+    const bool new_core = it == core_of_cpu.end() || seen.insert(it->second).second;
+    (new_core ? first : siblings).push_back(cpu);
+  }
+  first.insert(first.end(), siblings.begin(), siblings.end());
+  return first;
+}
+} // namespace
+
+bool pin_this_thread_to_cpu(int index) {
+  const std::vector<int> cpus = cpus_one_per_core_first();
   if (cpus.empty() || index < 0)
     return false;
   cpu_set_t one;

@@ -10,6 +10,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <sstream>
 
 #include "core/environment.hpp"
@@ -81,6 +82,29 @@ std::string too_many_ranks_for_devices(int ranks_on_node, int devices, const std
          std::to_string(devices) + " GPU" + (devices == 1 ? "" : "s") +
          " visible there: the cuda backend drives one GPU per rank (lower --np, or the "
          "launcher's ranks per node, or widen CUDA_VISIBLE_DEVICES)";
+}
+
+std::string ranks_sharing_a_gpu(const std::vector<int>& node_of_rank,
+                                const std::vector<std::string>& host_of_rank,
+                                const std::vector<nlohmann::json>& device_of_rank) {
+  std::map<std::pair<int, std::string>, std::size_t> first_rank_of;
+  for (std::size_t r = 0; r < device_of_rank.size() && r < node_of_rank.size(); ++r) {
+    const nlohmann::json& d = device_of_rank[r];
+    std::string id = d.value("uuid", "");
+    if (id.empty())
+      id = d.value("pci_bus_id", "");
+    if (id.empty())
+      continue; // nothing to tell devices apart by
+    const auto [it, fresh] = first_rank_of.emplace(std::make_pair(node_of_rank[r], id), r);
+    if (!fresh) {
+      return "ranks " + std::to_string(it->second) + " and " + std::to_string(r) + " on " +
+             (r < host_of_rank.size() ? host_of_rank[r] : std::string("one node")) +
+             " would share GPU " + id +
+             ": the cuda backend drives one GPU per rank (fewer ranks per node, or give each "
+             "rank its own GPUs)";
+    }
+  }
+  return "";
 }
 
 std::string self_executable() {

@@ -1,6 +1,7 @@
 #pragma once
 // How `clusterbench run` gets its ranks: already under MPI (an external mpirun, or srun under
 // Slurm) it runs as it is; otherwise it re-executes itself through mpirun with one rank per device.
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,13 @@ std::string self_executable();
 // A GPU backend drives one device per rank: more ranks on a node than devices is bad input, not
 // devices shared behind the user's back. The line to refuse with, or "" when they fit.
 std::string too_many_ranks_for_devices(int ranks_on_node, int devices, const std::string& host);
+// The same rule once the ranks have their devices: two ranks of one node on the same GPU (same
+// UUID, else same PCI bus id) is refused; ranks that each see only their own GPUs (srun
+// --gpu-bind, CUDA_VISIBLE_DEVICES per rank) are fine. `device_of_rank`: backend.device() per
+// world rank. The line to refuse with, or "".
+std::string ranks_sharing_a_gpu(const std::vector<int>& node_of_rank,
+                                const std::vector<std::string>& host_of_rank,
+                                const std::vector<nlohmann::json>& device_of_rank);
 // Finds a program on PATH; empty when absent.
 std::string find_on_path(const std::string& program);
 std::string shell_quote(const std::string& word);

@@ -150,7 +150,7 @@ public:
     return all_gather_int(world);
   }
 
-  [[noreturn]] void abort(int code) const override {
+  [[noreturn]] void abort(int code, const std::string& /*why: already said*/) const override {
     MPI_Abort(MPI_COMM_WORLD, code);
     std::_Exit(code); // MPI_Abort does not return; this says so to the compiler
   }

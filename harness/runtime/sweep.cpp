@@ -54,7 +54,7 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
     total += static_cast<long>(c->instances(config_).size() * counts_for(*c).size());
   }
   Progress progress(total, root);
-  Watchdog watchdog(config_.timeout_s);
+  Watchdog watchdog(config_.timeout_s, world_.rank());
 
   // One sub-communicator per count, made once and reused by every case.
   const std::vector<int> order = layout_.node_aware_order();
@@ -122,10 +122,10 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
                                             " on " + std::to_string(n) + " ranks");
           try {
             records = c->run(ctx, params);
-          } catch (const RunError& e) {
-            // A device or library error (CUDA, NCCL, cuBLASLt, MPI): the other ranks may wait
-            // for this one inside a collective, so the job ends (exit 3). When the rank keeping
-            // the results saw it, the file ends with the failed record and its message.
+          } catch (const Error& e) {
+            // A device or library error (CUDA, NCCL, cuBLASLt, MPI), or another rank's: the other
+            // ranks may wait for this one inside a collective, so the job ends (exit 3). When the
+            // rank keeping the results saw it, the file ends with the failed record and why.
             if (root && writer) {
               Record failed = ctx.new_record(c->suite(), c->name(), params);
               failed.status = "failed";

@@ -1,6 +1,7 @@
 #include "runtime/thread_comm.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
@@ -9,20 +10,61 @@
 #include <numeric>
 
 #include "core/error.hpp"
+#include "runtime/communicator.hpp"
 
 namespace cb::detail {
 namespace {
 
 using Bytes = std::vector<char>;
 
+class ThreadGroup;
+
+// What every group of one thread world shares: whether a rank has failed, and why. Failing wakes
+// every member waiting in any group, and each then stops with the failing rank's message, where
+// MPI_Abort would have killed the processes: the other threads may be waiting for the failed one.
+class ThreadJob {
+public:
+  void add(const std::shared_ptr<ThreadGroup>& group) {
+    std::lock_guard lock(mutex_);
+    groups_.push_back(group);
+  }
+  // The first failure is the job's; later ones only wake the waiters again.
+  void fail(int code, const std::string& why);
+  bool failed() const { return failed_.load(); }
+  int code() const {
+    std::lock_guard lock(mutex_);
+    return code_;
+  }
+  std::string why() const {
+    std::lock_guard lock(mutex_);
+    return why_;
+  }
+
+private:
+  mutable std::mutex mutex_;
+  std::atomic<bool> failed_{false};
+  int code_ = 0;
+  std::string why_;
+  std::vector<std::weak_ptr<ThreadGroup>> groups_;
+};
+
 // What the members of one group share. Every operation is an exchange: each member leaves its
 // bytes in its slot, all meet, each copies what it needs, all meet again so that the slots can be
 // reused by the next operation.
 class ThreadGroup {
 public:
-  explicit ThreadGroup(std::vector<int> world_ranks)
-      : world_ranks_(std::move(world_ranks)), slots_(world_ranks_.size()),
+  ThreadGroup(std::vector<int> world_ranks, std::shared_ptr<ThreadJob> job)
+      : world_ranks_(std::move(world_ranks)), job_(std::move(job)), slots_(world_ranks_.size()),
         children_(world_ranks_.size()) {}
+
+  ThreadJob& job() const { return *job_; }
+  const std::shared_ptr<ThreadJob>& shared_job() const { return job_; }
+
+  // Wakes the waiting members so they see the job has failed.
+  void wake() {
+    { std::lock_guard lock(mutex_); }
+    opened_.notify_all();
+  }
 
   int size() const { return static_cast<int>(world_ranks_.size()); }
   const std::vector<int>& world_ranks() const { return world_ranks_; }
@@ -56,6 +98,7 @@ public:
 private:
   // A generation-counted barrier: the last to arrive opens it for everyone waiting.
   void arrive_and_wait(std::unique_lock<std::mutex>& lock) {
+    stop_if_failed();
     const unsigned long long generation = generation_;
     if (++arrived_ == size()) {
       arrived_ = 0;
@@ -63,10 +106,18 @@ private:
       opened_.notify_all();
       return;
     }
-    opened_.wait(lock, [&] { return generation_ != generation; });
+    opened_.wait(lock, [&] { return generation_ != generation || job_->failed(); });
+    if (generation_ == generation)
+      stop_if_failed();
+  }
+
+  void stop_if_failed() const {
+    if (job_->failed())
+      throw RankStopped(job_->code(), job_->why());
   }
 
   const std::vector<int> world_ranks_;
+  const std::shared_ptr<ThreadJob> job_;
   std::mutex mutex_;
   std::condition_variable opened_;
   int arrived_ = 0;
@@ -74,6 +125,23 @@ private:
   std::vector<Bytes> slots_;
   std::vector<std::shared_ptr<ThreadGroup>> children_;
 };
+
+void ThreadJob::fail(int code, const std::string& why) {
+  std::vector<std::weak_ptr<ThreadGroup>> groups;
+  {
+    std::lock_guard lock(mutex_);
+    if (!failed_.load()) {
+      code_ = code;
+      why_ = why;
+      failed_.store(true);
+    }
+    groups = groups_;
+  }
+  for (const auto& weak : groups) {
+    if (auto group = weak.lock())
+      group->wake();
+  }
+}
 
 template <typename T> Bytes bytes_of(const T& value) {
   Bytes out(sizeof(T));
@@ -121,7 +189,8 @@ public:
       std::vector<int> world;
       for (int r : members)
         world.push_back(group_->world_ranks()[static_cast<std::size_t>(r)]);
-      made = std::make_shared<ThreadGroup>(std::move(world));
+      made = std::make_shared<ThreadGroup>(std::move(world), group_->shared_job());
+      group_->job().add(made);
     }
     std::shared_ptr<ThreadGroup> group = group_->hand_over(rank_, leader, made);
     const auto pos = std::find(members.begin(), members.end(), rank_) - members.begin();
@@ -180,13 +249,14 @@ public:
   }
 
   std::vector<int> world_ranks() const override { return group_->world_ranks(); }
+  int world_rank() const { return group_->world_ranks()[static_cast<std::size_t>(rank_)]; }
 
-  [[noreturn]] void abort(int code) const override {
-    // The other threads may be waiting for this one: the process ends, as MPI_Abort ends a job.
-    // Finished records are already on disk (the results file is rewritten whole per record).
-    std::fflush(stdout);
-    std::fflush(stderr);
-    std::_Exit(code);
+  [[noreturn]] void abort(int code, const std::string& why) const override {
+    // Not the process's end: rank 0 may be writing the failed record. Every thread waiting for
+    // this one is woken to stop, and this one leaves its rank (run --single-process ends the
+    // process once the threads are back, or after a grace period).
+    group_->job().fail(code, "rank " + std::to_string(world_rank()) + " failed: " + why);
+    throw RankStopped(group_->job().code(), group_->job().why());
   }
 
 private:
@@ -208,7 +278,9 @@ std::vector<std::unique_ptr<CommImpl>> thread_world(int n) {
     throw InputError("a single-process run needs at least one rank, got " + std::to_string(n));
   std::vector<int> ranks(static_cast<std::size_t>(n));
   std::iota(ranks.begin(), ranks.end(), 0);
-  auto group = std::make_shared<ThreadGroup>(std::move(ranks));
+  auto job = std::make_shared<ThreadJob>();
+  auto group = std::make_shared<ThreadGroup>(std::move(ranks), job);
+  job->add(group);
   std::vector<std::unique_ptr<CommImpl>> out;
   for (int r = 0; r < n; ++r)
     out.push_back(std::make_unique<ThreadComm>(group, r));

@@ -5,7 +5,8 @@
 
 namespace cb {
 
-Watchdog::Watchdog(double timeout_s) : timeout_(timeout_s), thread_([this] { watch(); }) {}
+Watchdog::Watchdog(double timeout_s, int rank)
+    : timeout_(timeout_s), rank_(rank), thread_([this] { watch(); }) {}
 
 Watchdog::~Watchdog() {
   {
@@ -42,13 +43,10 @@ void Watchdog::watch() {
       // No MPI call from this thread (MPI runs single-threaded): the rank leaves with exit code 3
       // and the launcher (mpirun, srun) tears the rest of the job down. Records on disk are
       // complete files, written atomically.
-      const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
-      if (!rank)
-        rank = std::getenv("PMI_RANK");
       std::fprintf(stderr,
-                   "clusterbench run: rank %s: no progress for %.0f s in %s; aborting the job "
+                   "clusterbench run: rank %d: no progress for %.0f s in %s; aborting the job "
                    "(--timeout). Finished records are kept in the results file.\n",
-                   rank ? rank : "0", timeout_.count(), what_.c_str());
+                   rank_, timeout_.count(), what_.c_str());
       std::fflush(stderr);
       std::_Exit(3);
     }

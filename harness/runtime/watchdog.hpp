@@ -11,7 +11,8 @@ namespace cb {
 
 class Watchdog {
 public:
-  explicit Watchdog(double timeout_s);
+  // rank: the world rank named when it fires.
+  Watchdog(double timeout_s, int rank);
   ~Watchdog();
   Watchdog(const Watchdog&) = delete;
   Watchdog& operator=(const Watchdog&) = delete;
@@ -21,6 +22,7 @@ public:
 private:
   void watch();
   std::chrono::duration<double> timeout_;
+  int rank_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::string what_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <mutex>
 #include <set>
 #include <vector>
 
@@ -30,12 +31,16 @@ std::string blas_description() {
 }
 
 void blas_use_one_thread() {
-  // The variable only reaches OpenBLAS in processes started after this; the call is what sets this
-  // process, whose OpenBLAS read its environment when it was loaded.
-  ::setenv("OPENBLAS_NUM_THREADS", "1", 1);
+  // Once per process: the ranks of a single-process run are threads, and setenv must not race
+  // with another thread's getenv. The variable only reaches OpenBLAS in processes started after
+  // this; the call is what sets this process, whose OpenBLAS read its environment when loaded.
+  static std::once_flag once;
+  std::call_once(once, [] {
+    ::setenv("OPENBLAS_NUM_THREADS", "1", 1);
 #if defined(CB_HAVE_OPENBLAS)
-  openblas_set_num_threads(1);
+    openblas_set_num_threads(1);
 #endif
+  });
 }
 
 double gemm_flops(double m, double n, double k) {

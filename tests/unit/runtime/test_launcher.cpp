@@ -26,6 +26,29 @@ TEST(Launcher, RefusesMoreRanksOnANodeThanGpus) {
   EXPECT_NE(too_many_ranks_for_devices(2, 1, "h").find("only 1 GPU visible"), std::string::npos);
 }
 
+TEST(Launcher, RefusesTwoRanksOnOneGpuButNotRanksThatSeeOnlyTheirOwn) {
+  const std::vector<std::string> hosts{"a", "a", "b", "b"};
+  const std::vector<int> nodes{0, 0, 1, 1};
+  // srun --gpu-bind: every rank sees one GPU, index 0, but a different one.
+  std::vector<nlohmann::json> devices{{{"index", 0}, {"uuid", "GPU-1"}},
+                                      {{"index", 0}, {"uuid", "GPU-2"}},
+                                      {{"index", 0}, {"uuid", "GPU-3"}},
+                                      {{"index", 0}, {"uuid", "GPU-4"}}};
+  EXPECT_EQ(ranks_sharing_a_gpu(nodes, hosts, devices), "");
+  // The same UUID on two nodes is not sharing (it cannot happen, but is not one GPU).
+  devices[2]["uuid"] = "GPU-1";
+  EXPECT_EQ(ranks_sharing_a_gpu(nodes, hosts, devices), "");
+  devices[3]["uuid"] = "GPU-1";
+  EXPECT_EQ(ranks_sharing_a_gpu(nodes, hosts, devices),
+            "ranks 2 and 3 on b would share GPU GPU-1: the cuda backend drives one GPU per rank "
+            "(fewer ranks per node, or give each rank its own GPUs)");
+  // Without a UUID, the PCI bus id tells them apart.
+  EXPECT_NE(
+      ranks_sharing_a_gpu({0, 0}, {"a", "a"},
+                          {{{"pci_bus_id", "0000:19:00.0"}}, {{"pci_bus_id", "0000:19:00.0"}}}),
+      "");
+}
+
 TEST(Launcher, QuotesForTheShell) {
   EXPECT_EQ(shell_quote("plain-word_1.json"), "plain-word_1.json");
   EXPECT_EQ(shell_quote("two words"), "'two words'");

@@ -34,12 +34,22 @@ public:
   }
 };
 
+// Rank 1 alone hits a device error in the second instance while rank 0 waits for it.
+class FailsOnRankOne : public FailsOnSecondInstance {
+public:
+  std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {
+    if (params.at("step") == 2 && ctx.comm.rank() == 1)
+      CB_RUN_ERROR("an illegal memory access was encountered");
+    return FailsOnSecondInstance::run(ctx, params);
+  }
+};
+
 struct Outcome {
   std::string error;
   std::vector<Record> records;
 };
 
-Outcome sweep_on_threads(int ranks) {
+template <typename Case> Outcome sweep_on_threads(int ranks) {
   const auto path = std::filesystem::temp_directory_path() /
                     ("cb-sweep-test-" + std::to_string(::getpid()) + ".json");
   std::vector<Communicator> worlds = Communicator::threads(ranks);
@@ -61,13 +71,20 @@ Outcome sweep_on_threads(int ranks) {
       threads.emplace_back([&, r] {
         HostBackend backend(r);
         std::vector<std::unique_ptr<BenchmarkCase>> cases;
-        cases.push_back(std::make_unique<FailsOnSecondInstance>());
+        cases.push_back(std::make_unique<Case>());
         SweepRunner runner(backend, worlds[static_cast<std::size_t>(r)], config, layout, devices,
                            {ranks});
         std::ostringstream table;
+        // As `run` drives a rank: an error ends the job (the other ranks are woken to stop).
         try {
-          runner.run(cases, r == 0 ? &writer : nullptr, r == 0 ? &table : nullptr);
-        } catch (const RunError& e) {
+          try {
+            runner.run(cases, r == 0 ? &writer : nullptr, r == 0 ? &table : nullptr);
+          } catch (const RankStopped&) {
+            throw;
+          } catch (const Error& e) {
+            worlds[static_cast<std::size_t>(r)].abort(3, e.what());
+          }
+        } catch (const RankStopped& e) {
           if (r == 0)
             out.error = e.what();
         }
@@ -80,7 +97,7 @@ Outcome sweep_on_threads(int ranks) {
 }
 
 TEST(SweepRunner, ADeviceErrorEndsTheRunWithAFailedRecordCarryingItsMessage) {
-  const Outcome out = sweep_on_threads(2);
+  const Outcome out = sweep_on_threads<FailsOnSecondInstance>(2);
   EXPECT_NE(out.error.find("illegal memory access"), std::string::npos) << out.error;
   ASSERT_EQ(out.records.size(), 2u);
   EXPECT_EQ(out.records[0].status, "ok"); // the finished record is kept
@@ -89,6 +106,16 @@ TEST(SweepRunner, ADeviceErrorEndsTheRunWithAFailedRecordCarryingItsMessage) {
   EXPECT_EQ(out.records[1].params.at("step"), 2);
   EXPECT_EQ(out.records[1].gpus, 2);
   EXPECT_NE(out.records[1].reason.find("illegal memory access"), std::string::npos);
+}
+
+TEST(SweepRunner, AnErrorOnAnotherRankIsTheFailedRecordsReasonOnRankZero) {
+  const Outcome out = sweep_on_threads<FailsOnRankOne>(2);
+  EXPECT_EQ(out.error.rfind("rank 1 failed: an illegal memory access", 0), 0u) << out.error;
+  ASSERT_EQ(out.records.size(), 2u);
+  EXPECT_EQ(out.records[0].status, "ok");
+  EXPECT_EQ(out.records[1].status, "failed");
+  EXPECT_EQ(out.records[1].reason.rfind("rank 1 failed: an illegal memory access", 0), 0u)
+      << out.records[1].reason;
 }
 
 } // namespace

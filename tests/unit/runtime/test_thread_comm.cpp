@@ -133,6 +133,31 @@ TEST(ThreadComm, ManyBackToBackOperationsStayConsistent) {
   EXPECT_EQ(wrong, (std::vector<long long>(4, 0)));
 }
 
+TEST(ThreadComm, AnAbortWakesEveryWaitingRankWithTheFailedRanksMessage) {
+  // Rank 2 fails; rank 0 waits in the world, rank 1 in a group split from it. Neither may wait
+  // forever, and both learn which rank failed and why, with the job's exit code.
+  std::vector<std::string> seen(3);
+  std::vector<int> codes(3, -1);
+  on_threads(3, [&](int r, const Communicator& c) {
+    const Communicator pair = c.split(r < 2 ? 0 : -1, r);
+    try {
+      if (r == 2)
+        c.abort(3, "an illegal memory access was encountered");
+      if (r == 1)
+        pair.barrier(); // waits for rank 0, which is waiting for rank 2
+      else
+        c.barrier();
+    } catch (const RankStopped& e) {
+      seen[r] = e.what();
+      codes[r] = static_cast<int>(e.code());
+    }
+  });
+  for (int r = 0; r < 3; ++r) {
+    EXPECT_EQ(seen[r], "rank 2 failed: an illegal memory access was encountered") << r;
+    EXPECT_EQ(codes[r], 3) << r;
+  }
+}
+
 TEST(ThreadComm, ZeroRanksIsBadInput) {
   EXPECT_THROW(Communicator::threads(0), InputError);
 }
