@@ -19,6 +19,14 @@ ReportOptions options() {
   return o;
 }
 
+// The glossary's worked example: 4000 GPU-hours at $2.50 an hour.
+ReportOptions priced_options() {
+  ReportOptions o = options();
+  o.gpu_hours = 4000;
+  o.price = 2.5;
+  return o;
+}
+
 Headline headline_of(const ResultsFile& results, const ReportOptions& o = options()) {
   return build_headline(results, "test.json", build_family_reports(results, o.outlook_gpus), o);
 }
@@ -162,9 +170,7 @@ TEST(Headline, PredictsWithoutStorageLeavingInputOut) {
   const ResultsFile results =
       without_storage(load_results(test::fixture("report/h200_cluster.json")));
   EXPECT_TRUE(missing_prediction_parts(results).empty());
-  ReportOptions o = options();
-  o.gpu_hours = 4000;
-  o.price = 2.5;
+  ReportOptions o = priced_options();
   const Headline h = headline_of(results, o);
   ASSERT_TRUE(h.prediction.has_value()) << h.prediction_problem;
   EXPECT_TRUE(h.prediction->model.input_left_out);
@@ -223,9 +229,7 @@ TEST(Headline, DefaultOutlookIs64AndTheHorizon) {
 TEST(Headline, PredictsTheTrainingStepWhenEveryPartIsThere) {
   const ResultsFile results = load_results(test::fixture("report/h200_cluster.json"));
   EXPECT_TRUE(missing_prediction_parts(results).empty());
-  ReportOptions o = options();
-  o.gpu_hours = 4000;
-  o.price = 2.5;
+  ReportOptions o = priced_options();
   const Headline h = headline_of(results, o);
   ASSERT_TRUE(h.prediction.has_value()) << h.prediction_problem;
   ASSERT_EQ(h.predicted.size(), 2u);
@@ -264,9 +268,7 @@ TEST(Headline, ThePartsAreThereButCannotBeModelled) {
 
 TEST(CostOutlook, TheWorkedExample) {
   // "On 64 GPUs at 70 % efficiency the job takes 89.3 hours and costs 43 % more than the ideal."
-  ReportOptions o = options();
-  o.gpu_hours = 4000;
-  o.price = 2.5;
+  ReportOptions o = priced_options();
   const CostOutlook c = cost_outlook(64, 0.7, o);
   EXPECT_NEAR(c.overhead, 0.428571, 1e-6);
   EXPECT_NEAR(*c.wall_hours, 89.2857, 1e-4);

@@ -16,13 +16,19 @@ namespace {
 constexpr std::uint64_t kData = 1 << 20;
 constexpr std::uint64_t kSeed = 99;
 
-class BlockReaderTest : public ::testing::TestWithParam<std::tuple<int, bool>> {};
+// A storage directory of its own holding rank 0's prepared file.
+class PreparedFile : public ::testing::Test {
+protected:
+  void SetUp() override { dir.prepare_file("clusterbench-rank0.dat", kData, kSeed); }
+  test::TempDir tmp;
+  StorageDir dir{tmp.str(), false};
+};
+
+class BlockReaderTest : public PreparedFile,
+                        public ::testing::WithParamInterface<std::tuple<int, bool>> {};
 
 TEST_P(BlockReaderTest, ReadsEveryBlockAndVerifiesTheFile) {
   const auto [queue_depth, buffered] = GetParam();
-  test::TempDir tmp;
-  StorageDir dir(tmp.str(), false);
-  dir.prepare_file("clusterbench-rank0.dat", kData, kSeed);
   BlockReader reader(dir.fd(), dir.path(), "clusterbench-rank0.dat", 64 << 10, queue_depth,
                      buffered);
   if (buffered) {
@@ -42,9 +48,6 @@ TEST_P(BlockReaderTest, ReadsEveryBlockAndVerifiesTheFile) {
 // throwing (which would abort the whole job and lose the other records).
 TEST_P(BlockReaderTest, AReadErrorMidPassIsReturnedWithItsOffset) {
   const auto [queue_depth, buffered] = GetParam();
-  test::TempDir tmp;
-  StorageDir dir(tmp.str(), false);
-  dir.prepare_file("clusterbench-rank0.dat", kData, kSeed);
   BlockReader reader(dir.fd(), dir.path(), "clusterbench-rank0.dat", 64 << 10, queue_depth,
                      buffered);
   const off_t cut = static_cast<off_t>(kStorageHeaderBytes + kData / 2);
@@ -60,10 +63,7 @@ TEST_P(BlockReaderTest, AReadErrorMidPassIsReturnedWithItsOffset) {
 INSTANTIATE_TEST_SUITE_P(DepthsAndModes, BlockReaderTest,
                          ::testing::Combine(::testing::Values(1, 4), ::testing::Bool()));
 
-TEST(BlockReader, ACorruptedBlockOnDiskIsCaughtWithItsOffset) {
-  test::TempDir tmp;
-  StorageDir dir(tmp.str(), false);
-  dir.prepare_file("clusterbench-rank0.dat", kData, kSeed);
+TEST_F(PreparedFile, ACorruptedBlockOnDiskIsCaughtWithItsOffset) {
   const std::uint64_t bad_offset = kStorageHeaderBytes + 37 * kStorageChunkBytes + 123;
   {
     const int fd = ::open((tmp.str() + "/clusterbench-rank0.dat").c_str(), O_RDWR);
@@ -88,12 +88,9 @@ TEST(BlockReader, ACorruptedBlockOnDiskIsCaughtWithItsOffset) {
   EXPECT_NE(check.first_problem.find("checksum mismatch"), std::string::npos);
 }
 
-TEST(BlockReader, FallsBackToPreadWhenIoUringCannotStartAndSaysSo) {
+TEST_F(PreparedFile, FallsBackToPreadWhenIoUringCannotStartAndSaysSo) {
   // io_uring rings hold at most 32768 entries: a deeper queue makes io_uring_queue_init fail,
   // as it does where io_uring is forbidden.
-  test::TempDir tmp;
-  StorageDir dir(tmp.str(), false);
-  dir.prepare_file("clusterbench-rank0.dat", kData, kSeed);
   BlockReader reader(dir.fd(), dir.path(), "clusterbench-rank0.dat", 512, 65536, true);
   EXPECT_EQ(reader.engine(), "pread");
   ASSERT_FALSE(reader.notes().empty());
@@ -101,10 +98,7 @@ TEST(BlockReader, FallsBackToPreadWhenIoUringCannotStartAndSaysSo) {
   EXPECT_EQ(reader.read_pass(sequential_offsets(kData, 512, kStorageHeaderBytes)), "");
 }
 
-TEST(BlockReader, AReadPastTheEndIsAnErrorNotACrash) {
-  test::TempDir tmp;
-  StorageDir dir(tmp.str(), false);
-  dir.prepare_file("clusterbench-rank0.dat", kData, kSeed);
+TEST_F(PreparedFile, AReadPastTheEndIsAnErrorNotACrash) {
   for (int depth : {1, 2}) {
     BlockReader reader(dir.fd(), dir.path(), "clusterbench-rank0.dat", 64 << 10, depth, false);
     const std::string error =
