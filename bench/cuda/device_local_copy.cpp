@@ -33,10 +33,9 @@ protected:
     cuda::launch_fill_constant(DType::f32, src.get(), floats, 1.5, backend.stream());
     cuda::launch_fill_constant(DType::f32, dst.get(), floats, 0, backend.stream());
     backend.synchronize();
-    const int blocks = cuda::sm_copy_blocks(backend.device_index());
     auto copy_on = [=, s = src.get(), d = dst.get()](cudaStream_t stream) {
       if (by_sm) {
-        cuda::launch_sm_copy(d, s, bytes, blocks, stream);
+        cuda::launch_sm_copy(d, s, bytes, stream);
       } else {
         CB_CUDA(cudaMemcpyAsync(d, s, bytes, cudaMemcpyDeviceToDevice, stream));
       }

@@ -106,10 +106,9 @@ protected:
           }
           destinations.emplace_back(to, dst);
           // Both initiators run on the source GPU: the copy engine pushes, the SM kernel stores.
-          const int blocks = by_sm ? cuda::sm_copy_blocks(from) : 0;
           streams.push_back({from, [=](cudaStream_t s) {
                                if (by_sm) {
-                                 cuda::launch_sm_copy(dst, src, bytes, blocks, s);
+                                 cuda::launch_sm_copy(dst, src, bytes, s);
                                } else {
                                  CB_CUDA(cudaMemcpyPeerAsync(dst, to, src, from, bytes, s));
                                }

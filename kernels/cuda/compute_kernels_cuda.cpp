@@ -63,7 +63,7 @@ public:
     elements_ = array_bytes / 16 * 16 / size;
     if (elements_ == 0)
       CB_RUN_ERROR("stream array of " + std::to_string(array_bytes) + " bytes");
-    blocks_ = stream_blocks(kind, t, backend.device_index());
+    blocks_ = kind == StreamKind::read ? read_blocks(t, backend.device_index()) : 0;
     const cudaStream_t s = backend.stream();
     a_ = DeviceMemory(elements_ * size);
     launch_fill_constant(t, a_.get(), elements_, kA, s);
@@ -83,7 +83,7 @@ public:
         launch_read(t_, a_.get(), elements_, static_cast<double*>(partial_.get()), blocks_,
                     backend_.stream());
       } else {
-        launch_stream(kind_, t_, a_.get(), b_.get(), c_.get(), elements_, kScalar, blocks_,
+        launch_stream(kind_, t_, a_.get(), b_.get(), c_.get(), elements_, kScalar,
                       backend_.stream());
       }
     });

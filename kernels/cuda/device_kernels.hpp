@@ -15,15 +15,17 @@ namespace cb::cuda {
 // the kernel's own registers and shared memory): a grid-stride kernel launched with them runs in
 // exactly one wave, without a tail wave on part of the SMs.
 int blocks_in_one_wave(const void* kernel, int threads, int device);
-// The same, for the launchers below.
-int stream_blocks(StreamKind kind, DType t, int device);
+// Blocks of `threads` that give each of `items` its own thread, capped at the grid's limit (a
+// grid-stride kernel loops past it).
+int covering_grid(std::size_t items, int threads);
+// blocks_in_one_wave for the launchers below that run one wave.
+int read_blocks(DType t, int device);
 int fma_blocks(DType t, int threads, int device);
-int sm_copy_blocks(int device); // 256 threads per block
 
-// STREAM kernels on float or double arrays (16-byte vector loads and stores, grid-stride):
+// STREAM kernels on float or double arrays (16-byte vector loads and stores, a thread per vector):
 // copy c=a, scale b=s*c, add c=a+b, triad a=b+s*c. Element counts must be multiples of 16 bytes.
 void launch_stream(StreamKind kind, DType t, void* a, void* b, void* c, std::size_t elements,
-                   double scalar, int blocks, cudaStream_t stream);
+                   double scalar, cudaStream_t stream);
 // read: sums a into one double per block (partial[blocks]), so the loads cannot be elided.
 void launch_read(DType t, const void* a, std::size_t elements, double* partial, int blocks,
                  cudaStream_t stream);
@@ -52,8 +54,8 @@ void launch_spin_until(volatile int* flag, cudaStream_t stream);
 // Loads the spin and copy kernels on the current device now (cudaFuncGetAttributes forces a
 // lazily loaded module in), so that no load has to wait for the device behind a spinning kernel.
 void load_copy_kernels();
-// A copy by SM loads and stores (16-byte vectors where aligned), for peer and local copies that
-// do not use a copy engine.
-void launch_sm_copy(void* dst, const void* src, std::size_t bytes, int blocks, cudaStream_t stream);
+// A copy by SM loads and stores (16-byte vectors where aligned, a thread per vector), for peer and
+// local copies that do not use a copy engine.
+void launch_sm_copy(void* dst, const void* src, std::size_t bytes, cudaStream_t stream);
 
 } // namespace cb::cuda

@@ -61,6 +61,10 @@ TEST(CudaBackend, UploadDownloadRoundTrip) {
 TEST(CudaBackend, TimesABatchWithEventsAndKeepsTheHostRatio) {
   CudaBackend backend(0);
   auto buffer = backend.allocate(256 << 20);
+  // Untimed first: the first launch of a kernel loads its module (CUDA's lazy loading).
+  backend.time_batch(1, [&] {
+    launch_fill_constant(DType::f32, buffer->data(), (256 << 20) / 4, 1.0, backend.stream());
+  });
   const double one = backend.time_batch(1, [&] {
     launch_fill_constant(DType::f32, buffer->data(), (256 << 20) / 4, 1.0, backend.stream());
   });
@@ -113,10 +117,8 @@ TEST(CudaBackend, HeldSmCopiesFinishAndAreCorrect) {
   launch_fill_constant(DType::f32, src.get(), bytes / 4, 4.5, nullptr);
   CB_CUDA(cudaMemset(dst.get(), 0, bytes));
   CB_CUDA(cudaDeviceSynchronize());
-  const int blocks = sm_copy_blocks(0);
-  EXPECT_GT(blocks, 0);
   const std::vector<CopyStream> streams{
-      {0, [&](cudaStream_t s) { launch_sm_copy(dst.get(), src.get(), bytes, blocks, s); }}};
+      {0, [&](cudaStream_t s) { launch_sm_copy(dst.get(), src.get(), bytes, s); }}};
   const auto seconds = time_held_copies(streams, 1, 4);
   ASSERT_EQ(seconds.size(), 1u);
   std::printf("held SM device copy: %.1f GB/s (read + write)\n", 8.0 * bytes / seconds[0] / 1e9);
