@@ -160,6 +160,7 @@ Record CollectiveCase::run_one(const CaseContext& ctx, CollectiveComm& comm,
 
 void CollectiveCase::print_header(std::ostream& out, const CaseContext& ctx) const {
   BenchmarkCase::print_header(out, ctx);
+  printed_skip_reason_.clear();
   char line[256];
   std::snprintf(line, sizeof line, "#%12s %12s %8s %6s %6s %52s\n", "", "", "", "", "",
                 "out-of-place                       in-place");
@@ -205,8 +206,10 @@ void CollectiveCase::print_rows(std::ostream& out, const std::vector<Record>& re
   }
   out << "\n";
   for (const auto& r : records) {
-    if (r.status == "skipped")
+    if (r.status == "skipped" && r.reason != printed_skip_reason_) {
       out << "#   skipped: " << r.reason << "\n";
+      printed_skip_reason_ = r.reason;
+    }
   }
 }
 

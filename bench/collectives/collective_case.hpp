@@ -61,6 +61,9 @@ private:
   Record run_one(const CaseContext& ctx, CollectiveComm& comm, const nlohmann::json& params,
                  bool in_place);
   Collective kind_;
+  // The last skip reason printed under the current table: a reason shared by every row (in-place
+  // alltoall on NCCL) is printed once, not once per size. Printing is rank 0's alone.
+  mutable std::string printed_skip_reason_;
 };
 
 } // namespace cb

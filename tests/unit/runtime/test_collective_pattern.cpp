@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <sstream>
 
 #include "collectives/collective_case.hpp"
 #include "runtime/case.hpp"
@@ -69,4 +70,35 @@ TEST(CollectiveInstances, SweepSizesDtypesAndOnlyReducingCollectivesSweepOps) {
     const bool reduces = kase->name() == "all_reduce" || kase->name() == "reduce_scatter";
     EXPECT_EQ(instances.size(), (reduces ? 2u : 1u) * 2u * 4u) << kase->name();
   }
+}
+
+TEST(CollectiveTable, AReasonSharedByEveryRowIsPrintedOnce) {
+  const Probe probe;
+  auto row = [](std::size_t bytes, const std::string& in_place_reason) {
+    std::vector<Record> records(2);
+    for (int i = 0; i < 2; ++i) {
+      records[i].params = {{"bytes", bytes}, {"count", bytes / 4}, {"dtype", "float"},
+                           {"in_place", i == 1}};
+      records[i].status = "ok";
+    }
+    if (!in_place_reason.empty()) {
+      records[1].status = "skipped";
+      records[1].reason = in_place_reason;
+    }
+    return records;
+  };
+  std::ostringstream out;
+  probe.print_rows(out, row(8, "in-place: two buffers needed"));
+  probe.print_rows(out, row(64, "in-place: two buffers needed"));
+  probe.print_rows(out, row(512, "in-place: another reason"));
+  const std::string text = out.str();
+  auto count = [&](const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+      ++n;
+    return n;
+  };
+  EXPECT_EQ(count("#   skipped: in-place: two buffers needed\n"), 1u) << text;
+  EXPECT_EQ(count("#   skipped: in-place: another reason\n"), 1u) << text;
+  EXPECT_EQ(count("skip "), 3u) << text; // every row still marks its skipped column
 }
