@@ -120,6 +120,39 @@ TEST(QualifyFixtures, MissingAndNoisyCasesAreInconclusive) {
   EXPECT_EQ(inconclusive, 5); // fp8 at 1, 2, 4, 8 GPUs and the missing all_reduce
 }
 
+// Measured, not made: `clusterbench run --backend cuda --suite compute,links,storage` on one
+// H200 SXM (driver 580.159.04, CUDA 13.0). What one GPU can show passes; what needs more GPUs
+// (NVLink P2P, the 8-GPU all_reduce) is inconclusive, each with its reason.
+TEST(QualifyFixtures, AMeasuredOneGpuH200RunPassesWhatOneGpuCanShow) {
+  const std::string path = test::source_path(kFixtures + "h200_measured_1gpu.json");
+  const ResultsFile results = load_results(path);
+  EXPECT_EQ(results.run.at("backend"), "cuda");
+  bool storage_read = false;
+  for (const auto& r : results.records) {
+    if (r.suite == "storage" && r.case_name == "seq_read")
+      storage_read = r.check == "pass";
+  }
+  EXPECT_TRUE(storage_read) << "seq_read on the cuda backend, verified";
+  const QualifyReport report = qualify(results, path, h200());
+  std::vector<std::string> inconclusive;
+  for (const auto& row : report.rows) {
+    if (row.verdict == Verdict::inconclusive) {
+      inconclusive.push_back(row.check.id);
+      continue;
+    }
+    EXPECT_EQ(row.verdict, Verdict::pass) << row.check.id << " " << row.record << " " << row.note;
+  }
+  EXPECT_EQ(inconclusive, (std::vector<std::string>{"nvlink-p2p", "all-reduce-8gpu"}));
+  const CheckRow* p2p = nullptr;
+  for (const auto& row : report.rows) {
+    if (row.check.id == "nvlink-p2p")
+      p2p = &row;
+  }
+  ASSERT_NE(p2p, nullptr);
+  EXPECT_EQ(p2p->note.rfind("skipped: needs at least 2 GPUs on the node", 0), 0u) << p2p->note;
+  EXPECT_EQ(report.overall, Verdict::inconclusive);
+}
+
 TEST(QualifyFixtures, KnownGoodRunAsReference) {
   const std::string clean = test::source_path(kFixtures + "h200_clean.json");
   const Spec reference = load_spec_or_reference(clean, std::nullopt);
