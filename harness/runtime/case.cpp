@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "core/stats.hpp"
+#include "runtime/device_state.hpp"
 
 namespace cb {
 
@@ -43,18 +44,17 @@ CaseContext::measure_timed_into(Record& record, const std::function<double(int)>
     record.extra["state_after"] = after;
   }
   // Any rank throttling taints the record; every rank must take part in the sum.
-  const long long throttled_ranks =
-      comm.sum(static_cast<long long>(after.value("throttled", false) ? 1 : 0));
+  const Throttling throttling = throttling_between(before, after);
+  const long long throttled_ranks = comm.sum(static_cast<long long>(throttling.throttled ? 1 : 0));
+  if (throttling.throttled && !throttling.milliseconds.empty())
+    record.extra["throttled_ms"] = throttling.milliseconds;
   if (throttled_ranks > 0) {
     record.extra["throttled_ranks"] = throttled_ranks;
-    std::string reasons;
-    for (const auto& r : after.value("throttle_reasons", nlohmann::json::array())) {
-      reasons += (reasons.empty() ? "" : ",") + r.get<std::string>();
-    }
-    record.reason +=
-        std::string(record.reason.empty() ? "" : "; ") + "throttled on " +
-        std::to_string(throttled_ranks) + " rank(s)" +
-        (reasons.empty() ? "" : " (" + reasons + " on rank " + std::to_string(comm.rank()) + ")");
+    record.reason += std::string(record.reason.empty() ? "" : "; ") + "throttled on " +
+                     std::to_string(throttled_ranks) + " rank(s)" +
+                     (throttling.causes.empty()
+                          ? ""
+                          : " (" + throttling.causes + " on rank " + std::to_string(comm.rank()) + ")");
   }
   return m;
 }

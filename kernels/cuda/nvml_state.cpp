@@ -21,6 +21,16 @@ const std::vector<ThrottleReason>& throttle_reasons() {
   return reasons;
 }
 
+const std::vector<ThrottlePolicy>& throttle_policies() {
+  static const std::vector<ThrottlePolicy> policies = {
+      {0, "power"},       // NVML_PERF_POLICY_POWER
+      {1, "thermal"},     // NVML_PERF_POLICY_THERMAL
+      {3, "board_limit"}, // NVML_PERF_POLICY_BOARD_LIMIT
+      {5, "reliability"}, // NVML_PERF_POLICY_RELIABILITY
+  };
+  return policies;
+}
+
 std::vector<std::string> decode_throttle_reasons(std::uint64_t mask) {
   std::vector<std::string> out;
   std::uint64_t known = 0;
@@ -51,6 +61,10 @@ bool is_throttled(std::uint64_t mask) {
 // The few NVML entry points used, by their C signatures (nvml.h is not needed to build).
 struct NvmlState::Api {
   using Device = void*;
+  struct ViolationTime { // nvmlViolationTime_t
+    unsigned long long reference_time_us;
+    unsigned long long violation_time_ns;
+  };
   int (*init)() = nullptr;
   int (*shutdown)() = nullptr;
   int (*handle_by_pci)(const char*, Device*) = nullptr;
@@ -60,6 +74,7 @@ struct NvmlState::Api {
   int (*throttle)(Device, unsigned long long*) = nullptr;
   int (*driver_version)(char*, unsigned) = nullptr;
   int (*set_cpu_affinity)(Device) = nullptr;
+  int (*violation_status)(Device, int, ViolationTime*) = nullptr;
 };
 
 namespace {
@@ -89,6 +104,7 @@ NvmlState::NvmlState(const std::string& pci_bus_id) {
     bind(library_, api_->throttle, "nvmlDeviceGetCurrentClocksThrottleReasons");
   bind(library_, api_->driver_version, "nvmlSystemGetDriverVersion");
   bind(library_, api_->set_cpu_affinity, "nvmlDeviceSetCpuAffinity");
+  bind(library_, api_->violation_status, "nvmlDeviceGetViolationStatus");
   if (!api_->init || !api_->shutdown || !api_->handle_by_pci || api_->init() != 0) {
     why_unavailable_ = "nvmlInit failed";
     api_->init = nullptr;
@@ -129,6 +145,18 @@ nlohmann::json NvmlState::snapshot() const {
   if (api_->throttle && api_->throttle(device_, &mask) == 0) {
     s["throttle_reasons"] = decode_throttle_reasons(mask);
     s["throttled"] = is_throttled(mask);
+  }
+  // Cumulative time each cause has held the clocks down since the driver loaded: the growth
+  // across a record says whether it was throttled while measured (runtime/device_state.hpp).
+  if (api_->violation_status) {
+    nlohmann::json counters = nlohmann::json::object();
+    for (const auto& policy : throttle_policies()) {
+      Api::ViolationTime time{};
+      if (api_->violation_status(device_, policy.policy, &time) == 0)
+        counters[policy.name] = time.violation_time_ns;
+    }
+    if (!counters.empty())
+      s["throttle_time_ns"] = counters;
   }
   return s;
 }

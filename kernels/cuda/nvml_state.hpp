@@ -17,6 +17,14 @@ struct ThrottleReason {
   bool slows_work; // a reason that lowers clocks under load (power, thermal, hardware slowdown)
 };
 const std::vector<ThrottleReason>& throttle_reasons();
+// NVML's performance policies whose violation time (nvmlDeviceGetViolationStatus, cumulative
+// nanoseconds) counts time the clocks were held down under load, by the names results carry.
+// Sync boost (clocks matched across GPUs) and low utilisation (idle) are left out.
+struct ThrottlePolicy {
+  int policy; // nvmlPerfPolicyType_t
+  const char* name;
+};
+const std::vector<ThrottlePolicy>& throttle_policies();
 // The names of the bits set in `mask`, in bit order; unknown bits as "0x...".
 std::vector<std::string> decode_throttle_reasons(std::uint64_t mask);
 // True when a reason that slows work is set (idle, application clocks, sync boost are not).
@@ -30,7 +38,8 @@ public:
   NvmlState(const NvmlState&) = delete;
   NvmlState& operator=(const NvmlState&) = delete;
   bool available() const { return device_ != nullptr; }
-  // {power_w, temperature_c, sm_clock_mhz, memory_clock_mhz, throttle_reasons, throttled}, or
+  // {power_w, temperature_c, sm_clock_mhz, memory_clock_mhz, throttle_reasons, throttled,
+  // throttle_time_ns: {power, thermal, board_limit, reliability}}, each where NVML answers, or
   // {"nvml": "<why not>"} when NVML cannot be used.
   nlohmann::json snapshot() const;
   std::string driver_version() const;
