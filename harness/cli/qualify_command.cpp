@@ -29,9 +29,10 @@ int qualify_main(const std::vector<std::string>& args) {
       .epilog("Checks compare measured figures with stated ones (data sheets, published\n"
               "measurements; each spec check carries its source). Fleet rules compare every GPU,\n"
               "link and node with its peers in the same run (median and MAD) and name outliers.\n"
-              "Verdicts: PASS; FAIL; INCONCLUSIVE (fewer than 3 samples, noisy records, missing\n"
-              "cases). Exit 0 on PASS, 1 on FAIL and on INCONCLUSIVE unless allowed, 2 on bad\n"
-              "input.\n\nbundled specs (" +
+              "Verdicts: PASS; FAIL; INCONCLUSIVE (fewer than 3 samples, missing cases, noisy\n"
+              "records whose 5th and 95th percentile samples fall on both sides of the floor).\n"
+              "Exit 0 on PASS, 1 on FAIL and on INCONCLUSIVE unless allowed, 2 on bad input.\n"
+              "\nbundled specs (" +
               cb::specs_directory() +
               "): " + (bundled.empty() ? std::string("none") : cb::join(bundled, ", ")));
   if (!parser.parse(args)) {

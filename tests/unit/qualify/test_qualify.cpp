@@ -77,7 +77,9 @@ TEST(QualifyFixtures, SlowGpuFailsAndIsNamed) {
   EXPECT_EQ(copy8->verdict, Verdict::fail);
   EXPECT_NEAR(*copy8->ratio, 0.85 * 4300 / 4800, 0.01);
   EXPECT_EQ(row_of(report, "hbm-copy", 4)->verdict, Verdict::pass); // GPUs 0-3 only
-  EXPECT_EQ(row_of(report, "gemm-bf16", 8)->verdict, Verdict::fail);
+  // 0.85 x 785 = 667 TFLOP/s clears the sustained BF16 floor (0.65 x 989 = 643): the floor is a
+  // fault detector; a GPU 15 % behind its peers is named by the fleet rule below.
+  EXPECT_EQ(row_of(report, "gemm-bf16", 8)->verdict, Verdict::pass);
 
   ASSERT_FALSE(report.fleet.outliers.empty());
   for (const auto& o : report.fleet.outliers) {
@@ -114,25 +116,30 @@ TEST(QualifyFixtures, MissingAndNoisyCasesAreInconclusive) {
       EXPECT_EQ(row.note, "no matching record (case not run)");
     } else {
       EXPECT_EQ(row.check.id, "gemm-fp8");
-      EXPECT_EQ(row.note.rfind("noisy: cv 3.40%", 0), 0u) << row.note;
+      EXPECT_EQ(row.note.rfind("noisy: cv ", 0), 0u) << row.note; // its samples straddle the floor
     }
   }
   EXPECT_EQ(inconclusive, 5); // fp8 at 1, 2, 4, 8 GPUs and the missing all_reduce
 }
 
 // Measured, not made: `clusterbench run --backend cuda --suite compute,links,storage` on one
-// H200 SXM (driver 580.159.04, CUDA 13.0). What one GPU can show passes; what needs more GPUs
-// (NVLink P2P, the 8-GPU all_reduce) is inconclusive, each with its reason.
+// H200 SXM (driver 580.159.04, CUDA 13.0), its GEMMs held at the 700 W power cap. What one GPU
+// can show passes, the noisy TF32 GEMM too (even its slow tail clears the floor); the noisy FP16
+// GEMM straddles its floor, and what needs more GPUs (NVLink P2P, the 8-GPU all_reduce) is
+// missing: those are inconclusive, each with its reason.
 TEST(QualifyFixtures, AMeasuredOneGpuH200RunPassesWhatOneGpuCanShow) {
   const std::string path = test::source_path(kFixtures + "h200_measured_1gpu.json");
   const ResultsFile results = load_results(path);
   EXPECT_EQ(results.run.at("backend"), "cuda");
-  bool storage_read = false;
+  bool storage_read = false, power_capped_gemm = false;
   for (const auto& r : results.records) {
     if (r.suite == "storage" && r.case_name == "seq_read")
       storage_read = r.check == "pass";
+    if (r.case_name == "gemm" && r.extra.contains("throttled_ms"))
+      power_capped_gemm = r.extra["throttled_ms"].value("power", 0.0) > 0;
   }
   EXPECT_TRUE(storage_read) << "seq_read on the cuda backend, verified";
+  EXPECT_TRUE(power_capped_gemm) << "NVML's power-cap counter grew during a GEMM";
   const QualifyReport report = qualify(results, path, h200());
   std::vector<std::string> inconclusive;
   for (const auto& row : report.rows) {
@@ -141,15 +148,20 @@ TEST(QualifyFixtures, AMeasuredOneGpuH200RunPassesWhatOneGpuCanShow) {
       continue;
     }
     EXPECT_EQ(row.verdict, Verdict::pass) << row.check.id << " " << row.record << " " << row.note;
+    if (row.check.id == "gemm-tf32") {
+      EXPECT_EQ(row.note.rfind("noisy, but its slowest 5 % of samples clear the floor", 0), 0u)
+          << row.note;
+    }
   }
-  EXPECT_EQ(inconclusive, (std::vector<std::string>{"nvlink-p2p", "all-reduce-8gpu"}));
-  const CheckRow* p2p = nullptr;
+  EXPECT_EQ(inconclusive, (std::vector<std::string>{"gemm-fp16", "nvlink-p2p", "all-reduce-8gpu"}));
   for (const auto& row : report.rows) {
-    if (row.check.id == "nvlink-p2p")
-      p2p = &row;
+    if (row.check.id == "nvlink-p2p") {
+      EXPECT_EQ(row.note.rfind("skipped: needs at least 2 GPUs on the node", 0), 0u) << row.note;
+    }
+    if (row.check.id == "gemm-fp16") {
+      EXPECT_EQ(row.note.rfind("noisy: ", 0), 0u) << row.note;
+    }
   }
-  ASSERT_NE(p2p, nullptr);
-  EXPECT_EQ(p2p->note.rfind("skipped: needs at least 2 GPUs on the node", 0), 0u) << p2p->note;
   EXPECT_EQ(report.overall, Verdict::inconclusive);
 }
 
@@ -207,6 +219,51 @@ TEST(Qualify, JudgesOneRecord) {
 
   r.status = "skipped";
   r.reason = "no GPU";
+  EXPECT_EQ(judge_record(e, r, 0).verdict, Verdict::inconclusive);
+}
+
+TEST(Qualify, ANoisyRecordDecidesOnlyWhereBothTailsFallOnOneSideOfTheFloor) {
+  const Expectation e = copy_check(250, 0.8); // needs 200 GB/s; the record's median gives 200 x 1.2
+  auto noisy = [](std::vector<double> samples) {
+    Record r = test::gpu_record("compute", "copy", {120, 120});
+    r.status = "noisy";
+    r.reason = "spread 2.43% above the 1.00% target at the 2.00 s cap";
+    r.samples_s = std::move(samples);
+    r.stats = summarize(r.samples_s);
+    return r;
+  };
+  // Clocks swinging +-5 % around a figure 20 % above the floor: even the slow tail clears it.
+  CheckRow row = judge_record(e, noisy({0.95, 0.97, 1.0, 1.03, 1.05}), 0);
+  EXPECT_EQ(row.verdict, Verdict::pass) << row.note;
+  EXPECT_EQ(row.note, "noisy, but its slowest 5 % of samples clear the floor: spread 2.43% above "
+                      "the 1.00% target at the 2.00 s cap");
+  // Swinging +-40 %: the slow tail (1.4 s: 240 / 1.4 = 171 GB/s) is under the floor.
+  row = judge_record(e, noisy({0.6, 0.8, 1.0, 1.2, 1.4}), 0);
+  EXPECT_EQ(row.verdict, Verdict::inconclusive);
+  EXPECT_EQ(row.note.rfind("noisy: spread", 0), 0u) << row.note;
+  // Everything 40 % slower than the floor even at its fastest: a fail, noise or not.
+  Record slow = noisy({1.95, 1.97, 2.0, 2.03, 2.05});
+  slow.metrics["gbps"] = 120.0; // the figure at the 2.0 s median
+  row = judge_record(e, slow, 0);
+  EXPECT_EQ(row.verdict, Verdict::fail) << row.note;
+  EXPECT_EQ(row.note.rfind("noisy, but its fastest 5 % of samples miss the floor", 0), 0u);
+  // Too few samples to know the tails: still inconclusive.
+  row = judge_record(e, noisy({0.99, 1.01}), 0);
+  EXPECT_EQ(row.verdict, Verdict::inconclusive);
+}
+
+TEST(Qualify, ANoisyLatencyRecordIsJudgedOnItsTailsToo) {
+  Record r = test::gpu_record("links", "pt2pt_latency", {1, 1});
+  r.metrics = {{"latency_us", 2.0}};
+  r.status = "noisy";
+  r.samples_s = {0.9, 0.95, 1.0, 1.05, 1.1};
+  r.stats = summarize(r.samples_s);
+  Expectation e = copy_check(2.0, 0.8); // at most 2.5 us
+  e.suite = "links";
+  e.case_name = "pt2pt_latency";
+  e.metric = "latency_us";
+  EXPECT_EQ(judge_record(e, r, 0).verdict, Verdict::pass); // 2.2 us at the slow tail
+  r.metrics = {{"latency_us", 2.4}};                       // 2.64 us at the slow tail
   EXPECT_EQ(judge_record(e, r, 0).verdict, Verdict::inconclusive);
 }
 
