@@ -77,7 +77,7 @@ TEST(Spec, H200CarriesTheIssueFigures) {
   EXPECT_DOUBLE_EQ(find("hbm-copy").fraction, 0.85);
   EXPECT_EQ(find("hbm-copy").measure, Measure::per_gpu);
   EXPECT_DOUBLE_EQ(find("gemm-bf16").expected, 989);
-  EXPECT_DOUBLE_EQ(find("gemm-bf16").fraction, 0.70);
+  EXPECT_DOUBLE_EQ(find("gemm-bf16").fraction, 0.65); // sustained, under the 700 W power cap
   EXPECT_DOUBLE_EQ(find("h2d-pinned").expected * find("h2d-pinned").fraction, 63 * 0.80);
   const auto& ar = find("all-reduce-8gpu");
   EXPECT_DOUBLE_EQ(ar.expected, 431);
