@@ -153,6 +153,10 @@ StorageToGpu::StorageToGpu(const ReadFile& file, std::size_t block_bytes, int de
   if (fd_ < 0)
     CB_RUN_ERROR("cannot open " + file.path + ": " + errno_text());
   DeviceScope scope(device);
+  // Events belong to the device current at creation; the members were made before this scope,
+  // on whichever device was current then, and are remade here on the one the copies run on.
+  for (auto& event : copied_)
+    event = Event();
   for (auto& buffer : staging_)
     buffer = HostMemory(block_, true);
   target_ = DeviceMemory(bytes_per_pass());
