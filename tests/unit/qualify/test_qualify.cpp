@@ -252,6 +252,26 @@ TEST(Qualify, ANoisyRecordDecidesOnlyWhereBothTailsFallOnOneSideOfTheFloor) {
   EXPECT_EQ(row.verdict, Verdict::inconclusive);
 }
 
+TEST(Qualify, ANoisyLinkMatrixStaysInconclusive) {
+  // A matrix record's samples are one median per pair: their spread is between links, not a
+  // measure of how settled the slowest one is, so the tails rule does not apply.
+  Record r = test::gpu_record("links", "p2p_matrix", {1, 1, 1});
+  r.status = "noisy";
+  r.metrics = {{"gbps", 372.0}};
+  r.samples_s = {0.99, 1.0, 1.0, 1.0, 1.01, 1.0};
+  r.stats = summarize(r.samples_s);
+  r.extra["matrix"] = {{nullptr, 370, 371}, {372, nullptr, 373}, {369, 374, nullptr}};
+  Expectation e = copy_check(450, 0.75); // needs 337.5 GB/s on the slowest link
+  e.suite = "links";
+  e.case_name = "p2p_matrix";
+  e.measure = Measure::matrix_min;
+  const CheckRow row = judge_record(e, r, 0);
+  EXPECT_EQ(row.verdict, Verdict::inconclusive);
+  EXPECT_EQ(row.note.rfind("noisy", 0), 0u) << row.note;
+  r.status = "ok";
+  EXPECT_EQ(judge_record(e, r, 0).verdict, Verdict::pass); // 369 GB/s once settled
+}
+
 TEST(Qualify, ANoisyLatencyRecordIsJudgedOnItsTailsToo) {
   Record r = test::gpu_record("links", "pt2pt_latency", {1, 1});
   r.metrics = {{"latency_us", 2.0}};
