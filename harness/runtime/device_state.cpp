@@ -39,6 +39,19 @@ Throttling throttling_between(const nlohmann::json& before, const nlohmann::json
       std::snprintf(text, sizeof text, "%s %.0f ms", cause_name(cause).c_str(), std::ceil(ms));
       t.causes += (t.causes.empty() ? "" : ", ") + std::string(text);
     }
+    const double window_us =
+        after.value("throttle_read_at_us", 0.0) - before.value("throttle_read_at_us", 0.0);
+    if (t.throttled && window_us > 0) {
+      char text[48];
+      std::snprintf(text, sizeof text, " of %.1f s", window_us / 1e6);
+      t.causes += text;
+    }
+    for (const auto& r : after.value("throttle_reasons", nlohmann::json::array())) {
+      if (r.is_string() && r.get<std::string>().rfind("hw_", 0) == 0) {
+        t.throttled = true;
+        t.causes += (t.causes.empty() ? "" : ", ") + r.get<std::string>();
+      }
+    }
     return t;
   }
   t.throttled = after.value("throttled", false);

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace cb::cuda {
@@ -150,13 +151,19 @@ nlohmann::json NvmlState::snapshot() const {
   // across a record says whether it was throttled while measured (runtime/device_state.hpp).
   if (api_->violation_status) {
     nlohmann::json counters = nlohmann::json::object();
+    unsigned long long read_at_us = 0;
     for (const auto& policy : throttle_policies()) {
       Api::ViolationTime time{};
-      if (api_->violation_status(device_, policy.policy, &time) == 0)
+      if (api_->violation_status(device_, policy.policy, &time) == 0) {
         counters[policy.name] = time.violation_time_ns;
+        read_at_us = std::max(read_at_us, time.reference_time_us);
+      }
     }
-    if (!counters.empty())
+    if (!counters.empty()) {
       s["throttle_time_ns"] = counters;
+      if (read_at_us > 0)
+        s["throttle_read_at_us"] = read_at_us; // NVML's CPU timestamp of the reading
+    }
   }
   return s;
 }

@@ -7,18 +7,20 @@ using nlohmann::json;
 
 TEST(DeviceState, CounterGrowthDuringTheRecordMarksItWithTheTimePerCause) {
   const json before = {{"throttled", false},
-                       {"throttle_time_ns", {{"power", 1'000'000'000}, {"thermal", 5}}}};
+                       {"throttle_time_ns", {{"power", 1'000'000'000}, {"thermal", 5}}},
+                       {"throttle_read_at_us", 5'000'000}};
   const json after = {{"throttled", true},
                       {"throttle_reasons", {"sw_power_cap"}},
-                      {"throttle_time_ns", {{"power", 1'411'200'000}, {"thermal", 5}}}};
+                      {"throttle_time_ns", {{"power", 1'411'200'000}, {"thermal", 5}}},
+                      {"throttle_read_at_us", 7'100'000}};
   const Throttling t = throttling_between(before, after);
   EXPECT_TRUE(t.throttled);
-  EXPECT_EQ(t.causes, "power cap 412 ms");
+  EXPECT_EQ(t.causes, "power cap 412 ms of 2.1 s");
   EXPECT_NEAR(t.milliseconds.at("power").get<double>(), 411.2, 1e-9);
   EXPECT_FALSE(t.milliseconds.contains("thermal")); // did not grow
 }
 
-TEST(DeviceState, AReasonBitLeftFromTheRecordBeforeDoesNotMarkARecordTheCountersClear) {
+TEST(DeviceState, AReasonBitReadAfterTheRecordDoesNotMarkItWhenNoCounterGrew) {
   // A power cap still flagged just after a GEMM, while a copy that does not grow the counter runs.
   const json before = {{"throttled", true},
                        {"throttle_reasons", {"sw_power_cap"}},
@@ -56,4 +58,16 @@ TEST(DeviceState, SeveralCausesAreListedAndACounterThatWentBackIsIgnored) {
   EXPECT_TRUE(t.throttled);
   EXPECT_EQ(t.causes, "power cap 2 ms, thermal 1 ms");
   EXPECT_EQ(t.milliseconds.size(), 2u);
+}
+
+TEST(DeviceState, AHardwareSlowdownIsAddedToTheCounters) {
+  // No counter is sure to cover a hardware slowdown (an external power brake): its bit counts.
+  const json before = {{"throttle_time_ns", {{"power", 0}}}};
+  json after = {{"throttle_time_ns", {{"power", 0}}},
+                {"throttle_reasons", {"sw_power_cap", "hw_power_brake_slowdown"}}};
+  Throttling t = throttling_between(before, after);
+  EXPECT_TRUE(t.throttled);
+  EXPECT_EQ(t.causes, "hw_power_brake_slowdown");
+  after["throttle_reasons"] = {"sw_power_cap"};
+  EXPECT_FALSE(throttling_between(before, after).throttled);
 }
