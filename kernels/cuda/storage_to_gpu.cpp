@@ -153,10 +153,9 @@ StorageToGpu::StorageToGpu(const ReadFile& file, std::size_t block_bytes, int de
   if (fd_ < 0)
     CB_RUN_ERROR("cannot open " + file.path + ": " + errno_text());
   DeviceScope scope(device);
-  // Events belong to the device current at creation; the members were made before this scope,
-  // on whichever device was current then, and are remade here on the one the copies run on.
+  // Events belong to the device current at creation: made here, on the one the copies run on.
   for (auto& event : copied_)
-    event = Event();
+    event.emplace();
   for (auto& buffer : staging_)
     buffer = HostMemory(block_, true);
   target_ = DeviceMemory(bytes_per_pass());
@@ -199,7 +198,7 @@ double StorageToGpu::pass(bool to_gpu) {
   for (const StagingStep& step : staging_schedule(blocks_, 2)) {
     switch (step.op) {
     case StagingOp::wait_copy:
-      CB_CUDA(cudaEventSynchronize(copied_[step.buffer].get()));
+      CB_CUDA(cudaEventSynchronize(copied_[step.buffer]->get()));
       break;
     case StagingOp::read:
       read_block(step.block, staging_[step.buffer].get());
@@ -208,7 +207,7 @@ double StorageToGpu::pass(bool to_gpu) {
       CB_CUDA(cudaMemcpyAsync(
           static_cast<char*>(target_.get()) + static_cast<std::size_t>(step.block) * block_,
           staging_[step.buffer].get(), block_, cudaMemcpyHostToDevice, stream_));
-      copied_[step.buffer].record(stream_);
+      copied_[step.buffer]->record(stream_);
       break;
     case StagingOp::finish:
       CB_CUDA(cudaStreamSynchronize(stream_));

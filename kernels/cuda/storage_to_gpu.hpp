@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "cuda/cuda_handles.hpp"
@@ -59,7 +60,7 @@ private:
   bool direct_ = true;
   std::string note_;
   HostMemory staging_[2];
-  Event copied_[2];
+  std::optional<Event> copied_[2]; // made in the constructor, on the copies' device
   DeviceMemory target_;
 };
 
