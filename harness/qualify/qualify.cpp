@@ -105,7 +105,7 @@ CheckRow judge_data(const Expectation& check, const ResultsFile& results) {
 }
 
 // The check's ratio at the record's 95th-percentile (slowest) and 5th-percentile (fastest)
-// sample, scaled from the ratio at its median: per-op time is what was sampled, and a throughput
+// sample (unknown with too few samples to judge at all), scaled from the ratio at its median: per-op time is what was sampled, and a throughput
 // figure goes as 1 / time, a latency figure as time.
 struct NoisyTails {
   bool known = false;
@@ -118,8 +118,10 @@ NoisyTails noisy_tails(const Expectation& check, const Record& r, double measure
   if (check.measure == Measure::matrix_min || r.extra.contains("matrix"))
     return t;
   const Stats& st = r.stats;
-  if (!(st.median > 0 && st.p05 > 0 && st.p95 > 0) || !(measured > 0))
+  if (r.samples_s.size() < kMinSamplesForVerdict || !(st.median > 0 && st.p05 > 0 && st.p95 > 0) ||
+      !(measured > 0)) {
     return t;
+  }
   auto ratio_at = [&](double seconds) {
     if (lower_is_better(check.metric)) {
       const double figure = measured * seconds / st.median;
@@ -205,11 +207,10 @@ CheckRow judge_record(const Expectation& check, const Record& r, std::size_t ind
     // power cap is judged, one that straddles the floor is not.
     const NoisyTails tails = noisy_tails(check, r, m);
     const double floor = check.fraction;
-    if (tails.known && r.samples_s.size() >= kMinSamplesForVerdict && tails.worst_ratio >= floor) {
+    if (tails.known && tails.worst_ratio >= floor) {
       row.verdict = Verdict::pass;
       row.note = with_reason("noisy, but its slowest 5 % of samples clear the floor");
-    } else if (tails.known && r.samples_s.size() >= kMinSamplesForVerdict &&
-               tails.best_ratio < floor) {
+    } else if (tails.known && tails.best_ratio < floor) {
       row.verdict = Verdict::fail;
       row.note = with_reason("noisy, but its fastest 5 % of samples miss the floor");
     } else {
