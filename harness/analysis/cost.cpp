@@ -21,24 +21,32 @@ std::string plain(double v) {
   return out.str();
 }
 
+// Bounds past which a figure is a typo rather than a job: they keep every product below 1e24, so
+// no cost overflows to inf and every figure prints in full.
+constexpr double kMaxGpuHours = 1e12;
+constexpr double kMaxPrice = 1e6;
+constexpr double kMinFraction = 1e-6;
+
 void require_fraction(double value, const char* flag, const char* what) {
-  if (!(value > 0 && value <= 1)) {
-    throw InputError(std::string(flag) + ": " + what + " must be in (0, 1], got " + plain(value));
+  if (!(value >= kMinFraction && value <= 1)) {
+    throw InputError(std::string(flag) + ": " + what + " must be in [1e-06, 1], got " +
+                     plain(value));
   }
 }
 
 } // namespace
 
 CostEstimate estimate_cost(const CostInputs& inputs) {
-  if (!(inputs.gpu_hours > 0) || !std::isfinite(inputs.gpu_hours)) {
-    throw InputError("--gpu-hours: must be greater than 0, got " + plain(inputs.gpu_hours));
+  if (!(inputs.gpu_hours > 0 && inputs.gpu_hours <= kMaxGpuHours)) {
+    throw InputError("--gpu-hours: must be greater than 0 and at most 1e12, got " +
+                     plain(inputs.gpu_hours));
   }
-  if (!(inputs.price_per_gpu_hour > 0) || !std::isfinite(inputs.price_per_gpu_hour)) {
-    throw InputError("--price: the price per GPU-hour must be greater than 0, got " +
+  if (!(inputs.price_per_gpu_hour > 0 && inputs.price_per_gpu_hour <= kMaxPrice)) {
+    throw InputError("--price: the price per GPU-hour must be greater than 0 and at most 1e6, got " +
                      plain(inputs.price_per_gpu_hour));
   }
-  if (inputs.gpus < 1) {
-    throw InputError("--gpus: must be at least 1, got " + std::to_string(inputs.gpus));
+  if (inputs.gpus < 1 || inputs.gpus > 1'000'000'000) {
+    throw InputError("--gpus: must be 1..1000000000, got " + std::to_string(inputs.gpus));
   }
   require_fraction(inputs.efficiency, "--efficiency", "the scaling efficiency");
   if (inputs.utilization)

@@ -55,8 +55,8 @@ int check_main(const std::vector<std::string>& args) {
     context.options.alpha = cb::parse_number(*text, "--alpha");
   if (auto text = parser.get("min-samples")) {
     const long long n = cb::parse_integer(*text, "--min-samples");
-    if (n < 1)
-      throw cb::InputError("--min-samples: must be at least 1, got " + *text);
+    if (n < 1 || n > 1'000'000)
+      throw cb::InputError("--min-samples: must be 1..1000000, got " + cb::shown(*text));
     context.options.min_samples = static_cast<std::size_t>(n);
   }
   cb::validate(context.options);

@@ -61,7 +61,7 @@ int cost_main(const std::vector<std::string>& argv) {
       parse_number(required(args, "price", "price per GPU-hour"), "--price");
   const long long gpus = parse_integer(required(args, "gpus", "GPUs the job runs on"), "--gpus");
   if (gpus < 1 || gpus > 1'000'000'000) {
-    throw InputError("--gpus: must be at least 1, got " + std::to_string(gpus));
+    throw InputError("--gpus: must be 1..1000000000, got " + std::to_string(gpus));
   }
   inputs.gpus = static_cast<int>(gpus);
   if (auto u = args.get("utilization"))
@@ -86,11 +86,20 @@ int cost_main(const std::vector<std::string>& argv) {
     PredictionConfig config = prediction_config(args);
     config.predict_to = inputs.gpus;
     const ResultsFile results = load_results(path);
+    // The predicted efficiency is judged by the same bounds as a given one, naming its source.
+    const auto bad_prediction = [&](const std::string& why) {
+      return InputError("--from " + shown(path, 120) + ": " + why);
+    };
     const TrainingStepModel model = build_training_step_model(results, config, path);
     step = predict_step(model, inputs.gpus);
     warnings = model.warnings;
     input_left_out = model.input_left_out;
     inputs.efficiency = step->efficiency;
+    if (!(inputs.efficiency >= 1e-6 && inputs.efficiency <= 1)) {
+      throw bad_prediction("the predicted efficiency at " + std::to_string(inputs.gpus) +
+                           " GPUs is " + std::to_string(inputs.efficiency) +
+                           ", outside [1e-06, 1]");
+    }
   } else {
     inputs.efficiency = parse_number(*args.get("efficiency"), "--efficiency");
   }

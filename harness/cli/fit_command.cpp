@@ -177,19 +177,32 @@ std::string nothing_to_fit(const ResultsFile& results, const ScalingAnalysis& an
 
 int fit_results(const ArgParser& args) {
   const std::string path = args.positional_value("RESULTS.json");
+  // A results file is evidence: it is rewritten only when asked (--in-place, or --out naming it).
+  if (args.has("in-place") && args.has("out"))
+    throw InputError("--in-place: give either --in-place or --out FILE, not both");
+  std::optional<std::string> out = args.get("out");
+  if (args.has("in-place"))
+    out = path;
+  // --out naming RESULTS.json (however spelled) is --in-place, so the input is not refused here.
+  if (out)
+    check_output_target(*out, args.has("in-place") ? "--in-place" : "--out");
   ResultsFile results = load_results(path);
   const ScalingAnalysis analysis = analyse_scaling(results);
   if (!analysis.has_fits())
     throw InputError(path + ": " + nothing_to_fit(results, analysis));
   store_fits(results, analysis);
-  const std::string out = args.get_or("out", path);
-  write_results_atomic(results, out);
+  if (out)
+    write_results_atomic(results, *out);
   if (args.has("json")) {
-    std::cout << results.fits.dump(2) << "\n";
+    std::cout << results.fits.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+              << "\n";
   } else {
     print_curves(analysis, std::cout);
     print_alpha_beta(analysis, std::cout);
-    std::cout << "fits written to " << out << "\n";
+    std::cout << (out ? "fits written to " + *out
+                      : std::string("fits not written (--out FILE, or --in-place to store them in ") +
+                            path + ")")
+              << "\n";
   }
   return 0;
 }
@@ -206,13 +219,15 @@ int fit_csv(const ArgParser& args) {
   if (!args.positional_value("RESULTS.json").empty()) {
     throw InputError("--csv: give either RESULTS.json or --csv FILE, not both");
   }
-  if (args.has("out"))
-    throw InputError("--out: applies to RESULTS.json, not to --csv");
+  for (const char* flag : {"out", "in-place"}) {
+    if (args.has(flag))
+      throw InputError(std::string("--") + flag + ": applies to RESULTS.json, not to --csv");
+  }
   const auto model = args.get("model");
   if (!model)
     throw InputError("--model: required with --csv (usl or amdahl)");
   if (*model != "usl" && *model != "amdahl") {
-    throw InputError("--model: expected usl or amdahl, got '" + *model + "'");
+    throw InputError("--model: expected usl or amdahl, got '" + shown(*model) + "'");
   }
   if (*model == "amdahl" && args.has("method")) {
     throw InputError("--method: applies to --model usl only");
@@ -249,10 +264,11 @@ int fit_csv(const ArgParser& args) {
 
 int fit_main(const std::vector<std::string>& argv) {
   ArgParser args("clusterbench fit",
-                 "clusterbench fit RESULTS.json [--out FILE] [--json]\n"
+                 "clusterbench fit RESULTS.json [--out FILE | --in-place] [--json]\n"
                  "       clusterbench fit --csv FILE --model usl|amdahl [--method nls|linearised]");
-  args.positional("RESULTS.json", "results file to fit; its fits section is rewritten", false)
-      .option("out", "FILE", "write the results with fits here instead of in place")
+  args.positional("RESULTS.json", "results file to fit (read only unless --in-place)", false)
+      .option("out", "FILE", "write the results with their fits section to FILE")
+      .flag("in-place", "rewrite RESULTS.json itself with its fits section")
       .flag("json", "print the fits section as JSON instead of the table")
       .option("csv", "FILE", "fit a table with the header n,throughput instead of a results file")
       .option("model", "usl|amdahl", "with --csv: the scaling law to fit")

@@ -6,6 +6,7 @@
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "imports/importer.hpp"
+#include "results/json_file.hpp"
 #include "results/results_io.hpp"
 
 namespace {
@@ -55,10 +56,15 @@ int import_main(const std::vector<std::string>& args) {
 
   const std::vector<std::string> files(parser.positionals().begin() + 1,
                                        parser.positionals().end());
-  const cb::ImportOutcome outcome = cb::import_files(tool, files, options);
+  // Before reading anything: --out may not name a device, a FIFO or one of the logs read.
+  cb::check_output_target(*out, "--out", files);
+  // A nlohmann error from a JSON log (fio, nccl-tests -J) is that log's bad input, not ours.
+  const cb::ImportOutcome outcome = cb::reading_json(
+      files.size() == 1 ? files.front() : cb::join(files, ", "),
+      [&] { return cb::import_files(tool, files, options); });
   for (const auto& warning : outcome.warnings)
-    std::cerr << warning << "\n";
-  cb::write_results_atomic(outcome.results, *out);
+    std::cerr << cb::one_line(warning) << "\n";
+  cb::write_results_atomic(outcome.results, *out, files);
   std::cout << "imported " << outcome.results.records.size() << " records from " << files.size()
             << " file" << (files.size() == 1 ? "" : "s") << " (" << cb::import_tool_name(tool)
             << ") into " << *out;

@@ -42,18 +42,20 @@ int main(int argc, char** argv) {
   }
   const cb::CommandInfo* command = cb::CommandRegistry::instance().find(args[0]);
   if (!command) {
-    std::cerr << "clusterbench: unknown command '" << args[0] << "' (see 'clusterbench --help')\n";
+    std::cerr << "clusterbench: unknown command '" << cb::shown(args[0]) << "' (see 'clusterbench --help')\n";
     return 2;
   }
   try {
     return command->main(std::vector<std::string>(args.begin() + 1, args.end()));
   } catch (const cb::Error& e) {
     std::cout.flush();
-    std::cerr << "clusterbench " << command->name << ": " << e.what() << "\n";
+    // One line under 300 bytes whatever the message carries (cb::one_line).
+    std::cerr << "clusterbench " << command->name << ": " << cb::one_line(e.what()) << "\n";
     return static_cast<int>(e.code());
   } catch (const std::exception& e) {
     std::cout.flush();
-    std::cerr << "clusterbench " << command->name << ": internal error: " << e.what() << "\n";
+    std::cerr << "clusterbench " << command->name << ": internal error: " << cb::one_line(e.what())
+              << "\n";
     return 3;
   }
 }

@@ -62,7 +62,7 @@ bool ArgParser::parse(const std::vector<std::string>& args) {
       }
       const Spec* spec = find(name);
       if (!spec) {
-        throw InputError("unknown flag --" + name + " (see '" + command_ +
+        throw InputError("unknown flag --" + shown(name) + " (see '" + command_ +
                          " --help')");
       }
       if (spec->value_name.empty()) {
@@ -81,7 +81,7 @@ bool ArgParser::parse(const std::vector<std::string>& args) {
     }
     if (arg.size() > 1 && arg[0] == '-' && arg[1] != '-' &&
         !std::isdigit(static_cast<unsigned char>(arg[1]))) {
-      throw InputError("unknown flag " + arg + " (see '" + command_ + " --help')");
+      throw InputError("unknown flag " + shown(arg) + " (see '" + command_ + " --help')");
     }
     positionals_.push_back(arg);
   }
@@ -95,7 +95,7 @@ bool ArgParser::parse(const std::vector<std::string>& args) {
                      " (see '" + command_ + " --help')");
   }
   if (!allow_extra_ && positionals_.size() > positional_specs_.size()) {
-    throw InputError("unexpected argument '" + positionals_[positional_specs_.size()] +
+    throw InputError("unexpected argument '" + shown(positionals_[positional_specs_.size()]) +
                      "'");
   }
   return true;

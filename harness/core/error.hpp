@@ -2,8 +2,10 @@
 // Typed errors. Every error maps to one of the documented exit codes, so the CLI's top level is
 // the only place that turns an error into a process exit:
 //   1 a verdict failed, 2 bad input or usage, 3 the run failed.
+#include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace cb {
 
@@ -29,6 +31,16 @@ class RunError : public Error {
 public:
   explicit RunError(const std::string& message) : Error(ExitCode::run_failed, message) {}
 };
+
+// A value taken from the input (a flag's argument, a field, a line of a log), made safe to echo
+// in a one-line message: control bytes, invalid UTF-8 and backslashes escaped (\n, \xNN, \\), and
+// cut after `max_chars` characters with "…". A newline in an argument cannot split the line, a
+// 50 MB field cannot make the line 50 MB.
+std::string shown(std::string_view value, std::size_t max_chars = 80);
+
+// A whole message made one line of at most `max_bytes` bytes: what shown() does, over the message,
+// cut with "…" at a UTF-8 boundary. The command line's last word on any error.
+std::string one_line(std::string_view message, std::size_t max_bytes = 280);
 
 // Names the rank run errors raised on this thread report: for the ranks that are threads of one
 // process (`run --single-process`); otherwise the launcher's variables name it.

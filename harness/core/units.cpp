@@ -11,7 +11,7 @@ namespace cb {
 namespace {
 
 std::string quoted(std::string_view s) {
-  return "'" + std::string(s) + "'";
+  return "'" + shown(s) + "'";
 }
 
 } // namespace
@@ -104,11 +104,17 @@ double parse_count(const std::string& text, const std::string& flag) {
     break;
   }
   const std::string digits = scale == 1 ? text : text.substr(0, text.size() - 1);
+  double value = 0;
   try {
-    return parse_number(digits, flag) * scale;
+    value = parse_number(digits, flag) * scale;
   } catch (const InputError&) {
-    throw InputError(flag + ": expected a number such as 7e9 or 7B, got '" + text + "'");
+    throw InputError(flag + ": expected a number such as 7e9 or 7B, got " + quoted(text));
   }
+  // Past 1e18 (a billion billion) no model or batch is meant; the products made of it would
+  // overflow.
+  if (!(value >= 0 && value <= 1e18))
+    throw InputError(flag + ": must be in [0, 1e18], got " + quoted(text));
+  return value;
 }
 
 std::vector<std::string> split_list(std::string_view text, std::string_view flag) {

@@ -48,8 +48,10 @@ PlotSet plot_set(const PlotRun& run) {
 
 int run_report(const ReportCommandOptions& options, std::ostream& out, std::ostream& err) {
   // Unusable outputs fail before any work.
-  if (options.html_path)
+  if (options.html_path) {
+    check_output_target(*options.html_path, "--html", {options.results_path});
     check_writable_file(*options.html_path, "--html");
+  }
   if (options.plots_dir)
     prepare_folder(*options.plots_dir, "--plots");
 
@@ -78,7 +80,7 @@ int run_report(const ReportCommandOptions& options, std::ostream& out, std::ostr
   if (options.html_path) {
     const std::string html = render_html(build_report_document(data, embedded));
     try {
-      write_text_atomic(html, *options.html_path);
+      write_text_atomic(html, *options.html_path, {options.results_path});
     } catch (const Error& e) {
       throw InputError(std::string("--html: ") + e.what());
     }

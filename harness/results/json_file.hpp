@@ -1,15 +1,41 @@
 #pragma once
 // Reading a JSON document for any command: one InputError naming the file and, for a parse error,
 // what nlohmann found and where (a truncated file ends in "unexpected end of input").
+//
+// Every loader reads through here, so every loader gets the same bounds: nesting deeper than
+// kMaxJsonDepth is refused before nlohmann builds anything (the DOM's copies and comparisons
+// recurse on depth), a number out of double's range ("1e400") is refused as bad input, and a
+// nlohmann error raised while a loader reads the document (a field of the wrong type) becomes an
+// InputError naming the file instead of escaping as an internal error.
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
+#include "core/error.hpp"
+
 namespace cb {
+
+// Deeper than any file clusterbench writes or reads (results nest 6 levels, specs 4).
+inline constexpr int kMaxJsonDepth = 64;
 
 // InputError "PATH: cannot open: REASON" or "PATH: not valid JSON (...)".
 nlohmann::json read_json_file(const std::string& path);
 // The same for text already read; `source` names it in the message.
 nlohmann::json parse_json_text(const std::string& text, const std::string& source);
+
+// nlohmann's message without its "[json.exception.type_error.302] " prefix, made safe to echo.
+std::string json_error_reason(const nlohmann::json::exception& e);
+
+// Runs `read` (a loader turning a parsed document into the project's types); a nlohmann error
+// from inside it is bad input: InputError "SOURCE: REASON".
+template <class Read>
+auto reading_json(const std::string& source, Read&& read) -> decltype(read()) {
+  try {
+    return std::forward<Read>(read)();
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(source + ": " + json_error_reason(e));
+  }
+}
 
 } // namespace cb

@@ -6,6 +6,7 @@
 // never sees a half-written file and finished records survive a kill -9.
 // The loader validates the schema and throws InputError naming the file and the field.
 #include <string>
+#include <vector>
 
 #include "results/record.hpp"
 
@@ -16,10 +17,20 @@ ResultsFile load_results(const std::string& path);
 ResultsFile results_from_json(const nlohmann::json& j, const std::string& source_name);
 Record record_from_json(const nlohmann::json& j, const std::string& where);
 
-// Atomic write of a whole file (temp + fsync + rename). Throws InputError if the directory is not
-// writable.
-void write_results_atomic(const ResultsFile& results, const std::string& path);
-void write_text_atomic(const std::string& text, const std::string& path);
+// Where any command may write a file (every --out, --html, the files beside a run). Throws
+// InputError "FLAG PATH: ..." when `path` exists and is not a regular file (a device, FIFO,
+// socket or directory is never replaced) or is one of `inputs` (the same device and inode, however
+// it is spelled). A symbolic link is written through: the file it ends at is checked by the same
+// rules and replaced, the link is kept; a link to nothing is refused.
+void check_output_target(const std::string& path, const std::string& flag,
+                         const std::vector<std::string>& inputs = {});
+
+// Atomic write of a whole file (temp + fsync + rename), after check_output_target. Throws
+// InputError if the directory is not writable.
+void write_results_atomic(const ResultsFile& results, const std::string& path,
+                          const std::vector<std::string>& inputs = {});
+void write_text_atomic(const std::string& text, const std::string& path,
+                       const std::vector<std::string>& inputs = {});
 
 class IncrementalResultsWriter {
 public:

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -10,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "results/results_io.hpp"
 #include "runtime/case.hpp"
 #include "runtime/dtype.hpp"
 
@@ -71,19 +73,28 @@ std::vector<std::string> checked_list(const ArgParser& args, const std::string& 
   std::vector<std::string> items = split_list(*args.get(flag), "--" + flag);
   for (const auto& item : items) {
     if (std::find(allowed.begin(), allowed.end(), item) == allowed.end()) {
-      throw InputError("--" + flag + ": unknown " + what + " '" + item +
+      throw InputError("--" + flag + ": unknown " + what + " '" + shown(item) +
                        "' (allowed: " + join(allowed, ", ") + ")");
     }
   }
   return items;
 }
 
-double positive_number(const ArgParser& args, const std::string& flag) {
+// In (0, max]: the bound keeps a figure such as --timeout 1e308 from overflowing the clocks it
+// is turned into.
+double positive_number(const ArgParser& args, const std::string& flag, double max) {
   const double v = parse_number(*args.get(flag), "--" + flag);
-  if (v <= 0)
-    throw InputError("--" + flag + ": must be greater than 0, got " + *args.get(flag));
+  if (v <= 0 || v > max) {
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", max);
+    throw InputError("--" + flag + ": must be greater than 0 and at most " + limit + ", got " +
+                     shown(*args.get(flag)));
+  }
   return v;
 }
+
+// Seconds a whole run may be given (a week): past it a figure is a typo, not a plan.
+constexpr double kMaxRunSeconds = 7 * 24 * 3600.0;
 
 } // namespace
 
@@ -118,13 +129,13 @@ RunConfig run_config_from(const ArgParser& args) {
   c.backend = args.get_or("backend", "auto");
   if (args.has("np")) {
     const long long np = parse_integer(*args.get("np"), "--np");
-    if (np < 1)
-      throw InputError("--np: must be at least 1, got " + *args.get("np"));
+    if (np < 1 || np > 1'000'000)
+      throw InputError("--np: must be 1..1000000, got " + shown(*args.get("np")));
     c.np = static_cast<int>(np);
   }
   c.single_process = args.has("single-process");
   if (args.has("timeout"))
-    c.timeout_s = positive_number(args, "timeout");
+    c.timeout_s = positive_number(args, "timeout", kMaxRunSeconds);
   if (args.has("min-bytes"))
     c.min_bytes = parse_size(*args.get("min-bytes"), "--min-bytes");
   if (args.has("max-bytes"))
@@ -138,8 +149,9 @@ RunConfig run_config_from(const ArgParser& args) {
   }
   if (args.has("step-factor")) {
     c.step_factor = parse_number(*args.get("step-factor"), "--step-factor");
-    if (c.step_factor <= 1) {
-      throw InputError("--step-factor: must be greater than 1, got " + *args.get("step-factor"));
+    if (c.step_factor <= 1 || c.step_factor > 1024) {
+      throw InputError("--step-factor: must be greater than 1 and at most 1024, got " +
+                       shown(*args.get("step-factor")));
     }
   }
   if (args.has("dtypes")) {
@@ -161,20 +173,20 @@ RunConfig run_config_from(const ArgParser& args) {
     } else if (p == "in") {
       c.in_place = {true};
     } else {
-      throw InputError("--placement: expected both, out or in, got '" + p + "'");
+      throw InputError("--placement: expected both, out or in, got '" + shown(p) + "'");
     }
   }
   if (args.has("target-cv"))
-    c.measure.target_cv = positive_number(args, "target-cv");
+    c.measure.target_cv = positive_number(args, "target-cv", 10);
   if (args.has("max-time"))
-    c.measure.max_time_s = positive_number(args, "max-time");
+    c.measure.max_time_s = positive_number(args, "max-time", kMaxRunSeconds);
   if (args.has("array-bytes"))
     c.array_bytes = parse_size(*args.get("array-bytes"), "--array-bytes");
   if (args.has("gemm-sizes")) {
     for (const auto& item : split_list(*args.get("gemm-sizes"), "--gemm-sizes")) {
       const long long n = parse_integer(item, "--gemm-sizes");
       if (n < 1 || n > 65536)
-        throw InputError("--gemm-sizes: sizes must be 1..65536, got " + item);
+        throw InputError("--gemm-sizes: sizes must be 1..65536, got " + shown(item));
       c.gemm_sizes.push_back(static_cast<int>(n));
     }
   }
@@ -188,7 +200,7 @@ RunConfig run_config_from(const ArgParser& args) {
   if (args.has("queue-depth")) {
     const long long qd = parse_integer(*args.get("queue-depth"), "--queue-depth");
     if (qd < 1 || qd > 1024)
-      throw InputError("--queue-depth: must be 1..1024, got " + *args.get("queue-depth"));
+      throw InputError("--queue-depth: must be 1..1024, got " + shown(*args.get("queue-depth")));
     c.queue_depth = static_cast<int>(qd);
   }
   if (args.has("file-bytes"))
@@ -206,8 +218,8 @@ void check_output_path(const std::string& path, bool is_default) {
   std::error_code ec;
   if (is_default)
     fs::create_directories(dir, ec);
-  if (fs::is_directory(target, ec))
-    throw InputError("--out: '" + path + "' is a directory");
+  // Never a device, FIFO, socket or directory (the rule every written file follows).
+  check_output_target(path, "--out");
   if (!fs::is_directory(dir, ec)) {
     throw InputError("--out: directory '" + dir.string() + "' does not exist");
   }

@@ -118,9 +118,20 @@ TEST_F(CliTest, CostRefusesBadFlags) {
   }
 }
 
-TEST_F(CliTest, FitRewritesTheResultsFileWithFits) {
+TEST_F(CliTest, FitLeavesItsInputAloneUnlessInPlace) {
   const std::string path = write_results("run.json");
-  const auto r = run("fit " + path);
+  const std::string before = cb::testing::read_file(path);
+  auto r = run("fit " + path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("fits not written"), std::string::npos) << r.out;
+  EXPECT_EQ(cb::testing::read_file(path), before);
+  EXPECT_EQ(run("fit " + path + " --in-place --out " + file("x.json")).exit_code, 2);
+  EXPECT_EQ(run("fit --csv " + path + " --in-place --model usl").exit_code, 2);
+}
+
+TEST_F(CliTest, FitInPlaceRewritesTheResultsFileWithFits) {
+  const std::string path = write_results("run.json");
+  const auto r = run("fit " + path + " --in-place");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("compute/triad"), std::string::npos);
   EXPECT_NE(r.out.find("ring all_reduce (intra)"), std::string::npos);
