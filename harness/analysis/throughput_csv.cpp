@@ -40,7 +40,7 @@ double positive_field(const std::string& text, const std::string& where, const c
   const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() ||
       !std::isfinite(value)) {
-    throw InputError(where + ", field '" + field + "': '" + text + "' is not a number");
+    throw InputError(where + ", field '" + field + "': '" + shown(text) + "' is not a number");
   }
   if (value <= 0) {
     throw InputError(where + ", field '" + field + "': " + text + " must be greater than 0");
@@ -66,7 +66,7 @@ ThroughputTable parse_throughput_csv(std::istream& in, const std::string& source
     if (!header_seen) {
       if (fields.size() != 2 || fields[0] != "n" || fields[1] != "throughput") {
         throw InputError(source + ": line " + std::to_string(line_number) +
-                         ": the header must be exactly 'n,throughput', got '" + trim(line) + "'");
+                         ": the header must be exactly 'n,throughput', got '" + shown(trim(line)) + "'");
       }
       header_seen = true;
       continue;

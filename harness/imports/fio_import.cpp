@@ -1,4 +1,5 @@
 #include "imports/fio_import.hpp"
+#include "results/json_file.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -227,16 +228,8 @@ ImportedRun import_fio_file(const std::string& path) {
   std::string body;
   for (std::size_t i = start; i < lines.size(); ++i)
     body += lines[i] + "\n";
-  json j;
-  try {
-    j = json::parse(body);
-  } catch (const json::parse_error& e) {
-    std::string what = e.what();
-    if (auto pos = what.find("] "); pos != std::string::npos)
-      what = what.substr(pos + 2);
-    throw InputError(path + ": not valid JSON from line " + std::to_string(start + 1) + " (" +
-                     what + ")");
-  }
+  // Through the one JSON reader: its depth bound and its one-line errors.
+  const json j = parse_json_text(body, path + ": from line " + std::to_string(start + 1));
   ImportedRun run = import_fio_json(j, path);
   run.warnings.insert(run.warnings.begin(), notes.begin(), notes.end());
   return run;

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 
+#include "core/error.hpp"
 #include "core/stats.hpp"
 
 namespace cb {
 
 void ImportedRun::warn_line(const std::string& source, std::size_t line, const std::string& text) {
-  warnings.push_back(source + ":" + std::to_string(line) + ": cannot parse: " + text);
+  // The line as cb::shown() makes it: cut and escaped, so a warning is one short line.
+  warnings.push_back(source + ":" + std::to_string(line) + ": cannot parse: " + shown(text));
 }
 
 void ImportedRun::add_device(const std::string& host, const nlohmann::json& device) {

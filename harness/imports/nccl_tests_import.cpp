@@ -145,6 +145,8 @@ private:
     const std::string_view t = trim(text);
     if (t.empty())
       return;
+    if (t.size() > kLongestToolLine)
+      return out_.warn_line(source_, number, std::string(t));
     if (t.find(" NCCL INFO ") != std::string_view::npos ||
         t.find(" NCCL WARN ") != std::string_view::npos) {
       if (debug_lines_++ == 0)

@@ -98,6 +98,8 @@ private:
     const std::string t(trim(raw));
     if (t.empty())
       return;
+    if (t.size() > kLongestToolLine)
+      return out_.warn_line(source_, number, t);
     static const std::regex header(R"(^# OSU MPI(?:-(\S+))? (.+) Test v(\S+)\s*$)");
     static const std::regex datatype(R"(^# Datatype: (\S+?)\.?\s*$)");
     std::smatch m;

@@ -9,6 +9,10 @@
 
 namespace cb {
 
+// Longer than any line nccl-tests or OSU print: such a line is reported, never handed to
+// std::regex, whose matcher recurses once per character and would overflow the stack.
+inline constexpr std::size_t kLongestToolLine = 4096;
+
 // Lines without their terminators ("\n" or "\r\n").
 std::vector<std::string> split_lines(const std::string& text);
 std::vector<std::string> split_whitespace(std::string_view text);

@@ -67,10 +67,12 @@ Spec spec_from_reference(const ResultsFile& reference, const std::string& path, 
 Spec load_spec_or_reference(const std::string& path, std::optional<double> fraction) {
   const nlohmann::json j = read_json_file(path);
   if (is_results_document(j)) {
-    return spec_from_reference(results_from_json(j, path), path,
-                               fraction.value_or(kDefaultReferenceFraction));
+    return reading_json(path, [&] {
+      return spec_from_reference(results_from_json(j, path), path,
+                                 fraction.value_or(kDefaultReferenceFraction));
+    });
   }
-  Spec spec = spec_from_json(j, path);
+  Spec spec = reading_json(path, [&] { return spec_from_json(j, path); });
   if (fraction) {
     if (!(*fraction > 0 && *fraction <= 1.0)) {
       throw InputError("--fraction: must be in (0, 1], got " + std::to_string(*fraction));

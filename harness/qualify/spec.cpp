@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <unordered_set>
 
 #include "core/error.hpp"
 #include "qualify/spec_metrics.hpp"
@@ -50,10 +51,10 @@ void validate_constraint(const json& value, const std::string& where) {
       bad(where, "a range needs 'min' and/or 'max'");
     for (const auto& [key, bound] : value.items()) {
       if (key != "min" && key != "max") {
-        bad(where, "a range allows only 'min' and 'max', not '" + key + "'");
+        bad(where, "a range allows only 'min' and 'max', not '" + shown(key) + "'");
       }
       if (!bound.is_number())
-        bad(where, "range bound '" + key + "' must be a number");
+        bad(where, "range bound '" + shown(key) + "' must be a number");
     }
     return;
   }
@@ -77,7 +78,7 @@ Measure measure_from_name(const std::string& name, const std::string& where) {
     return Measure::per_gpu;
   if (name == "matrix_min")
     return Measure::matrix_min;
-  bad(where, "field 'measure' is '" + name + "', allowed value|per_gpu|matrix_min");
+  bad(where, "field 'measure' is '" + shown(name) + "', allowed value|per_gpu|matrix_min");
 }
 
 Selection selection_from_name(const std::string& name, const std::string& where) {
@@ -85,14 +86,14 @@ Selection selection_from_name(const std::string& name, const std::string& where)
     return Selection::best;
   if (name == "each")
     return Selection::each;
-  bad(where, "field 'select' is '" + name + "', allowed best|each");
+  bad(where, "field 'select' is '" + shown(name) + "', allowed best|each");
 }
 
 // A suite outside the known families, or a metric its records never carry, could match nothing.
 void validate_suite(const std::string& suite, const std::string& where) {
   const auto& suites = spec_suites();
   if (std::find(suites.begin(), suites.end(), suite) == suites.end()) {
-    bad(where, "field 'suite' is '" + suite + "', allowed " + join_allowed(suites));
+    bad(where, "field 'suite' is '" + shown(suite) + "', allowed " + join_allowed(suites));
   }
 }
 
@@ -100,7 +101,7 @@ void validate_metric(const std::string& suite, const std::string& metric,
                      const std::string& where) {
   const auto& metrics = spec_suite_metrics(suite);
   if (std::find(metrics.begin(), metrics.end(), metric) == metrics.end()) {
-    bad(where, "field 'metric' is '" + metric + "', which " + suite +
+    bad(where, "field 'metric' is '" + shown(metric) + "', which " + suite +
                    " records do not carry; allowed " + join_allowed(metrics));
   }
 }
@@ -113,12 +114,12 @@ Expectation expectation_from_json(const json& j, const std::string& where) {
       "nodes", "metric", "measure", "select", "expected", "fraction", "source"};
   for (const auto& [key, value] : j.items()) {
     if (std::find(known.begin(), known.end(), key) == known.end()) {
-      bad(where, "unknown field '" + key + "'");
+      bad(where, "unknown field '" + shown(key) + "'");
     }
   }
   Expectation e;
   e.id = string_field(j, "id", where, true);
-  const std::string at = where + " (" + e.id + ")";
+  const std::string at = where + " (" + shown(e.id, 40) + ")";
   e.what = string_field(j, "what", at, false);
   const std::string kind = j.contains("kind") ? string_field(j, "kind", at, true) : "threshold";
   if (kind == "threshold") {
@@ -126,7 +127,7 @@ Expectation expectation_from_json(const json& j, const std::string& where) {
   } else if (kind == "data") {
     e.kind = CheckKind::data;
   } else {
-    bad(at, "field 'kind' is '" + kind + "', allowed threshold|data");
+    bad(at, "field 'kind' is '" + shown(kind) + "', allowed threshold|data");
   }
   const bool threshold = e.kind == CheckKind::threshold;
   e.suite = string_field(j, "suite", at, threshold);
@@ -138,7 +139,7 @@ Expectation expectation_from_json(const json& j, const std::string& where) {
       bad(at, "field 'params' must be an object");
     e.params = j["params"];
     for (const auto& [key, value] : e.params.items())
-      validate_constraint(value, at + ": params." + key);
+      validate_constraint(value, at + ": params." + shown(key));
   }
   for (const char* key : {"gpus", "nodes"}) {
     if (!j.contains(key))
@@ -156,8 +157,9 @@ Expectation expectation_from_json(const json& j, const std::string& where) {
   if (j.contains("select"))
     e.select = selection_from_name(string_field(j, "select", at, true), at);
   e.expected = number_field(j, "expected", at, 0, true);
-  if (!(e.expected > 0))
-    bad(at, "field 'expected' must be positive");
+  // No figure a spec states (GB/s, TFLOP/s, us) reaches 1e12 of its unit.
+  if (!(e.expected > 0 && e.expected <= 1e12))
+    bad(at, "field 'expected' must be in (0, 1e12]");
   e.fraction = number_field(j, "fraction", at, 1.0, false);
   if (!(e.fraction > 0 && e.fraction <= 1.0))
     bad(at, "field 'fraction' must be in (0, 1]");
@@ -171,7 +173,7 @@ FleetRules fleet_from_json(const json& j, const std::string& where) {
   for (const auto& [key, value] : j.items()) {
     if (key != "robust_z" && key != "fraction_of_median" && key != "min_deviation" &&
         key != "min_peers" && key != "required" && key != "why") {
-      bad(where, "unknown field '" + key + "'");
+      bad(where, "unknown field '" + shown(key) + "'");
     }
   }
   rules.robust_z = number_field(j, "robust_z", where, rules.robust_z, false);
@@ -187,8 +189,9 @@ FleetRules fleet_from_json(const json& j, const std::string& where) {
     bad(where, "field 'min_deviation' must be in [0, 1)");
   }
   if (j.contains("min_peers")) {
-    if (!j["min_peers"].is_number_integer() || j["min_peers"].get<int>() < 3) {
-      bad(where, "field 'min_peers' must be an integer of at least 3");
+    const json& peers = j["min_peers"];
+    if (!peers.is_number_integer() || peers < 3 || peers > 1'000'000) {
+      bad(where, "field 'min_peers' must be an integer in 3..1000000");
     }
     rules.min_peers = j["min_peers"].get<int>();
   }
@@ -211,10 +214,11 @@ Spec spec_from_json(const json& j, const std::string& source) {
     bad(source, "not a clusterbench spec (top level is not an object)");
   const std::string schema = string_field(j, "schema", source, true);
   if (schema != kSpecSchemaName) {
-    bad(source, "field 'schema' is '" + schema + "', expected '" + kSpecSchemaName + "'");
+    bad(source, "field 'schema' is '" + shown(schema) + "', expected '" + kSpecSchemaName + "'");
   }
+  // Compared as the number it is (get<int>() would wrap 4294967297 to 1).
   if (!j.contains("schema_version") || !j["schema_version"].is_number_integer() ||
-      j["schema_version"].get<int>() != kSpecSchemaVersion) {
+      j["schema_version"] != kSpecSchemaVersion) {
     bad(source, "field 'schema_version' must be " + std::to_string(kSpecSchemaVersion));
   }
   Spec spec;
@@ -227,20 +231,22 @@ Spec spec_from_json(const json& j, const std::string& source) {
     bad(source, "field 'checks' must be an array");
   }
   const auto& checks = j["checks"];
+  // A set, not a scan of the checks so far: a spec of a million checks loads in linear time.
+  std::unordered_set<std::string> ids;
+  spec.checks.reserve(checks.size());
   for (std::size_t i = 0; i < checks.size(); ++i) {
     Expectation e =
         expectation_from_json(checks[i], source + ": checks[" + std::to_string(i) + "]");
-    for (const auto& other : spec.checks) {
-      if (other.id == e.id)
-        bad(source, "checks[" + std::to_string(i) + "]: duplicate id '" + e.id + "'");
-    }
+    if (!ids.insert(e.id).second)
+      bad(source, "checks[" + std::to_string(i) + "]: duplicate id '" + shown(e.id) + "'");
     spec.checks.push_back(std::move(e));
   }
   return spec;
 }
 
 Spec load_spec_file(const std::string& path) {
-  return spec_from_json(read_json_file(path), path);
+  const json j = read_json_file(path);
+  return reading_json(path, [&] { return spec_from_json(j, path); });
 }
 
 json spec_to_json(const Spec& spec) {

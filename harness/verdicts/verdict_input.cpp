@@ -12,12 +12,12 @@ namespace cb {
 ResultsFile load_verdict_input(const std::string& path) {
   const nlohmann::json j = read_json_file(path);
   if (is_google_benchmark_json(j))
-    return results_from_google_benchmark(j, path);
+    return reading_json(path, [&] { return results_from_google_benchmark(j, path); });
   if (j.is_object() && !j.contains("schema")) {
     throw InputError(path + ": neither a clusterbench results file (no field 'schema') nor Google "
                             "Benchmark JSON (no fields 'context' and 'benchmarks')");
   }
-  return results_from_json(j, path);
+  return reading_json(path, [&] { return results_from_json(j, path); });
 }
 
 } // namespace cb
