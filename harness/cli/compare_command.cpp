@@ -1,4 +1,5 @@
 // clusterbench compare: two clusters (or two runs) side by side, environment first.
+#include <filesystem>
 #include <iostream>
 
 #include "cli/command.hpp"
@@ -37,6 +38,12 @@ int compare_main(const std::vector<std::string>& args) {
   const auto plot_dir = parser.get("plot");
   if (plot_dir && plot_dir->empty())
     throw cb::InputError("--plot: needs a directory");
+  // A plot folder that exists must be a folder: its figures never replace a device or a file.
+  std::error_code ec;
+  if (plot_dir && std::filesystem::exists(*plot_dir, ec) &&
+      !std::filesystem::is_directory(*plot_dir, ec)) {
+    throw cb::InputError("--plot " + cb::shown(*plot_dir, 120) + ": exists and is not a directory");
+  }
 
   const cb::ResultsFile a = cb::load_verdict_input(context.a_path);
   const cb::ResultsFile b = cb::load_verdict_input(context.b_path);

@@ -129,14 +129,19 @@ int launch_ranks(const RunConfig& config, const std::vector<std::string>& args) 
     // unreachable host in the hostfile, no daemon, a rank killed by a signal). One line with the
     // cause; Open MPI's whole message goes to a file beside the results.
     const std::string kept = config.out + ".mpirun-stderr.txt";
-    std::ofstream file(kept);
+    std::string held;
     for (const auto& line : mpirun_stderr.held())
-      file << line << "\n";
-    file.close();
+      held += line + "\n";
+    bool written = true;
+    try {
+      write_text_atomic(held, kept); // by the rule of every file written: never over a device
+    } catch (const Error&) {
+      written = false;
+    }
     const std::string cause = mpirun_stderr.cause();
     std::cerr << "clusterbench run: mpirun failed with exit code " << rc << ": "
-              << (cause.empty() ? "no message (a rank may have died)" : cause)
-              << (file ? "; Open MPI's full message is in " + kept : std::string()) << "\n";
+              << (cause.empty() ? "no message (a rank may have died)" : one_line(cause))
+              << (written ? "; Open MPI's full message is in " + kept : std::string()) << "\n";
     return 3;
   }
   // A run the ranks ended themselves: they said why, so Open MPI's banners about a rank's exit

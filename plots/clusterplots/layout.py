@@ -5,6 +5,7 @@ fixed per panel and never cropped ("tight" bounding boxes would change the pixel
 run), so a figure of R x C panels is always C * width by R * height + header inches at DPI.
 """
 
+import errno
 import math
 import os
 import re
@@ -83,6 +84,9 @@ def save_figure(fig, options, stem):
 def _save_one(fig, options, stem, fmt):
     path = os.path.join(options.out_dir, f"{stem}.{fmt}")
     tmp = os.path.join(options.out_dir, f".{stem}.{fmt}.tmp-{os.getpid()}")
+    # Only a regular file (or a link to one) is replaced: never a device, FIFO or directory.
+    if os.path.lexists(path) and not os.path.isfile(path):
+        raise OSError(errno.EEXIST, "exists and is not a regular file", path)
     try:
         # No timestamp in the SVG, so the same results give the same file.
         fig.savefig(tmp, format=fmt, dpi=DPI, metadata={"Date": None} if fmt == "svg" else None)

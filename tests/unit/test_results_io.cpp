@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -150,4 +151,81 @@ TEST(ResultsIo, LoaderRejectsWrongTypesAndValues) {
   j["records"][0]["gpus"] = 0;
   write(dir.file("g.json"), j.dump());
   EXPECT_NE(load_error(dir.file("g.json")).find("'gpus'"), std::string::npos);
+}
+
+// The shared set of broken files (tests/fixtures/bad_results/, also checked against the JSON
+// Schema by tests/python/test_results_schema.py): each is refused naming its field, good.json is
+// read.
+TEST(ResultsIo, LoaderRefusesEveryFileOfTheSharedBadSet) {
+  const fs::path dir = fs::path(CB_SOURCE_DIR) / "tests" / "fixtures" / "bad_results";
+  EXPECT_NO_THROW(load_results((dir / "good.json").string()));
+  int seen = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() != ".json" || name == "good.json")
+      continue;
+    ++seen;
+    const std::string field = name.substr(0, name.find("--"));
+    const std::string error = load_error(entry.path().string());
+    ASSERT_FALSE(error.empty()) << name << " was read";
+    // "stats.median_s" is named so; a record's field "gpus" as 'gpus', a sample as samples_s[i].
+    const std::string leaf = field.substr(field.find('.') + 1);
+    EXPECT_NE(error.find(leaf), std::string::npos) << name << ": " << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+  }
+  EXPECT_GE(seen, 20);
+}
+
+TEST(ResultsIo, LoaderRefusesOverflowDepthAndWrappingIntegers) {
+  TempDir dir;
+  ResultsFile f;
+  f.records.push_back(sample_record());
+  std::string text = results_to_json(f).dump();
+  write(dir.file("overflow.json"), std::string(text).replace(text.find("0.0001"), 6, "1e400"));
+  EXPECT_NE(load_error(dir.file("overflow.json")).find("number overflow"), std::string::npos);
+  write(dir.file("deep.json"), std::string(1'000'000, '['));
+  EXPECT_NE(load_error(dir.file("deep.json")).find("nested deeper than 64"), std::string::npos);
+  nlohmann::json j = results_to_json(f);
+  j["schema_version"] = 4294967297ULL; // 1 once wrapped to 32 bits
+  write(dir.file("wrap.json"), j.dump());
+  EXPECT_NE(load_error(dir.file("wrap.json")).find("4294967297"), std::string::npos);
+  j = results_to_json(f);
+  j["records"][0]["samples_s"][0] = 0.0;
+  write(dir.file("zero.json"), j.dump());
+  EXPECT_NE(load_error(dir.file("zero.json")).find("records[0]: field 'samples_s[0]' is 0"),
+            std::string::npos)
+      << load_error(dir.file("zero.json"));
+}
+
+TEST(ResultsIo, WriterRefusesDevicesFifosDirectoriesAndInputs) {
+  TempDir dir;
+  ResultsFile f;
+  const auto refused = [&](const std::string& path, const std::vector<std::string>& inputs,
+                           const std::string& why) {
+    try {
+      write_results_atomic(f, path, inputs);
+    } catch (const InputError& e) {
+      return std::string(e.what()).find(why) != std::string::npos;
+    }
+    return false;
+  };
+  EXPECT_TRUE(refused("/dev/null", {}, "is a character device"));
+  struct stat info {};
+  ASSERT_EQ(::stat("/dev/null", &info), 0);
+  EXPECT_TRUE(S_ISCHR(info.st_mode)) << "/dev/null was replaced";
+  ASSERT_EQ(::mkfifo(dir.file("fifo").c_str(), 0600), 0);
+  EXPECT_TRUE(refused(dir.file("fifo"), {}, "is a FIFO"));
+  EXPECT_TRUE(fs::is_fifo(dir.file("fifo")));
+  fs::create_directory(dir.file("d"));
+  EXPECT_TRUE(refused(dir.file("d"), {}, "is a directory"));
+  write(dir.file("in.json"), "input");
+  EXPECT_TRUE(refused(dir.file("in.json"), {dir.file("in.json")}, "is the input"));
+  fs::create_symlink(dir.file("in.json"), dir.file("alias.json"));
+  EXPECT_TRUE(refused(dir.file("alias.json"), {dir.file("in.json")}, "is the input"));
+  std::ifstream kept(dir.file("in.json"));
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(kept), {}), "input");
+  // A link to a regular file that is not an input is written through; the link stays.
+  write_results_atomic(f, dir.file("alias.json"));
+  EXPECT_TRUE(fs::is_symlink(dir.file("alias.json")));
+  EXPECT_NO_THROW(load_results(dir.file("in.json")));
 }
