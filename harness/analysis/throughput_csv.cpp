@@ -43,7 +43,7 @@ double positive_field(const std::string& text, const std::string& where, const c
     throw InputError(where + ", field '" + field + "': '" + shown(text) + "' is not a number");
   }
   if (value <= 0) {
-    throw InputError(where + ", field '" + field + "': " + text + " must be greater than 0");
+    throw InputError(where + ", field '" + field + "': " + shown(text) + " must be greater than 0");
   }
   return value;
 }

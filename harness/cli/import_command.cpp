@@ -59,9 +59,12 @@ int import_main(const std::vector<std::string>& args) {
   // Before reading anything: --out may not name a device, a FIFO or one of the logs read.
   cb::check_output_target(*out, "--out", files);
   // A nlohmann error from a JSON log (fio, nccl-tests -J) is that log's bad input, not ours.
-  const cb::ImportOutcome outcome = cb::reading_json(
-      files.size() == 1 ? files.front() : cb::join(files, ", "),
-      [&] { return cb::import_files(tool, files, options); });
+  const std::string sources = files.size() == 1 ? files.front() : cb::join(files, ", ");
+  const cb::ImportOutcome outcome =
+      cb::reading_json(sources, [&] { return cb::import_files(tool, files, options); });
+  // Text kept from the logs (hosts, device names) must be UTF-8: a log that is not is bad input
+  // (nlohmann's strict dump names the byte), not a results file with the bytes replaced.
+  cb::reading_json(sources, [&] { return cb::results_to_json(outcome.results).dump().size(); });
   for (const auto& warning : outcome.warnings)
     std::cerr << cb::one_line(warning) << "\n";
   cb::write_results_atomic(outcome.results, *out, files);

@@ -55,13 +55,13 @@ std::string resolve_spec_argument(const std::string& argument) {
   const bool looks_like_path =
       argument.find('/') != std::string::npos || fs::path(argument).extension() == ".json";
   if (looks_like_path)
-    throw InputError("--spec: no such file '" + argument + "'");
+    throw InputError("--spec: no such file '" + shown(argument) + "'");
   const std::string directory = specs_directory();
   const fs::path candidate = fs::path(directory) / (argument + ".json");
   if (fs::is_regular_file(candidate, ec))
     return candidate.string();
   const auto names = available_spec_names(directory);
-  throw InputError("--spec: unknown spec '" + argument + "' (in " + directory + ": " +
+  throw InputError("--spec: unknown spec '" + shown(argument) + "' (in " + directory + ": " +
                    (names.empty() ? std::string("none") : join(names, ", ")) +
                    "; or give a spec or results file)");
 }

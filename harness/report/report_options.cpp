@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 int parse_gpu_count(const std::string& text, const std::string& flag) {
   const long long n = parse_integer(text, flag);
   if (n < 1 || n > 1'000'000) {
-    throw InputError(flag + ": GPU counts must be between 1 and 1000000, got " + text);
+    throw InputError(flag + ": GPU counts must be between 1 and 1000000, got " + shown(text));
   }
   return static_cast<int>(n);
 }
@@ -92,15 +92,16 @@ ReportCommandOptions read_report_flags(const ArgParser& args) {
 
   if (auto v = args.get("gpu-hours")) {
     r.gpu_hours = parse_number(*v, "--gpu-hours");
-    if (!(*r.gpu_hours > 0))
-      throw InputError("--gpu-hours: must be greater than 0, got " + *v);
+    // The bounds of `clusterbench cost`: past them no figure of the job is finite.
+    if (!(*r.gpu_hours > 0 && *r.gpu_hours <= 1e12))
+      throw InputError("--gpu-hours: must be greater than 0 and at most 1e12, got " + shown(*v));
   }
   if (auto v = args.get("price")) {
     if (!r.gpu_hours)
       throw InputError("--price: needs --gpu-hours (the job's size)");
     r.price = parse_number(*v, "--price");
-    if (!(*r.price > 0))
-      throw InputError("--price: must be greater than 0, got " + *v);
+    if (!(*r.price > 0 && *r.price <= 1e6))
+      throw InputError("--price: must be greater than 0 and at most 1e6, got " + shown(*v));
   }
   return o;
 }

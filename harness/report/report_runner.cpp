@@ -49,8 +49,8 @@ PlotSet plot_set(const PlotRun& run) {
 int run_report(const ReportCommandOptions& options, std::ostream& out, std::ostream& err) {
   // Unusable outputs fail before any work.
   if (options.html_path) {
-    check_output_target(*options.html_path, "--html", {options.results_path});
     check_writable_file(*options.html_path, "--html");
+    check_output_target(*options.html_path, "--html", {options.results_path});
   }
   if (options.plots_dir)
     prepare_folder(*options.plots_dir, "--plots");

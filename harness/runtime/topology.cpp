@@ -101,7 +101,7 @@ std::vector<int> parse_gpu_counts(std::string_view text, int world_size) {
   for (const auto& item : split_list(text, "--gpus")) {
     const long long n = parse_integer(item, "--gpus");
     if (n < 1)
-      throw InputError("--gpus: counts must be at least 1, got " + item);
+      throw InputError("--gpus: counts must be at least 1, got " + shown(item));
     if (n > world_size) {
       throw InputError("--gpus: " + item + " is more than the " + std::to_string(world_size) +
                        " devices (ranks) of this job; use --np or launch more ranks");

@@ -9,7 +9,8 @@ expect() {
   local err rc
   err=$(timeout 20 "$bin" run "$@" 2>&1 >/dev/null)
   rc=$?
-  if [ "$rc" != 2 ] || [ "$(printf '%s\n' "$err" | wc -l)" != 1 ] || [[ "$err" != *"$flag"* ]]; then
+  if [ "$rc" != 2 ] || [ "$(printf '%s\n' "$err" | wc -l)" != 1 ] || [[ "$err" != *"$flag"* ]] ||
+    [ "${#err}" -gt 300 ]; then
     echo "FAIL: run $* -> exit $rc, stderr: $err"
     fail=1
   else
@@ -29,4 +30,11 @@ expect --gpus --gpus 2,1
 expect --out --out /nonexistent-dir/r.json
 expect --out --out /
 expect --bogus --bogus
+# Figures that would overflow what they are turned into (a clock, an int) are refused.
+expect --timeout --timeout 1e308
+expect --np --np 4294967297
+expect --max-time --max-time 1e300
+# A newline or control bytes in an argument cannot split the line, nor can its length lengthen it.
+expect --suite --suite "$(printf 'a\nb\033[31m')"
+expect --dtypes --dtypes "$(head -c 100000 /dev/zero | tr '\0' x)"
 exit $fail

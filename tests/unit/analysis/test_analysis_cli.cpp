@@ -324,3 +324,18 @@ TEST_F(CliTest, CostFromResultsWithoutStorage) {
   r = run("cost --help");
   EXPECT_NE(r.out.find("default 4 per token"), std::string::npos);
 }
+
+TEST_F(CliTest, CostRefusesFiguresPastItsBounds) {
+  // Finite but absurd: each would overflow a cost to inf or print a number of 300 digits.
+  for (const std::string args :
+       {"--gpu-hours 1e308 --price 2 --gpus 8 --efficiency 0.5",
+        "--gpu-hours 100 --price 1e300 --gpus 8 --efficiency 0.5",
+        "--gpu-hours 100 --price 2 --gpus 8 --efficiency 1e-300",
+        "--gpu-hours 100 --price 2 --gpus 8 --efficiency 0.5 --utilization 1e-300",
+        "--gpu-hours 100 --price 2 --gpus 4294967297 --efficiency 0.5"}) {
+    const auto r = run("cost " + args);
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.out;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  EXPECT_EQ(run("cost --gpu-hours 1e12 --price 1e6 --gpus 8 --efficiency 1e-6").exit_code, 0);
+}

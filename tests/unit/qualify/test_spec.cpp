@@ -288,3 +288,34 @@ TEST(RecordMatch, DescribesAndPicksThePrimaryMetric) {
   EXPECT_EQ(primary_metric({{"latency_us", 3}}), "latency_us");
   EXPECT_EQ(primary_metric({{"widgets", 3}}), "");
 }
+
+TEST(Spec, FiguresThatWouldWrapOrAreAbsurdAreRefused) {
+  json j = minimal_spec();
+  j["schema_version"] = 4294967297ULL; // 1 once wrapped to 32 bits
+  EXPECT_NE(spec_error(j).find("field 'schema_version' must be 1"), std::string::npos);
+  j = minimal_spec();
+  j["fleet"] = {{"min_peers", 4294967299ULL}}; // 3 once wrapped
+  EXPECT_NE(spec_error(j).find("'min_peers' must be an integer in 3..1000000"), std::string::npos);
+  j = minimal_spec();
+  j["checks"][0]["expected"] = 1e300;
+  EXPECT_NE(spec_error(j).find("field 'expected' must be in (0, 1e12]"), std::string::npos);
+  j = minimal_spec();
+  j["checks"][0]["id"] = std::string(10000, 'x') + "\n";
+  j["checks"][0]["suite"] = "nope";
+  const std::string error = spec_error(j);
+  EXPECT_LT(error.size(), 300u) << error;
+  EXPECT_EQ(error.find('\n'), std::string::npos);
+}
+
+TEST(Spec, ANumberOverflowInASpecFileIsBadInputNamingTheFile) {
+  const fs::path path = fs::temp_directory_path() / ("cb-spec-" + std::to_string(::getpid()));
+  json j = minimal_spec();
+  std::ofstream(path) << std::string(j.dump()).replace(j.dump().find("\"copy\""), 6, "[1e400]");
+  try {
+    load_spec_file(path.string());
+    ADD_FAILURE() << "loaded";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
+  }
+  fs::remove(path);
+}
