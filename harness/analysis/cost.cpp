@@ -42,8 +42,9 @@ CostEstimate estimate_cost(const CostInputs& inputs) {
                      plain(inputs.gpu_hours));
   }
   if (!(inputs.price_per_gpu_hour > 0 && inputs.price_per_gpu_hour <= kMaxPrice)) {
-    throw InputError("--price: the price per GPU-hour must be greater than 0 and at most 1e6, got " +
-                     plain(inputs.price_per_gpu_hour));
+    throw InputError(
+        "--price: the price per GPU-hour must be greater than 0 and at most 1e6, got " +
+        plain(inputs.price_per_gpu_hour));
   }
   if (inputs.gpus < 1 || inputs.gpus > 1'000'000'000) {
     throw InputError("--gpus: must be 1..1000000000, got " + std::to_string(inputs.gpus));

@@ -66,7 +66,8 @@ ThroughputTable parse_throughput_csv(std::istream& in, const std::string& source
     if (!header_seen) {
       if (fields.size() != 2 || fields[0] != "n" || fields[1] != "throughput") {
         throw InputError(source + ": line " + std::to_string(line_number) +
-                         ": the header must be exactly 'n,throughput', got '" + shown(trim(line)) + "'");
+                         ": the header must be exactly 'n,throughput', got '" + shown(trim(line)) +
+                         "'");
       }
       header_seen = true;
       continue;

@@ -27,8 +27,8 @@ double parse_bytes_per_step(const std::string& text) {
     if (std::string_view(e.what()).find("too large") != std::string_view::npos)
       throw;
     throw InputError(std::string(flag) +
-                     ": expected 0 (no input reads) or a size such as 64K, 1M or 2G, got '" + shown(text) +
-                     "'");
+                     ": expected 0 (no input reads) or a size such as 64K, 1M or 2G, got '" +
+                     shown(text) + "'");
   }
 }
 

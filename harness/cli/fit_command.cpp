@@ -194,15 +194,14 @@ int fit_results(const ArgParser& args) {
   if (out)
     write_results_atomic(results, *out);
   if (args.has("json")) {
-    std::cout << results.fits.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-              << "\n";
+    std::cout << results.fits.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     print_curves(analysis, std::cout);
     print_alpha_beta(analysis, std::cout);
-    std::cout << (out ? "fits written to " + *out
-                      : std::string("fits not written (--out FILE, or --in-place to store them in ") +
-                            path + ")")
-              << "\n";
+    if (out)
+      std::cout << "fits written to " << *out << "\n";
+    else
+      std::cout << "fits not written (--out FILE, or --in-place to store them in " << path << ")\n";
   }
   return 0;
 }

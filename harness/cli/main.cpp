@@ -42,7 +42,8 @@ int main(int argc, char** argv) {
   }
   const cb::CommandInfo* command = cb::CommandRegistry::instance().find(args[0]);
   if (!command) {
-    std::cerr << "clusterbench: unknown command '" << cb::shown(args[0]) << "' (see 'clusterbench --help')\n";
+    std::cerr << "clusterbench: unknown command '" << cb::shown(args[0])
+              << "' (see 'clusterbench --help')\n";
     return 2;
   }
   try {

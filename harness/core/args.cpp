@@ -62,8 +62,7 @@ bool ArgParser::parse(const std::vector<std::string>& args) {
       }
       const Spec* spec = find(name);
       if (!spec) {
-        throw InputError("unknown flag --" + shown(name) + " (see '" + command_ +
-                         " --help')");
+        throw InputError("unknown flag --" + shown(name) + " (see '" + command_ + " --help')");
       }
       if (spec->value_name.empty()) {
         if (inline_value)
@@ -91,12 +90,11 @@ bool ArgParser::parse(const std::vector<std::string>& args) {
   for (const auto& p : positional_specs_)
     required += p.required ? 1 : 0;
   if (positionals_.size() < required) {
-    throw InputError("missing " + positional_specs_[positionals_.size()].name +
-                     " (see '" + command_ + " --help')");
+    throw InputError("missing " + positional_specs_[positionals_.size()].name + " (see '" +
+                     command_ + " --help')");
   }
   if (!allow_extra_ && positionals_.size() > positional_specs_.size()) {
-    throw InputError("unexpected argument '" + shown(positionals_[positional_specs_.size()]) +
-                     "'");
+    throw InputError("unexpected argument '" + shown(positionals_[positional_specs_.size()]) + "'");
   }
   return true;
 }

@@ -58,7 +58,6 @@ void require_one_of(const json& obj, const char* key, std::initializer_list<cons
   bad(where, std::string("field '") + key + "' is '" + shown(value) + "', allowed " + list);
 }
 
-
 // Bounds of the figures a record holds: nothing measured takes a million seconds per operation,
 // no rate or count reaches 1e12 of its unit, no run has a million nodes. A value past them is a
 // broken file, not a measurement (results/results.schema.json states the same bounds).
@@ -73,8 +72,8 @@ long long bounded_integer(const json& obj, const char* key, long long min, long 
   bool in_range = false;
   if (value.is_number_unsigned()) {
     const auto v = value.get<std::uint64_t>();
-    in_range = (min <= 0 || v >= static_cast<std::uint64_t>(min)) &&
-               v <= static_cast<std::uint64_t>(max);
+    in_range =
+        (min <= 0 || v >= static_cast<std::uint64_t>(min)) && v <= static_cast<std::uint64_t>(max);
   } else {
     const auto v = value.get<long long>();
     in_range = v >= min && v <= max;
@@ -170,8 +169,7 @@ ResultsFile results_from_json(const json& j, const std::string& source) {
     bad(source, "not a clusterbench results file (top level is not an object)");
   const auto schema = require(j, "schema", json::value_t::string, source).get<std::string>();
   if (schema != kResultsSchemaName) {
-    bad(source, "field 'schema' is '" + shown(schema) + "', expected '" + kResultsSchemaName +
-                    "'");
+    bad(source, "field 'schema' is '" + shown(schema) + "', expected '" + kResultsSchemaName + "'");
   }
   // Compared as the number it is: read into an int first, 4294967297 would wrap to 1.
   const json& version = require(j, "schema_version", json::value_t::number_integer, source);
@@ -313,8 +311,7 @@ void write_results_atomic(const ResultsFile& results, const std::string& path,
   // Text taken from other tools' logs may hold invalid UTF-8; it is written replaced (U+FFFD)
   // rather than failing the write.
   write_text_atomic(
-      results_to_json(results).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) +
-          "\n",
+      results_to_json(results).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
       path, inputs);
 }
 

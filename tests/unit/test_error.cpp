@@ -18,9 +18,9 @@ TEST(Shown, EscapesControlBytesInvalidUtf8AndBackslashes) {
   EXPECT_EQ(shown(std::string("a\0b", 3)), "a\\x00b");
   EXPECT_EQ(shown("\x1b[31m"), "\\x1b[31m");
   EXPECT_EQ(shown("\xff\xfe"), "\\xff\\xfe");
-  EXPECT_EQ(shown("\xc0\xaf"), "\\xc0\\xaf");         // overlong '/'
+  EXPECT_EQ(shown("\xc0\xaf"), "\\xc0\\xaf");          // overlong '/'
   EXPECT_EQ(shown("\xed\xa0\x80"), "\\xed\\xa0\\x80"); // a UTF-16 surrogate
-  EXPECT_EQ(shown("\xe2\x82"), "\\xe2\\x82");         // cut sequence
+  EXPECT_EQ(shown("\xe2\x82"), "\\xe2\\x82");          // cut sequence
   EXPECT_EQ(shown("a\\nb"), "a\\\\nb");                // a literal backslash-n stays tellable
 }
 
