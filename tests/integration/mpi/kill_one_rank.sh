@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# One rank of a job under mpirun dies (kill -9) or stops (SIGSTOP, with --timeout): the run ends
+# with exit 3 within --timeout + 10 s, the results file is valid and holds every finished record,
+# and no rank is left running.
+#   kill_one_rank.sh CLUSTERBENCH kill|stop
+set -uo pipefail
+bin=$1
+mode=$2
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for v in OMPI_COMM_WORLD_SIZE PMI_SIZE PMIX_RANK PMI_RANK SLURM_STEP_ID CLUSTERBENCH_LAUNCHED; do
+  unset "$v"
+done
+timeout_s=10
+"$bin" run --np 2 --suite collectives --cases all_reduce --gpus 2 --quick \
+  --timeout "$timeout_s" --out "$work/r.json" >"$work/out" 2>"$work/err" &
+launcher=$!
+
+# The rank processes: the ones whose environment names a world rank and whose command line
+# names this run's results file.
+rank_pid() {
+  local want=$1 pid
+  for pid in $(pgrep -f -- "$work/r.json"); do
+    if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$want"; then
+      echo "$pid"
+      return 0
+    fi
+  done
+  return 1
+}
+records() {
+  python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["records"]))' "$1" \
+    2>/dev/null || echo 0
+}
+# Once a record is on disk, the job is in its sweep.
+for _ in $(seq 1 600); do
+  [ "$(records "$work/r.json")" -ge 1 ] && break
+  sleep 0.1
+done
+victim=$(rank_pid 1) || { echo "FAIL: rank 1 not found"; cat "$work/err"; kill -9 "$launcher"; exit 1; }
+before=$(records "$work/r.json")
+start=$(date +%s)
+if [ "$mode" = kill ]; then
+  kill -9 "$victim"
+  what="killed (kill -9)"
+else
+  kill -STOP "$victim"
+  what="stopped (SIGSTOP)"
+fi
+wait "$launcher"
+rc=$?
+elapsed=$(($(date +%s) - start))
+fail=0
+[ "$rc" = 3 ] || { echo "FAIL: exit $rc, expected 3"; fail=1; }
+[ "$elapsed" -le $((timeout_s + 10)) ] || { echo "FAIL: took ${elapsed}s"; fail=1; }
+sleep 1
+left=$(pgrep -f -- "$work/r.json" || true)
+if [ -n "$left" ]; then
+  echo "FAIL: processes left running: $left"
+  kill -9 $left 2>/dev/null
+  fail=1
+fi
+"$here/../../../ci/validate-results" "$work/r.json" || fail=1
+after=$(records "$work/r.json")
+[ "$after" -ge "$before" ] || { echo "FAIL: $before records before, $after after"; fail=1; }
+[ "$fail" = 0 ] || { tail -5 "$work/err"; exit 1; }
+echo "rank 1 $what: exit 3 after ${elapsed}s, $after records kept, no rank left"
