@@ -12,7 +12,11 @@
 namespace cb {
 
 bool is_results_document(const nlohmann::json& j) {
-  return j.is_object() && j.value("schema", std::string()) == kResultsSchemaName;
+  // A "schema" that is not a string is not a results file's (value() would throw on it).
+  if (!j.is_object())
+    return false;
+  const auto it = j.find("schema");
+  return it != j.end() && it->is_string() && it->get<std::string>() == kResultsSchemaName;
 }
 
 Spec spec_from_reference(const ResultsFile& reference, const std::string& path, double fraction) {

@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "qualify/record_match.hpp"
+#include "qualify/reference_spec.hpp"
 #include "qualify/spec.hpp"
 #include "qualify/spec_locator.hpp"
 #include "qualify/spec_metrics.hpp"
@@ -318,4 +319,13 @@ TEST(Spec, ANumberOverflowInASpecFileIsBadInputNamingTheFile) {
     EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
   }
   fs::remove(path);
+}
+
+TEST(Spec, ASchemaOfTheWrongTypeIsNeitherAResultsFileNorASpec) {
+  EXPECT_FALSE(is_results_document({{"schema", 18446744073709551615ULL}}));
+  EXPECT_FALSE(is_results_document(json::array()));
+  EXPECT_TRUE(is_results_document({{"schema", "clusterbench.results"}}));
+  json j = minimal_spec();
+  j["schema"] = 5;
+  EXPECT_NE(spec_error(j).find("field 'schema' must be a string"), std::string::npos);
 }
