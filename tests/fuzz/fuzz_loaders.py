@@ -15,7 +15,8 @@ the binary
   - accepts (exit 0 or 1) a results file into which a value out of the schema's bounds was put.
 The same --seed gives the same inputs. Failing inputs are kept in --failures with the command that
 reproduces them. Exit 0 when every input held, 1 otherwise. CI runs it for a bounded time (ctest
-label fuzz); by hand, give --seconds as long as you like.
+label fuzz); by hand, give --seconds as long as you like. A binary of the asan preset
+(build-asan/bin/clusterbench) is run with its sanitizers' findings as failures.
 """
 import argparse
 import json
@@ -256,10 +257,16 @@ def judge(proc_rc, err, must_refuse):
     return None
 
 
+# A binary of the asan preset reports a finding with an exit code of its own, never 1 or 2.
+SANITIZER_ENV = dict(os.environ,
+                     ASAN_OPTIONS="exitcode=86:detect_leaks=0",
+                     UBSAN_OPTIONS="halt_on_error=1:exitcode=86:print_stacktrace=1")
+
+
 def run_one(cmd):
     try:
         proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE, timeout=HANG_SECONDS)
+                              stderr=subprocess.PIPE, timeout=HANG_SECONDS, env=SANITIZER_ENV)
         return proc.returncode, proc.stderr
     except subprocess.TimeoutExpired as e:
         return None, e.stderr or b""
