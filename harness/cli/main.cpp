@@ -50,13 +50,14 @@ int main(int argc, char** argv) {
     return command->main(std::vector<std::string>(args.begin() + 1, args.end()));
   } catch (const cb::Error& e) {
     std::cout.flush();
-    // One line under 300 bytes whatever the message carries (cb::one_line).
-    std::cerr << "clusterbench " << command->name << ": " << cb::one_line(e.what()) << "\n";
+    // One line under 300 bytes, prefix included, whatever the message carries (cb::one_line).
+    const std::string prefix = "clusterbench " + command->name + ": ";
+    std::cerr << prefix << cb::one_line(e.what(), 299 - prefix.size()) << "\n";
     return static_cast<int>(e.code());
   } catch (const std::exception& e) {
     std::cout.flush();
-    std::cerr << "clusterbench " << command->name << ": internal error: " << cb::one_line(e.what())
-              << "\n";
+    const std::string prefix = "clusterbench " + command->name + ": internal error: ";
+    std::cerr << prefix << cb::one_line(e.what(), 299 - prefix.size()) << "\n";
     return 3;
   }
 }

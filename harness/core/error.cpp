@@ -83,7 +83,8 @@ bool append_escaped(std::string& out, std::string_view s, std::size_t max_chars,
 
 std::string shown(std::string_view value, std::size_t max_chars) {
   std::string out;
-  if (!append_escaped(out, value, max_chars, std::string::npos, true))
+  // Characters and bytes both bounded: 80 characters of "…" are 240 bytes.
+  if (!append_escaped(out, value, max_chars, 2 * max_chars, true))
     out += "\xE2\x80\xA6"; // "…"
   return out;
 }

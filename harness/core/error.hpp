@@ -34,8 +34,8 @@ public:
 
 // A value taken from the input (a flag's argument, a field, a line of a log), made safe to echo
 // in a one-line message: control bytes, invalid UTF-8 and backslashes escaped (\n, \xNN, \\), and
-// cut after `max_chars` characters with "…". A newline in an argument cannot split the line, a
-// 50 MB field cannot make the line 50 MB.
+// cut after `max_chars` characters (or 2 x `max_chars` bytes) with "…". A newline in an
+// argument cannot split the line, a 50 MB field cannot make the line 50 MB.
 std::string shown(std::string_view value, std::size_t max_chars = 80);
 
 // A whole message made one line of at most `max_bytes` bytes: what shown() does, over the message,

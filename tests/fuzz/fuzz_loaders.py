@@ -32,6 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SEEDS = os.path.join(HERE, "seeds")
 HANG_SECONDS = 20
 MAX_ERROR_BYTES = 300
+MAX_INPUT_BYTES = 32 << 20
 
 
 def seed(name):
@@ -232,7 +233,8 @@ def mutate(rng, data):
     out = data
     for _ in range(rng.choice([1, 1, 1, 2, 3])):
         out = rng.choice(BYTE_MUTATIONS)(rng, out)
-    return out, False
+    # Mutations compound (a 5 MB string in a line repeated 50 times); 32 MB is large enough.
+    return out[:MAX_INPUT_BYTES], False
 
 
 # --- the oracle ----------------------------------------------------------------------------------

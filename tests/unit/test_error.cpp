@@ -30,6 +30,11 @@ TEST(Shown, CutsAfterMaxCharactersWithAnEllipsis) {
   EXPECT_EQ(shown(std::string(80, 'x')), std::string(80, 'x'));
   EXPECT_EQ(shown("ääää", 2), "ää\xE2\x80\xA6"); // characters, not bytes
   EXPECT_EQ(shown(std::string(50, '\n'), 3), "\\n\\n\\n\xE2\x80\xA6");
+  // Wide characters are bounded in bytes too: 80 "…" would be 240 bytes.
+  std::string ellipses;
+  for (int i = 0; i < 200; ++i)
+    ellipses += "\xE2\x80\xA6";
+  EXPECT_LE(shown(ellipses).size(), 160u + 3);
 }
 
 TEST(OneLine, MakesAnyMessageOneLineUnderTheBound) {
