@@ -3,11 +3,25 @@
 #include <algorithm>
 
 #include "core/stats.hpp"
+#include "imports/text_lines.hpp"
 
 namespace cb {
 
 void ImportedRun::warn_line(const std::string& source, std::size_t line, const std::string& text) {
-  warnings.push_back(source + ":" + std::to_string(line) + ": cannot parse: " + text);
+  if (lines_listed == kLinesListed) {
+    ++lines_not_listed;
+    return;
+  }
+  ++lines_listed;
+  warnings.push_back(source + ":" + std::to_string(line) + ": cannot parse: " + shown(text, 120));
+}
+
+void ImportedRun::close_warnings(const std::string& source) {
+  if (lines_not_listed > 0) {
+    warnings.push_back(source + ": " + std::to_string(lines_not_listed) +
+                       " more line(s) that cannot be parsed, not listed");
+  }
+  lines_not_listed = 0;
 }
 
 void ImportedRun::add_device(const std::string& host, const nlohmann::json& device) {

@@ -19,7 +19,12 @@ struct ImportedRun {
   std::string backend = "host";      // cuda when the tool ran on GPUs
   std::vector<std::string> warnings; // "FILE:LINE: cannot parse: ..."
 
+  // One warning per unreadable line, the first kLinesListed of them; the rest are counted and
+  // close_warnings reports how many, so a log full of another program's output stays readable.
   void warn_line(const std::string& source, std::size_t line, const std::string& text);
+  void close_warnings(const std::string& source);
+  static constexpr std::size_t kLinesListed = 20;
+  std::size_t lines_listed = 0, lines_not_listed = 0;
   // Adds a device under its host (hosts are kept in first-seen order, devices by index).
   void add_device(const std::string& host, const nlohmann::json& device);
 };
