@@ -23,7 +23,8 @@ constexpr const char* kTool = "fio";
 std::optional<std::string> given_option(const json& job, const json& global, const char* key) {
   for (const json* scope : {&job, &global}) {
     auto it = scope->find(key);
-    if (it != scope->end() && it->is_string())
+    // Longer than any option value fio prints: not one (and not copied into the record).
+    if (it != scope->end() && it->is_string() && it->get_ref<const std::string&>().size() <= 4096)
       return it->get<std::string>();
   }
   return std::nullopt;
@@ -80,7 +81,8 @@ public:
     if (doc_.contains("timestamp") && doc_["timestamp"].is_number_integer()) {
       out_.started = iso_utc(doc_["timestamp"].get<long long>());
     }
-    if (doc_.contains("fio version") && doc_["fio version"].is_string()) {
+    if (doc_.contains("fio version") && doc_["fio version"].is_string() &&
+        doc_["fio version"].get_ref<const std::string&>().size() <= 32) {
       out_.versions["fio"] = doc_["fio version"];
       major_ = fio_major(doc_["fio version"].get<std::string>());
     }
@@ -113,7 +115,7 @@ private:
 
   std::string where(std::size_t i) const {
     return source_ + ": jobs[" + std::to_string(i) + "] (" +
-           doc_["jobs"][i].value("jobname", std::string("?")) + ")";
+           shown(doc_["jobs"][i].value("jobname", std::string("?")), 60) + ")";
   }
 
   void skip(std::size_t i, const std::string& why) {
@@ -166,10 +168,10 @@ private:
                rw == "randtrim" || rw == "trim") {
       // A read figure of a mixed job is not a read workload's: the writes shared the device.
       return skip(w.jobs[0], "rw=" + rw + " mixes reads with writes or trims (rwmixread=" +
-                                 option(options, global_, "rwmixread", "50") +
+                                 shown(option(options, global_, "rwmixread", "50"), 8) +
                                  "); only pure read jobs (rw=read, rw=randread) are imported");
     } else {
-      return skip(w.jobs[0], "rw=" + rw + " is not a read workload");
+      return skip(w.jobs[0], "rw=" + shown(rw, 40) + " is not a read workload");
     }
     const json write_stats = first.value("write", json::object());
     if (write_stats.is_object() && number_or(write_stats, "io_bytes", 0) > 0) {
@@ -186,7 +188,7 @@ private:
     try {
       block_bytes = parse_size(bs_text, "bs");
     } catch (const InputError&) {
-      return skip(w.jobs[0], "cannot parse bs='" + bs_text + "'");
+      return skip(w.jobs[0], "cannot parse bs='" + shown(bs_text, 40) + "'");
     }
     const auto queue_depth = parse_long(setting("iodepth", "iodepth", "1"));
     const auto numjobs = parse_long(option(options, global_, "numjobs", "1"));
@@ -213,9 +215,9 @@ private:
       latency_weighted += latency_ns * job_ios;
       errors += job.value("error", 0) != 0 ? 1 : 0;
       if (w.jobs.size() > 1) {
-        json entry = {{"rank", k}, {"job", job.value("jobname", "")}};
+        json entry = {{"rank", k}, {"job", shown(job.value("jobname", ""), 120)}};
         if (job.contains("hostname") && job["hostname"].is_string())
-          entry["host"] = job["hostname"];
+          entry["host"] = shown(job["hostname"].get<std::string>(), 255);
         entry["gbps"] = job_runtime > 0 ? job_bytes / (job_runtime / 1e3) / 1e9 : 0.0;
         per_rank.push_back(std::move(entry));
       }
@@ -264,7 +266,7 @@ private:
     r.per_rank = std::move(per_rank);
     r.extra = {{"tool", kTool},
                {"source", where(w.jobs[0])},
-               {"jobname", first.value("jobname", "")},
+               {"jobname", shown(first.value("jobname", ""), 120)},
                {"rw", rw},
                {"ioengine", setting("ioengine", "ioengine", "psync")},
                {"io_bytes", bytes},

@@ -16,6 +16,10 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kTool = "nccl-tests";
+// Longest name, host, version or argument kept from a file: longer ones are not what nccl-tests
+// prints, and copying them would let one line fill the results file.
+constexpr std::size_t kMaxWord = 256;
+constexpr std::size_t kMaxArgs = 512;
 
 // What the check column of a table holds. nccl-tests before 2.13 compared results with a host
 // reference and printed "error", the largest deviation of any element (a float such as 5e-07,
@@ -167,11 +171,15 @@ std::optional<RankLine> rank_line(std::string_view line) {
     return std::nullopt;
   const int device = small_count(t[i + 1]);
   const std::string& bus = t[i + 2];
-  if (rank < 0 || device < 0 || bus.size() < 2 || bus.front() != '[' || bus.back() != ']')
+  if (rank < 0 || device < 0 || bus.size() < 2 || bus.size() > 64 || bus.front() != '[' ||
+      bus.back() != ']' || host.size() > kMaxWord) {
     return std::nullopt;
+  }
   std::string name;
-  for (std::size_t k = i + 3; k < t.size(); ++k)
+  for (std::size_t k = i + 3; k < t.size() && name.size() <= kMaxWord; ++k)
     name += (name.empty() ? "" : " ") + t[k];
+  if (name.size() > kMaxWord)
+    return std::nullopt;
   return RankLine{rank, host, device, bus.substr(1, bus.size() - 2), name};
 }
 
@@ -213,6 +221,7 @@ public:
     for_each_line(text, [&](std::size_t number, std::string_view raw) { line(number, raw); });
     finish_block();
     out_.close_warnings(source_);
+    out_.finish_hosts();
     if (debug_lines_ > 0) {
       out_.warnings.push_back(source_ + ":" + std::to_string(first_debug_line_) + ": skipped " +
                               std::to_string(debug_lines_) +
@@ -268,7 +277,12 @@ private:
       if (w == "+" || w.back() == '$' || w.back() == '#' || w.back() == '>')
         start = i + 1;
     }
-    if (out_.argv.empty())
+    const bool plausible =
+        tokens.size() - start <= kMaxArgs &&
+        std::all_of(tokens.begin(), tokens.end(), [](const std::string& w) {
+          return w.size() <= kMaxWord;
+        });
+    if (out_.argv.empty() && plausible)
       out_.argv.assign(tokens.begin() + static_cast<std::ptrdiff_t>(start), tokens.end());
     // A new command is a new run: the table before it is complete.
     if (block_ && (!block_->records.empty() || block_->layout))
@@ -289,7 +303,7 @@ private:
     };
     if (words.empty())
       return;
-    if (first_words({"nccl-tests", "version"}) && words.size() >= 3) {
+    if (first_words({"nccl-tests", "version"}) && words.size() >= 3 && words[2].size() <= 32) {
       out_.versions["nccl_tests"] = words[2];
       for (const auto& w : words) {
         if (starts_with(w, "nccl-library=")) {
@@ -526,9 +540,12 @@ private:
   std::size_t first_zero_size_line_ = 0;
 };
 
+// A string field, "" when absent, not a string, or longer than any the tool writes.
 std::string json_string(const json& j, const char* key) {
   auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+  return it != j.end() && it->is_string() && it->get_ref<const std::string&>().size() <= kMaxWord
+             ? it->get<std::string>()
+             : "";
 }
 
 std::optional<Half> half_from_json(const json& j) {
@@ -566,7 +583,7 @@ std::string nccl_case_from_program(std::string_view program) {
       continue;
     }
     const std::string_view name = program.substr(0, program.size() - suffix.size());
-    const bool word = std::all_of(name.begin(), name.end(), [](char c) {
+    const bool word = name.size() <= 32 && std::all_of(name.begin(), name.end(), [](char c) {
       return std::islower(static_cast<unsigned char>(c)) || c == '_';
     });
     if (word && name.front() != '_')
@@ -641,8 +658,10 @@ ImportedRun read_nccl_tests_json(const json& j, const std::string& source) {
   std::string program;
   if (j.contains("args") && j["args"].is_array()) {
     for (const auto& a : j["args"]) {
-      if (a.is_string())
+      if (a.is_string() && a.get_ref<const std::string&>().size() <= kMaxWord &&
+          run.argv.size() < kMaxArgs) {
         run.argv.push_back(a.get<std::string>());
+      }
     }
     if (!run.argv.empty())
       program = run.argv.front();
@@ -723,6 +742,7 @@ ImportedRun read_nccl_tests_json(const json& j, const std::string& source) {
   }
   if (run.records.empty())
     throw InputError(source + ": no results in the nccl-tests JSON output");
+  run.finish_hosts();
   return run;
 }
 

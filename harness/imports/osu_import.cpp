@@ -99,8 +99,10 @@ std::optional<Header> osu_header(std::string_view t) {
     return std::nullopt;
   h.name = std::string(trim(rest.substr(0, test)));
   h.version = std::string(trim(rest.substr(test + 7)));
-  if (h.name.empty() || h.version.empty() || h.version.find(' ') != std::string::npos)
+  if (h.name.empty() || h.name.size() > 128 || h.version.empty() || h.version.size() > 16 ||
+      h.accelerator.size() > 16 || h.version.find(' ') != std::string::npos) {
     return std::nullopt;
+  }
   return h;
 }
 
@@ -172,7 +174,7 @@ private:
         std::string_view type = trim(t.substr(11));
         if (!type.empty() && type.back() == '.')
           type.remove_suffix(1);
-        table_->dtype = osu_dtype(std::string(type));
+        table_->dtype = type.size() <= 32 ? osu_dtype(std::string(type)) : "?";
         return;
       }
       if (starts_with(t, "# Size") && table_) {
@@ -182,7 +184,7 @@ private:
       if ((t.find("Buffer on") != std::string_view::npos ||
            t.find("Memory on") != std::string_view::npos) &&
           table_) {
-        table_->buffers = std::string(t.substr(2));
+        table_->buffers = shown(t.substr(2), 120);
         return;
       }
       return out_.warn_line(source_, number, std::string(trim(raw)));
@@ -215,7 +217,7 @@ private:
     if (table_->test)
       return;
     out_.warnings.push_back(source_ + ":" + std::to_string(table_->header_line) + ": OSU test '" +
-                            table_->name + "' is not imported (lines " +
+                            shown(table_->name, 60) + "' is not imported (lines " +
                             std::to_string(table_->header_line) + "-" +
                             std::to_string(std::max(table_->header_line, table_->last_line)) +
                             " left out; supported: osu_allreduce, osu_allgather, osu_bcast, "
