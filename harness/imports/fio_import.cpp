@@ -323,13 +323,16 @@ ImportedRun import_fio_json(const json& j, const std::string& source) {
     return FioImporter(j, source).run();
   } catch (const json::exception& e) {
     // A field of an unexpected type: not the layout fio writes.
-    throw InputError(source + ": unexpected fio JSON layout (" + e.what() + ")");
+    std::string what = e.what();
+    if (auto pos = what.find("] "); pos != std::string::npos)
+      what = what.substr(pos + 2); // nlohmann's "[json.exception.type_error.302] "
+    throw InputError(source + ": unexpected fio JSON layout (" + shown(what, 120) + ")");
   }
 }
 
 ImportedRun import_fio_file(const std::string& path) {
   const std::string text = read_text_file(path);
-  const std::string source = shown(path, 160);
+  const std::string source = shown(path, 120);
   // The JSON document starts on the first line that begins with '{' (it may be all on that
   // line). Before it: fio's notes on stdout, or its normal text output under
   // --output-format=normal,json.
@@ -364,7 +367,12 @@ ImportedRun import_fio_file(const std::string& path) {
   // One JSON object, read to its closing brace: what follows it (another format's output) is
   // reported. The shared reader parses it, with the bounds every JSON input gets.
   const std::size_t end = json_object_end(text, start);
-  const json j = parse_json_text(text.substr(start, end - start), source);
+  json j;
+  try {
+    j = parse_json_text(text.substr(start, end - start), source);
+  } catch (const InputError& e) {
+    throw InputError(shown(e.what(), 250)); // the parser quotes what it read, bytes and all
+  }
   if (end < text.size() && !trim(std::string_view(text).substr(end)).empty()) {
     notes.push_back(source + ": text after the JSON document not imported ('" +
                     shown(trim(std::string_view(text).substr(end)), 60) + "')");

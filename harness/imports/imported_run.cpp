@@ -14,7 +14,7 @@ void ImportedRun::warn_line(const std::string& source, std::size_t line, const s
     return;
   }
   ++lines_listed;
-  warnings.push_back(source + ":" + std::to_string(line) + ": cannot parse: " + shown(text, 120));
+  warnings.push_back(source + ":" + std::to_string(line) + ": cannot parse: " + shown(text, 100));
 }
 
 void ImportedRun::close_warnings(const std::string& source) {

@@ -2,6 +2,7 @@
 #include "results/json_file.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <cctype>
 #include <map>
 #include <optional>
@@ -134,6 +135,20 @@ std::optional<double> deviation_tolerance(std::string_view type) {
   return std::nullopt;
 }
 
+// The type names nccl-tests prints (test_typenames in its common.cu, old and new).
+bool known_type(std::string_view type) {
+  static const char* names[] = {"int8",  "uint8", "int32",  "uint32",   "int64",  "uint64",
+                                "half",  "float", "double", "bfloat16", "f8e4m3", "f8e5m2",
+                                "char",  "int"};
+  return std::any_of(std::begin(names), std::end(names), [&](const char* n) { return type == n; });
+}
+
+// Its reduction names (test_opnames), "none" for collectives that do not reduce.
+bool known_redop(std::string_view op) {
+  static const char* names[] = {"sum", "prod", "max", "min", "avg", "mulsum", "none"};
+  return std::any_of(std::begin(names), std::end(names), [&](const char* n) { return op == n; });
+}
+
 // A count from digits; -1 when it is not one or does not fit a plausible count.
 int small_count(std::string_view digits) {
   const auto value = parse_long(digits);
@@ -180,7 +195,8 @@ std::optional<RankLine> rank_line(std::string_view line) {
     name += (name.empty() ? "" : " ") + t[k];
   if (name.size() > kMaxWord)
     return std::nullopt;
-  return RankLine{rank, host, device, bus.substr(1, bus.size() - 2), name};
+  return RankLine{rank, clean_text(host), device, clean_text(bus.substr(1, bus.size() - 2)),
+                  clean_text(name)};
 }
 
 // "# Out of bounds values : 0 OK" -> 0; the words after a "NAME :" comment as tokens.
@@ -283,7 +299,8 @@ private:
           return w.size() <= kMaxWord;
         });
     if (out_.argv.empty() && plausible)
-      out_.argv.assign(tokens.begin() + static_cast<std::ptrdiff_t>(start), tokens.end());
+      std::transform(tokens.begin() + static_cast<std::ptrdiff_t>(start), tokens.end(),
+                     std::back_inserter(out_.argv), [](const std::string& w) { return clean_text(w); });
     // A new command is a new run: the table before it is complete.
     if (block_ && (!block_->records.empty() || block_->layout))
       finish_block();
@@ -304,7 +321,7 @@ private:
     if (words.empty())
       return;
     if (first_words({"nccl-tests", "version"}) && words.size() >= 3 && words[2].size() <= 32) {
-      out_.versions["nccl_tests"] = words[2];
+      out_.versions["nccl_tests"] = clean_text(words[2]);
       for (const auto& w : words) {
         if (starts_with(w, "nccl-library=")) {
           if (const auto code = parse_long(std::string_view(w).substr(13)); code && *code > 0)
@@ -486,6 +503,9 @@ private:
     const auto size = parse_long(at(l.size));
     const auto count = parse_long(at(l.count));
     const auto root = l.root >= 0 ? parse_long(at(l.root)) : std::optional<long long>(-1);
+    // The type and the reduction are names nccl-tests prints; anything else is not its row.
+    if (!known_type(at(l.type)) || (l.redop >= 0 && !known_redop(at(l.redop))))
+      return out_.warn_line(source_, number, std::string(trim(raw)));
     if (size && *size == 0) {
       if (zero_size_rows_++ == 0)
         first_zero_size_line_ = number;
@@ -641,7 +661,7 @@ std::string nccl_version_from_code(long long code) {
 }
 
 ImportedRun import_nccl_tests_text(const std::string& text, const std::string& source) {
-  ImportedRun run = TextImporter(shown(source, 160)).run(text);
+  ImportedRun run = TextImporter(shown(source, 120)).run(text);
   run.backend = "cuda";
   return run;
 }
@@ -753,7 +773,10 @@ ImportedRun import_nccl_tests_json(const json& j, const std::string& source) {
     return read_nccl_tests_json(j, source);
   } catch (const json::exception& e) {
     // A field of an unexpected type: the file is not the layout documented in the header.
-    throw InputError(source + ": unexpected nccl-tests JSON layout (" + e.what() + ")");
+    std::string what = e.what();
+    if (auto pos = what.find("] "); pos != std::string::npos)
+      what = what.substr(pos + 2); // nlohmann's "[json.exception.type_error.302] "
+    throw InputError(source + ": unexpected nccl-tests JSON layout (" + shown(what, 120) + ")");
   }
 }
 
@@ -761,7 +784,13 @@ ImportedRun import_nccl_tests_file(const std::string& path) {
   const std::string text = read_text_file(path);
   const std::string_view body = trim(text);
   if (!body.empty() && body.front() == '{') {
-    return import_nccl_tests_json(parse_json_text(std::string(body), path), path);
+    json j;
+    try {
+      j = parse_json_text(std::string(body), path);
+    } catch (const InputError& e) {
+      throw InputError(shown(e.what(), 250)); // the parser quotes what it read, bytes and all
+    }
+    return import_nccl_tests_json(j, shown(path, 120));
   }
   return import_nccl_tests_text(text, path);
 }

@@ -45,7 +45,7 @@ std::string osu_dtype(const std::string& mpi_type) {
   static const std::map<std::string, std::string> names = {
       {"MPI_CHAR", "char"}, {"MPI_INT", "int32"}, {"MPI_FLOAT", "float"}, {"MPI_DOUBLE", "double"}};
   auto it = names.find(mpi_type);
-  return it == names.end() ? mpi_type : it->second;
+  return it == names.end() ? clean_text(mpi_type) : it->second;
 }
 
 // Columns of a "# Size  Avg Latency(us)  Min Latency(us) ..." header: split on runs of two or
@@ -90,7 +90,7 @@ std::optional<Header> osu_header(std::string_view t) {
     const std::size_t space = rest.find(' ');
     if (space == std::string_view::npos)
       return std::nullopt;
-    h.accelerator = std::string(rest.substr(1, space - 1));
+    h.accelerator = clean_text(rest.substr(1, space - 1));
     rest.remove_prefix(space);
   }
   rest = trim(rest);
@@ -98,7 +98,7 @@ std::optional<Header> osu_header(std::string_view t) {
   if (test == std::string_view::npos || test == 0)
     return std::nullopt;
   h.name = std::string(trim(rest.substr(0, test)));
-  h.version = std::string(trim(rest.substr(test + 7)));
+  h.version = clean_text(trim(rest.substr(test + 7)));
   if (h.name.empty() || h.name.size() > 128 || h.version.empty() || h.version.size() > 16 ||
       h.accelerator.size() > 16 || h.version.find(' ') != std::string::npos) {
     return std::nullopt;
@@ -350,7 +350,7 @@ private:
 
 ImportedRun import_osu_text(const std::string& text, const std::string& source,
                             const OsuOptions& options) {
-  return OsuImporter(shown(source, 160), options).run(text);
+  return OsuImporter(shown(source, 120), options).run(text);
 }
 
 ImportedRun import_osu_file(const std::string& path, const OsuOptions& options) {

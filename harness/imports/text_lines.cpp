@@ -222,18 +222,8 @@ std::string base_name(const std::string& path) {
 
 std::string shown(std::string_view text, std::size_t limit) {
   std::string out;
-  std::size_t characters = 0;
   std::size_t i = 0;
-  auto escape = [&](unsigned char c) {
-    char hex[8];
-    std::snprintf(hex, sizeof hex, "\\x%02X", c);
-    out += hex;
-  };
   while (i < text.size()) {
-    if (characters == limit) {
-      out += "...";
-      break;
-    }
     const auto c = static_cast<unsigned char>(text[i]);
     std::size_t length = 1;
     if (c >= 0xC2 && c <= 0xDF) {
@@ -246,19 +236,30 @@ std::string shown(std::string_view text, std::size_t limit) {
     bool valid = length > 1 && i + length <= text.size();
     for (std::size_t k = 1; valid && k < length; ++k)
       valid = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
+    std::string piece;
     if (length > 1 && valid) {
-      out.append(text.substr(i, length));
-      i += length;
+      piece = std::string(text.substr(i, length));
+    } else if (c < 0x20 || c >= 0x7F) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02X", c);
+      piece = hex;
+      length = 1;
     } else {
-      if (c < 0x20 || c >= 0x7F)
-        escape(c);
-      else
-        out += static_cast<char>(c);
-      ++i;
+      piece = std::string(1, static_cast<char>(c));
+      length = 1;
     }
-    ++characters;
+    if (out.size() + piece.size() > limit) {
+      out += "...";
+      break;
+    }
+    out += piece;
+    i += length;
   }
   return out;
+}
+
+std::string clean_text(std::string_view text) {
+  return shown(text, 4096);
 }
 
 } // namespace cb

@@ -36,9 +36,11 @@ std::optional<long long> parse_long(std::string_view token);
 bool starts_with(std::string_view text, std::string_view prefix);
 // The file name without directories.
 std::string base_name(const std::string& path);
-// Text from a file as it may be echoed in a one-line message: at most `limit` characters (then
-// "..."), control bytes and bytes that are not UTF-8 written as \xNN, so a message stays one short
-// line whatever the file holds.
+// Text from a file as it may be echoed in a one-line message: at most `limit` bytes (then "..."),
+// control bytes and bytes that are not UTF-8 written as \xNN, so a message stays one short line
+// whatever the file holds.
 std::string shown(std::string_view text, std::size_t limit = 80);
+// Text from a file as it may be stored in a results file (valid UTF-8, no control bytes).
+std::string clean_text(std::string_view text);
 
 } // namespace cb
