@@ -224,6 +224,8 @@ private:
     }
     if (!(runtime_ms > 0) || !(bytes > 0))
       return skip(w.jobs[0], "no bytes read");
+    if (iops < 0 || ios < 0 || latency_weighted < 0)
+      return skip(w.jobs[0], "negative iops, total_ios or latency: not figures fio writes");
     const double seconds = runtime_ms / 1e3;
     json metrics = {{"gbps", bytes / seconds / 1e9}, {"iops", iops}};
     if (ios > 0 && latency_weighted > 0)

@@ -582,7 +582,11 @@ std::optional<Half> half_from_json(const json& j) {
   h.algbw = j["alg_bw"].get<double>();
   h.busbw = j["bus_bw"].get<double>();
   const json wrong = j.value("nwrong", json());
+  if (!(h.time_us > 0) || h.algbw < 0 || h.busbw < 0)
+    return std::nullopt; // not a time or rate nccl-tests prints
   if (wrong.is_number()) {
+    if (wrong.get<double>() < 0)
+      return std::nullopt;
     h.check = wrong.get<double>() == 0 ? "pass" : "fail";
     if (wrong.get<double>() >= 0 && wrong.get<double>() < 9e18)
       h.wrong = static_cast<long long>(wrong.get<double>());
@@ -748,7 +752,12 @@ ImportedRun read_nccl_tests_json(const json& j, const std::string& source) {
           "collectives", name, std::move(params), gpus, nodes, half->time_us * 1e-6,
           {{"time_us", half->time_us}, {"algbw_gbps", half->algbw}, {"busbw_gbps", half->busbw}},
           half->check);
-      r.extra = {{"tool", kTool}, {"source", where}, {"count", row.value("count", json())}};
+      const json count = row.value("count", json());
+      r.extra = {{"tool", kTool},
+                 {"source", where},
+                 {"count", count.is_number_integer() ? count : json()}};
+      if (half->wrong)
+        r.extra["wrong_elements"] = *half->wrong;
       if (avg.is_number())
         r.extra["avg_bus_bandwidth_gbps"] = avg;
       if (oob.is_number())
