@@ -334,7 +334,7 @@ ImportedRun import_fio_json(const json& j, const std::string& source) {
 
 ImportedRun import_fio_file(const std::string& path) {
   const std::string text = read_text_file(path);
-  const std::string source = shown(path, 120);
+  const std::string source = shown(path, 100);
   // The JSON document starts on the first line that begins with '{' (it may be all on that
   // line). Before it: fio's notes on stdout, or its normal text output under
   // --output-format=normal,json.

@@ -458,10 +458,9 @@ private:
       name = nccl_case_from_file_name(source_);
     if (name.empty()) {
       throw InputError(source_ + ":" + std::to_string(number) +
-                       ": cannot tell which collective this table measures (no '# Collective "
-                       "test starting' line, no *_perf command before it, and the file name "
-                       "names no single collective); name the file after the test, e.g. "
-                       "all_reduce_perf.txt");
+                       ": cannot tell which collective this table measures (no 'Collective test "
+                       "starting' line or *_perf command before it): name the file after the "
+                       "test, e.g. all_reduce_perf.txt");
     }
     return name;
   }
@@ -665,7 +664,7 @@ std::string nccl_version_from_code(long long code) {
 }
 
 ImportedRun import_nccl_tests_text(const std::string& text, const std::string& source) {
-  ImportedRun run = TextImporter(shown(source, 120)).run(text);
+  ImportedRun run = TextImporter(shown(source, 100)).run(text);
   run.backend = "cuda";
   return run;
 }
@@ -799,7 +798,7 @@ ImportedRun import_nccl_tests_file(const std::string& path) {
     } catch (const InputError& e) {
       throw InputError(shown(e.what(), 250)); // the parser quotes what it read, bytes and all
     }
-    return import_nccl_tests_json(j, shown(path, 120));
+    return import_nccl_tests_json(j, shown(path, 100));
   }
   return import_nccl_tests_text(text, path);
 }

@@ -350,7 +350,7 @@ private:
 
 ImportedRun import_osu_text(const std::string& text, const std::string& source,
                             const OsuOptions& options) {
-  return OsuImporter(shown(source, 120), options).run(text);
+  return OsuImporter(shown(source, 100), options).run(text);
 }
 
 ImportedRun import_osu_file(const std::string& path, const OsuOptions& options) {

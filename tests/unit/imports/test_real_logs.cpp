@@ -263,3 +263,29 @@ TEST(ImportWarnings, AreCappedSoAnyLogStaysReadable) {
   ASSERT_EQ(run.warnings.size(), ImportedRun::kLinesListed + 1);
   EXPECT_EQ(run.warnings.back(), "noisy.txt: 980 more line(s) that cannot be parsed, not listed");
 }
+
+TEST(ImportErrors, AreOneShortLineWhateverThePathAndText) {
+  const std::string path = "/logs/" + std::string(400, 'p') + "\n\x1b[31m.txt";
+  const std::string table =
+      "#       size         count      type   redop    root     time   algbw   busbw  #wrong     "
+      "time   algbw   busbw  #wrong\n"
+      "           8             2     float     sum      -1    10.00    0.00    0.00       0    "
+      "10.00    0.00    0.00       0\n";
+  for (const auto& text : {std::string("\x01\x02 garbage\n"), table}) {
+    try {
+      import_nccl_tests_text(text, path);
+      ADD_FAILURE() << "imported";
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      EXPECT_LT(what.size(), 300u) << what;
+      EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+      EXPECT_EQ(what.find('\x1b'), std::string::npos) << what;
+    }
+  }
+  try {
+    import_osu_text("# OSU MPI Allreduce Latency Test v7.4\n", path, {});
+    ADD_FAILURE() << "imported without --np";
+  } catch (const InputError& e) {
+    EXPECT_LT(std::string(e.what()).size(), 300u) << e.what();
+  }
+}
