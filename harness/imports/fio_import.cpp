@@ -90,8 +90,9 @@ public:
       add_record(w);
     if (out_.records.empty()) {
       std::string why = out_.warnings.empty() ? "" : "; " + out_.warnings.front();
-      throw InputError(source_ + ": no read job in the fio output (import reads rw=read and "
-                                 "rw=randread jobs" +
+      throw InputError(source_ +
+                       ": no read job in the fio output (import reads rw=read and "
+                       "rw=randread jobs" +
                        shown(why, 160) + ")");
     }
     return std::move(out_);
@@ -209,9 +210,9 @@ private:
       iops += number_or(read, "iops", 0);
       runtime_ms = std::max(runtime_ms, job_runtime);
       // fio 3: lat_ns (ns); fio 2: lat (us).
-      const double latency_ns =
-          read.contains("lat_ns") ? number_or(read.value("lat_ns", json::object()), "mean", 0)
-                                  : number_or(read.value("lat", json::object()), "mean", 0) * 1e3;
+      const double latency_ns = read.contains("lat_ns")
+                                    ? number_or(read.value("lat_ns", json::object()), "mean", 0)
+                                    : number_or(read.value("lat", json::object()), "mean", 0) * 1e3;
       latency_weighted += latency_ns * job_ios;
       errors += job.value("error", 0) != 0 ? 1 : 0;
       if (w.jobs.size() > 1) {
@@ -258,9 +259,9 @@ private:
           sample_s = seconds / passes;
       }
     }
-    Record r = imported_record("storage", case_name, std::move(params), jobs, 1, sample_s,
-                               std::move(metrics),
-                               verifies ? (errors == 0 ? "pass" : "fail") : "skipped");
+    Record r =
+        imported_record("storage", case_name, std::move(params), jobs, 1, sample_s,
+                        std::move(metrics), verifies ? (errors == 0 ? "pass" : "fail") : "skipped");
     if (errors > 0) {
       r.status = "failed";
       r.reason = std::to_string(errors) + " fio job(s) reported an error";
@@ -358,13 +359,14 @@ ImportedRun import_fio_file(const std::string& path) {
   std::vector<std::string> notes;
   if (before.size() <= 5) {
     for (const auto& [number, line] : before)
-      notes.push_back(source + ":" + std::to_string(number) + ": cannot parse: " +
-                      shown(trim(line), 120));
+      notes.push_back(source + ":" + std::to_string(number) +
+                      ": cannot parse: " + shown(trim(line), 120));
   } else {
     notes.push_back(source + ":1-" + std::to_string(start_line - 1) + ": " +
                     std::to_string(before.size()) +
                     " lines of text before the JSON document not imported (fio's normal output, "
-                    "e.g. '" + shown(before.front().second, 60) + "')");
+                    "e.g. '" +
+                    shown(before.front().second, 60) + "')");
   }
   // One JSON object, read to its closing brace: what follows it (another format's output) is
   // reported. The shared reader parses it, with the bounds every JSON input gets.

@@ -1,6 +1,6 @@
 #pragma once
-// fio's --output-format=json (fio 3.x and 2.x) in our schema: storage seq_read (rw=read) and rand_read
-// (rw=randread) records with params block_bytes, queue_depth, direct (true/false) and io
+// fio's --output-format=json (fio 3.x and 2.x) in our schema: storage seq_read (rw=read) and
+// rand_read (rw=randread) records with params block_bytes, queue_depth, direct (true/false) and io
 // ("direct"/"buffered", the storage suite's name for the same choice).
 //
 // Jobs of one group with one name (numjobs copies, reported per job) make one record: gbps is

@@ -2,8 +2,8 @@
 #include "results/json_file.hpp"
 
 #include <algorithm>
-#include <iterator>
 #include <cctype>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -83,8 +83,8 @@ std::optional<Layout> layout_from_header(const std::vector<std::string>& tokens)
 struct Half {
   double time_us = 0, algbw = 0, busbw = 0;
   std::string check = "skipped";
-  std::optional<long long> wrong;       // #wrong
-  std::optional<double> max_deviation;  // error
+  std::optional<long long> wrong;      // #wrong
+  std::optional<double> max_deviation; // error
 };
 
 std::optional<Half> half_from(const std::vector<std::string>& t, int at, CheckColumn column) {
@@ -126,8 +126,8 @@ std::optional<double> deviation_tolerance(std::string_view type) {
     return 1e-5;
   if (type == "double")
     return 1e-12;
-  static const char* integers[] = {"int8", "uint8", "int32", "uint32", "int64", "uint64",
-                                   "char", "int"};
+  static const char* integers[] = {"int8",  "uint8",  "int32", "uint32",
+                                   "int64", "uint64", "char",  "int"};
   for (const char* name : integers) {
     if (type == name)
       return 0.0;
@@ -137,9 +137,8 @@ std::optional<double> deviation_tolerance(std::string_view type) {
 
 // The type names nccl-tests prints (test_typenames in its common.cu, old and new).
 bool known_type(std::string_view type) {
-  static const char* names[] = {"int8",  "uint8", "int32",  "uint32",   "int64",  "uint64",
-                                "half",  "float", "double", "bfloat16", "f8e4m3", "f8e5m2",
-                                "char",  "int"};
+  static const char* names[] = {"int8",  "uint8",  "int32",    "uint32", "int64",  "uint64", "half",
+                                "float", "double", "bfloat16", "f8e4m3", "f8e5m2", "char",   "int"};
   return std::any_of(std::begin(names), std::end(names), [&](const char* n) { return type == n; });
 }
 
@@ -293,14 +292,13 @@ private:
       if (w == "+" || w.back() == '$' || w.back() == '#' || w.back() == '>')
         start = i + 1;
     }
-    const bool plausible =
-        tokens.size() - start <= kMaxArgs &&
-        std::all_of(tokens.begin(), tokens.end(), [](const std::string& w) {
-          return w.size() <= kMaxWord;
-        });
+    const bool plausible = tokens.size() - start <= kMaxArgs &&
+                           std::all_of(tokens.begin(), tokens.end(),
+                                       [](const std::string& w) { return w.size() <= kMaxWord; });
     if (out_.argv.empty() && plausible)
       std::transform(tokens.begin() + static_cast<std::ptrdiff_t>(start), tokens.end(),
-                     std::back_inserter(out_.argv), [](const std::string& w) { return clean_text(w); });
+                     std::back_inserter(out_.argv),
+                     [](const std::string& w) { return clean_text(w); });
     // A new command is a new run: the table before it is complete.
     if (block_ && (!block_->records.empty() || block_->layout))
       finish_block();
@@ -532,8 +530,7 @@ private:
         params["root"] = *root;
       params["in_place"] = in_place_flag;
       Record r = imported_record(
-          "collectives", name, std::move(params), block_->gpus, block_->nodes,
-          half->time_us * 1e-6,
+          "collectives", name, std::move(params), block_->gpus, block_->nodes, half->time_us * 1e-6,
           {{"time_us", half->time_us}, {"algbw_gbps", half->algbw}, {"busbw_gbps", half->busbw}},
           half->check);
       r.extra = {
@@ -607,8 +604,8 @@ std::string nccl_case_from_program(std::string_view program) {
     }
     const std::string_view name = program.substr(0, program.size() - suffix.size());
     const bool word = name.size() <= 32 && std::all_of(name.begin(), name.end(), [](char c) {
-      return std::islower(static_cast<unsigned char>(c)) || c == '_';
-    });
+                        return std::islower(static_cast<unsigned char>(c)) || c == '_';
+                      });
     if (word && name.front() != '_')
       return std::string(name);
   }
@@ -624,13 +621,17 @@ std::string nccl_case_from_file_name(const std::string& path) {
     if (std::isalpha(static_cast<unsigned char>(c)))
       letters += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
-  static const std::pair<const char*, const char*> cases[] = {
-      {"reducescatter", "reduce_scatter"}, {"allreduce", "all_reduce"},
-      {"allgather", "all_gather"},         {"alltoall", "alltoall"},
-      {"broadcast", "broadcast"},          {"sendrecv", "sendrecv"},
-      {"hypercube", "hypercube"},          {"scatter", "scatter"},
-      {"gather", "gather"},                {"reduce", "reduce"},
-      {"bcast", "broadcast"}};
+  static const std::pair<const char*, const char*> cases[] = {{"reducescatter", "reduce_scatter"},
+                                                              {"allreduce", "all_reduce"},
+                                                              {"allgather", "all_gather"},
+                                                              {"alltoall", "alltoall"},
+                                                              {"broadcast", "broadcast"},
+                                                              {"sendrecv", "sendrecv"},
+                                                              {"hypercube", "hypercube"},
+                                                              {"scatter", "scatter"},
+                                                              {"gather", "gather"},
+                                                              {"reduce", "reduce"},
+                                                              {"bcast", "broadcast"}};
   std::string found;
   for (const auto& [spelling, name] : cases) {
     std::size_t at = letters.find(spelling);

@@ -108,10 +108,17 @@ std::optional<Header> osu_header(std::string_view t) {
 
 // Lines an MPI prints when a rank dies: the table above them is all the run finished.
 bool crash_line(std::string_view t) {
-  static const char* markers[] = {"Process received signal", "BAD TERMINATION", "MPI_ABORT",
-                                  "Segmentation fault",      "srun: error",     "exited on signal",
-                                  "noticed that process rank", "Killed",       "core dumped",
-                                  "Abort(",                    "APPLICATION TERMINATED"};
+  static const char* markers[] = {"Process received signal",
+                                  "BAD TERMINATION",
+                                  "MPI_ABORT",
+                                  "Segmentation fault",
+                                  "srun: error",
+                                  "exited on signal",
+                                  "noticed that process rank",
+                                  "Killed",
+                                  "core dumped",
+                                  "Abort(",
+                                  "APPLICATION TERMINATED"};
   for (const char* m : markers) {
     if (t.find(m) != std::string_view::npos)
       return true;
@@ -206,11 +213,11 @@ private:
       return;
     if (table_->test && !table_->stopped.empty()) {
       // The run died mid-table: the rows it finished are real figures; the rest never ran.
-      out_.warnings.push_back(
-          source_ + ":" + std::to_string(table_->stopped_line) + ": OSU " + table_->name +
-          " ended early after " + std::to_string(table_->rows) + " row(s), the last of " +
-          std::to_string(table_->last_size) + " bytes ('" + shown(table_->stopped, 60) +
-          "'); the finished rows are imported");
+      out_.warnings.push_back(source_ + ":" + std::to_string(table_->stopped_line) + ": OSU " +
+                              table_->name + " ended early after " + std::to_string(table_->rows) +
+                              " row(s), the last of " + std::to_string(table_->last_size) +
+                              " bytes ('" + shown(table_->stopped, 60) +
+                              "'); the finished rows are imported");
       for (std::size_t i : table_->records)
         out_.records[i].extra["ended_early"] = true;
     }
@@ -331,7 +338,7 @@ private:
     if (!table_->buffers.empty())
       r.extra["buffers"] = table_->buffers;
     if (seconds <= 0)
-      return false; // a zero time or rate is no figure
+      return false;          // a zero time or rate is no figure
     table_->stopped.clear(); // rows went on: what looked like the end was noise between them
     table_->records.push_back(out_.records.size());
     out_.records.push_back(std::move(r));

@@ -28,8 +28,8 @@ std::size_t digits_at(std::string_view s, std::size_t at) {
 
 // "HH:MM:SS" with an optional ".fraction" or ",fraction" at `at`; its length, or 0.
 std::size_t clock_at(std::string_view s, std::size_t at) {
-  if (digits_at(s, at) != 2 || at + 8 > s.size() || s[at + 2] != ':' ||
-      digits_at(s, at + 3) != 2 || s[at + 5] != ':' || digits_at(s, at + 6) != 2) {
+  if (digits_at(s, at) != 2 || at + 8 > s.size() || s[at + 2] != ':' || digits_at(s, at + 3) != 2 ||
+      s[at + 5] != ':' || digits_at(s, at + 6) != 2) {
     return 0;
   }
   std::size_t n = 8;

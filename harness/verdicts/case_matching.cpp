@@ -55,8 +55,8 @@ nlohmann::json comparable_params(const std::string& suite, const nlohmann::json&
   if (out.contains("io"))
     out.erase("direct");
   // Root 0 is every source's default; our broadcast and reduce always use it and do not say so.
-  if (auto it = out.find("root"); it != out.end() && it->is_number_integer() &&
-                                  it->get<long long>() == 0) {
+  if (auto it = out.find("root");
+      it != out.end() && it->is_number_integer() && it->get<long long>() == 0) {
     out.erase(it);
   }
   // A storage read covers the file in whole blocks: its bytes follow from file_bytes and

@@ -60,8 +60,8 @@ TEST(ImportedVsMeasured, OsuAllReduce) {
   // OSU times out-of-place only. Its message_bytes and the measured count are not identity.
   const auto ids = common_ids(measured(), imported);
   EXPECT_EQ(ids.size(), 6u);
-  EXPECT_EQ(ids.count("collectives/all_reduce bytes=256K dtype=float in_place=false op=sum, 2 GPUs"),
-            1u);
+  EXPECT_EQ(
+      ids.count("collectives/all_reduce bytes=256K dtype=float in_place=false op=sum, 2 GPUs"), 1u);
   EXPECT_EQ(check_regressions(measured(), imported, CheckOptions{}).cases.size(), 6u);
   EXPECT_EQ(compare_clusters(measured(), imported).cases.size(), 6u);
 }
@@ -81,13 +81,18 @@ TEST(ImportedVsMeasured, FioSequentialRead) {
 }
 
 TEST(ComparableParams, DropOnlyKeysThatFollowFromOthers) {
-  EXPECT_EQ(comparable_params("collectives", {{"bytes", 64}, {"count", 16}, {"message_bytes", 8},
-                                              {"dtype", "float"}, {"root", 0}}),
-            (nlohmann::json{{"bytes", 64}, {"dtype", "float"}}));
+  EXPECT_EQ(
+      comparable_params(
+          "collectives",
+          {{"bytes", 64}, {"count", 16}, {"message_bytes", 8}, {"dtype", "float"}, {"root", 0}}),
+      (nlohmann::json{{"bytes", 64}, {"dtype", "float"}}));
   EXPECT_EQ(comparable_params("collectives", {{"bytes", 64}, {"root", 3}}),
             (nlohmann::json{{"bytes", 64}, {"root", 3}}));
-  EXPECT_EQ(comparable_params("storage", {{"bytes", 100}, {"file_bytes", 128}, {"block_bytes", 64},
-                                          {"direct", true}, {"io", "direct"}}),
+  EXPECT_EQ(comparable_params("storage", {{"bytes", 100},
+                                          {"file_bytes", 128},
+                                          {"block_bytes", 64},
+                                          {"direct", true},
+                                          {"io", "direct"}}),
             (nlohmann::json{{"file_bytes", 128}, {"block_bytes", 64}, {"io", "direct"}}));
   // Without file_bytes a storage read's bytes is its identity.
   EXPECT_EQ(comparable_params("storage", {{"bytes", 100}, {"block_bytes", 64}}),

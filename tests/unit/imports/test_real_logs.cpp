@@ -35,7 +35,8 @@ const Record& find(const ImportedRun& run, long long bytes, bool in_place,
 TEST(NcclTestsErrorColumn, ADeviationIsNotAWrongCount) {
   // nccl-tests before 2.13: "error" holds the largest deviation (5e-07 here) and the footer says
   // no value was out of bounds: a clean float all-reduce, every row a passed check.
-  const ImportedRun run = import_nccl_tests_file(fixture("nccl-tests/legacy_error_column_srun_label.log"));
+  const ImportedRun run =
+      import_nccl_tests_file(fixture("nccl-tests/legacy_error_column_srun_label.log"));
   EXPECT_TRUE(run.warnings.empty()) << run.warnings.front();
   ASSERT_EQ(run.records.size(), 8u);
   for (const auto& r : run.records) {
@@ -60,13 +61,14 @@ TEST(NcclTestsErrorColumn, ADeviationIsNotAWrongCount) {
 
 TEST(NcclTestsErrorColumn, OutOfBoundsRowsAreJudgedByTheirDeviation) {
   // 4 ranks, float: 1e-5 is the tightest tolerance nccl-tests used, 1e-5 x (4 - 1) the loosest.
-  const ImportedRun run = import_nccl_tests_file(fixture("nccl-tests/legacy_all_reduce_out_of_bounds.txt"));
+  const ImportedRun run =
+      import_nccl_tests_file(fixture("nccl-tests/legacy_all_reduce_out_of_bounds.txt"));
   ASSERT_EQ(run.records.size(), 8u);
-  EXPECT_EQ(find(run, 1048576, false).check, "pass");  // 5e-07
-  EXPECT_EQ(find(run, 4194304, false).check, "fail");  // 3e-01
-  EXPECT_EQ(find(run, 4194304, true).check, "pass");   // 5e-07
-  EXPECT_EQ(find(run, 8388608, true).check, "pass");   // 0e+00
-  const Record& between = find(run, 2097152, false);   // 2e-05: in bounds for one version only
+  EXPECT_EQ(find(run, 1048576, false).check, "pass"); // 5e-07
+  EXPECT_EQ(find(run, 4194304, false).check, "fail"); // 3e-01
+  EXPECT_EQ(find(run, 4194304, true).check, "pass");  // 5e-07
+  EXPECT_EQ(find(run, 8388608, true).check, "pass");  // 0e+00
+  const Record& between = find(run, 2097152, false);  // 2e-05: in bounds for one version only
   EXPECT_EQ(between.check, "skipped");
   EXPECT_NE(between.extra["check_note"].get<std::string>().find("tolerances"), std::string::npos);
   EXPECT_EQ(between.extra["out_of_bounds"], 2);
@@ -110,8 +112,8 @@ TEST(NcclTestsLayouts, TimestampsWrapperTagsAndABlankRedop) {
   EXPECT_EQ(r.check, "fail");
   EXPECT_EQ(r.extra["wrong_elements"], 3);
   EXPECT_EQ(find(run, 16777216, false).check, "pass");
-  EXPECT_EQ(run.argv, (std::vector<std::string>{"mpirun", "-np", "4", "./build/alltoall_perf",
-                                                "-b", "1M", "-e", "16M", "-f", "4", "-g", "1"}));
+  EXPECT_EQ(run.argv, (std::vector<std::string>{"mpirun", "-np", "4", "./build/alltoall_perf", "-b",
+                                                "1M", "-e", "16M", "-f", "4", "-g", "1"}));
   EXPECT_EQ(run.versions["nccl"], "2.21.5");
   EXPECT_EQ(run.versions["nccl_tests"], "2.14.1");
 }
@@ -153,7 +155,8 @@ TEST(LauncherPrefixes, AreRemovedOnlyInFrontOfToolOutput) {
   EXPECT_EQ(strip_launcher_prefix("2025-03-04T09:12:01.502Z [node03:0] # x", tool), "# x");
   EXPECT_EQ(strip_launcher_prefix("[2025-03-04 09:12:01] node1: 8 16", tool), "8 16");
   EXPECT_EQ(strip_launcher_prefix("node1:3:     8388608 2", tool), "8388608 2");
-  EXPECT_EQ(strip_launcher_prefix("Warning: Permanently added", tool), "Warning: Permanently added");
+  EXPECT_EQ(strip_launcher_prefix("Warning: Permanently added", tool),
+            "Warning: Permanently added");
   EXPECT_EQ(strip_launcher_prefix("     8388608   2097152", tool), "8388608   2097152");
 }
 
@@ -173,14 +176,13 @@ TEST(FioTwo, IoBytesInKibAfterNormalOutputOnOneLine) {
   EXPECT_NEAR(r.metrics["gbps"].get<double>(), 0.2147483648, 1e-12);
   EXPECT_NEAR(r.metrics["gbps"].get<double>(), 209715 * 1024.0 / 1e9, 1e-6);
   EXPECT_DOUBLE_EQ(r.metrics["latency_us"].get<double>(), 19500.25); // fio 2's "lat" is in us
-  EXPECT_DOUBLE_EQ(r.samples_s[0], 5.0); // one pass over size=1g
+  EXPECT_DOUBLE_EQ(r.samples_s[0], 5.0);                             // one pass over size=1g
   EXPECT_EQ(r.params["file_bytes"], 1073741824);
   EXPECT_EQ(r.params["queue_depth"], 4);
   EXPECT_EQ(r.extra["io_bytes_unit"], "KiB (fio 2.x)");
   EXPECT_EQ(run.versions["fio"], "fio-2.2.10");
   ASSERT_EQ(run.warnings.size(), 1u);
-  EXPECT_EQ(run.warnings[0].rfind(path + ":1-10: 8 lines of text before the JSON document", 0),
-            0u)
+  EXPECT_EQ(run.warnings[0].rfind(path + ":1-10: 8 lines of text before the JSON document", 0), 0u)
       << run.warnings[0];
 }
 
@@ -210,11 +212,12 @@ TEST(FioThree, MixedJobsAreLeftOutWithTheReason) {
                                     "with writes or trims (rwmixread=70); only pure read jobs "
                                     "(rw=read, rw=randread) are imported");
   // Without a version, io_bytes against bw x runtime says which unit: here KiB (fio 2).
-  nlohmann::json doc = {{"jobs",
-                         {{{"jobname", "j"},
-                           {"groupid", 0},
-                           {"job options", {{"rw", "read"}, {"bs", "1M"}}},
-                           {"read", {{"io_bytes", 1024000}, {"bw", 102400}, {"runtime", 10000}}}}}}};
+  nlohmann::json doc = {
+      {"jobs",
+       {{{"jobname", "j"},
+         {"groupid", 0},
+         {"job options", {{"rw", "read"}, {"bs", "1M"}}},
+         {"read", {{"io_bytes", 1024000}, {"bw", 102400}, {"runtime", 10000}}}}}}};
   EXPECT_DOUBLE_EQ(import_fio_json(doc, "v.json").records[0].extra["io_bytes"].get<double>(),
                    1024000.0 * 1024);
   doc["jobs"][0]["read"]["bw"] = 7; // neither unit fits: refused, not guessed
