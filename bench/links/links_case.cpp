@@ -52,66 +52,6 @@ std::vector<int> LinksCase::node_of_members(const CaseContext& ctx) {
   return out;
 }
 
-LinksCase::PairTimes LinksCase::measure_pairs(const CaseContext& ctx,
-                                              const std::vector<Pair>& pairs,
-                                              const std::function<void(Pair)>& before,
-                                              const std::function<double(Pair, int)>& timed,
-                                              const std::function<long long(Pair)>& check) {
-  PairTimes out;
-  out.pairs = pairs;
-  long long wrong = 0;
-  for (const Pair& pair : pairs) {
-    before(pair);
-    ctx.comm.barrier();
-    const Measurement m =
-        measure(ctx.comm, ctx.config.measure, [&](int k) { return timed(pair, k); });
-    if (ctx.comm.rank() == 0)
-      out.median_s.push_back(median(m.samples_s));
-    if (!m.converged)
-      ++out.capped;
-    wrong += check(pair);
-  }
-  out.wrong = ctx.comm.sum(wrong);
-  return out;
-}
-
-void LinksCase::fill_matrix_record(const CaseContext& ctx, Record& record, const LinkMatrix& matrix,
-                                   const PairTimes& times, const std::string& metric) {
-  const std::vector<int> nodes = node_of_members(ctx);
-  record.extra["matrix"] = matrix.to_json();
-  record.extra["matrix_layout"] = "rows = source rank, columns = destination rank (comm order)";
-  record.extra["tier_matrix"] = tier_matrix(nodes);
-  record.extra["pairs"] = times.pairs.size();
-  record.extra["samples_note"] = "samples_s holds one value per pair: its median seconds";
-  if (times.capped > 0) {
-    char text[160];
-    std::snprintf(text, sizeof text,
-                  "%d of %zu pairs hit the %.3g s time cap above the %.2f%% cv target",
-                  times.capped, times.pairs.size(), ctx.config.measure.max_time_s,
-                  ctx.config.measure.target_cv * 100);
-    record.status = "noisy";
-    record.reason = text;
-  }
-  if (ctx.comm.rank() != 0)
-    return;
-  record.samples_s = times.median_s;
-  record.stats = summarize(times.median_s);
-  const PairSummary s = summarize_pairs(matrix);
-  record.metrics = {{"time_us", record.stats.median * 1e6},
-                    {metric, s.median},
-                    {"min_pair_" + metric, s.min},
-                    {"max_pair_" + metric, s.max}};
-  record.per_rank = nlohmann::json::array();
-  for (int r = 0; r < matrix.size(); ++r) {
-    nlohmann::json entry = rank_identity(ctx, r);
-    if (auto v = matrix.row_median(r))
-      entry[metric] = *v;
-    if (auto v = matrix.column_median(r))
-      entry["in_" + metric] = *v;
-    record.per_rank.push_back(std::move(entry));
-  }
-}
-
 void LinksCase::set_check(Record& record, long long wrong, const std::string& what) {
   record.extra["wrong_values"] = wrong;
   record.check = wrong == 0 ? "pass" : "fail";

@@ -1,8 +1,9 @@
 #pragma once
 // What the links cases share: the host backend only (a GPU backend brings its own copies), the
-// message size, the pair-by-pair measurement (only the pair works; the other ranks join the
-// engine's barriers and report 0 s, so the max over ranks is the pair's time), and the record of a
-// pair matrix.
+// message size, the pair tests in rounds (bench/links/pair_schedule.hpp: the disjoint pairs of a
+// round are measured at once; ranks outside the round's pairs join the engine's barriers and
+// report 0 s), the second pass that names a bad node or link (bench/links/pair_naming.hpp), and
+// the record of the pair matrices.
 #include <functional>
 #include <utility>
 #include <vector>
@@ -28,24 +29,39 @@ protected:
   // The node index of each rank of ctx.comm.
   static std::vector<int> node_of_members(const CaseContext& ctx);
 
+  // How one pair test moves data: what every rank does before a round, this rank's seconds for k
+  // operations of its pair, and this rank's wrong values after it. `directed`: a pair is measured
+  // in both orders (a one-way copy, a ping-pong started by each end), in consecutive sub-rounds.
+  struct PairProbe {
+    std::function<void()> before;
+    std::function<double(Pair, int)> timed;
+    std::function<long long(Pair)> check;
+    bool directed = false;
+  };
+
   struct PairTimes {
-    std::vector<Pair> pairs;
+    std::vector<Pair> pairs;      // as measured: (source, destination) when directed
+    std::vector<int> round_of;    // the schedule round each pair ran in
     std::vector<double> median_s; // rank 0: each pair's median seconds per operation
-    int capped = 0;               // pairs whose sampling hit the time cap
+    int rounds = 0;               // schedule rounds (a directed round is two sub-rounds)
+    int capped = 0;               // measured (sub-)rounds whose sampling hit the time cap
     long long wrong = 0;          // summed over the group
   };
-  // For each pair: before(pair) on every rank, a barrier, the engine on timed(pair, k), then
-  // check(pair) (this rank's wrong values).
-  static PairTimes measure_pairs(const CaseContext& ctx, const std::vector<Pair>& pairs,
-                                 const std::function<void(Pair)>& before,
-                                 const std::function<double(Pair, int)>& timed,
-                                 const std::function<long long(Pair)>& check);
+  // Measures `rounds` rounds, all pairs of a round at once: probe.before on every rank, a barrier,
+  // the engine on probe.timed (ranks outside the round's pairs report 0 s), then probe.check. A
+  // pair's time per sample is the slower of its two ends; it is taken from each rank's own median
+  // (the engine's max over ranks is the round's slowest pair).
+  static PairTimes measure_rounds(const CaseContext& ctx, int rounds,
+                                  const std::function<std::vector<Pair>(int)>& round_pairs,
+                                  const PairProbe& probe);
 
-  // Fills a pair-matrix record on rank 0: samples_s = each pair's median (one value per pair),
-  // stats of those, extra.matrix / tier_matrix, metrics from summarize_pairs under `metric`
-  // (+ min_pair_ / max_pair_ forms), per_rank = each rank's row (and column) median.
-  static void fill_matrix_record(const CaseContext& ctx, Record& record, const LinkMatrix& matrix,
-                                 const PairTimes& times, const std::string& metric);
+  // The whole pair test: the pairs within each node and the node pairs across nodes, in rounds
+  // (or one at a time with --pairs sequential), the second pass across nodes, and the record.
+  // value_of turns a pair's median seconds into its figure (`metric`).
+  static void run_pair_test(const CaseContext& ctx, Record& record, const PairProbe& probe,
+                            const std::function<double(double)>& value_of,
+                            const std::string& metric);
+
   // Sets check from the summed wrong count (every member calls it).
   static void set_check(Record& record, long long wrong, const std::string& what);
 

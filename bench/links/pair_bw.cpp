@@ -1,5 +1,6 @@
-// pair_bw: bandwidth of every pair of ranks, one pair at a time, as a matrix (rows = source,
-// columns = destination, GB/s). direction=uni: i -> j for every ordered pair; direction=bi: i <-> j
+// pair_bw: bandwidth of every pair of ranks, as a matrix (rows = source, columns = destination,
+// GB/s), the disjoint pairs of each round-robin round at once (--pairs sequential: one at a time);
+// across nodes per node pair. direction=uni: i -> j for every ordered pair; direction=bi: i <-> j
 // at once for every pair, counting both directions (the matrix is symmetric). Run once, at the
 // largest rank count.
 #include <chrono>
@@ -29,9 +30,10 @@ public:
     LinkFabric fabric(ctx.comm, node_of_members(ctx), bytes);
     const int me = fabric.rank();
 
-    auto timed = [&](Pair p, int k) {
-      if (me != p.first && me != p.second)
-        return 0.0;
+    PairProbe probe;
+    probe.directed = !bi; // one way: both directions, in consecutive sub-rounds
+    probe.before = [] {};
+    probe.timed = [&](Pair p, int k) {
       const auto start = std::chrono::steady_clock::now();
       for (int i = 0; i < k; ++i) {
         if (bi) {
@@ -42,7 +44,7 @@ public:
       }
       return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     };
-    auto check = [&](Pair p) -> long long {
+    probe.check = [&](Pair p) -> long long {
       // The destination (both ends when bidirectional) holds the other end's pattern.
       if (me == p.second)
         return static_cast<long long>(fabric.check_destination(p.first));
@@ -50,25 +52,13 @@ public:
         return static_cast<long long>(fabric.check_destination(p.second));
       return 0;
     };
-    const auto pairs = bi ? unordered_pairs(ctx.comm.size()) : ordered_pairs(ctx.comm.size());
-    const PairTimes times = measure_pairs(
-        ctx, pairs, [](Pair) {}, timed, check);
-
     const double counted = pair_bytes_counted(bytes, bi);
-    LinkMatrix matrix(ctx.comm.size());
-    for (std::size_t i = 0; i < times.median_s.size(); ++i) {
-      const auto [a, b] = pairs[i];
-      matrix.set(a, b, pair_gbps(counted, times.median_s[i]));
-      if (bi)
-        matrix.set(b, a, pair_gbps(counted, times.median_s[i]));
-    }
-    fill_matrix_record(ctx, record, matrix, times, "gbps");
+    run_pair_test(ctx, record, probe, [&](double s) { return pair_gbps(counted, s); }, "gbps");
     record.extra["bytes_counted"] = counted;
     record.extra["direction_note"] =
         bi ? "both directions at once; GB/s sums both directions" : "one direction at a time";
     record.extra["method_intra"] = LinkFabric::kIntraMethod;
     record.extra["method_inter"] = LinkFabric::kInterMethod;
-    set_check(record, times.wrong, "words at the destinations");
     return {record};
   }
 };
