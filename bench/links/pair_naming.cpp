@@ -34,7 +34,7 @@ PairRule latency_rule() {
 PairNaming::PairNaming(int members, std::vector<PairFigure> figures, PairRule rule)
     : members_(members), figures_(std::move(figures)), rule_(std::move(rule)),
       good_(static_cast<std::size_t>(std::max(members, 0)), false),
-      retest_of_member_(static_cast<std::size_t>(std::max(members, 0)), -1) {
+      retests_of_member_(static_cast<std::size_t>(std::max(members, 0))) {
   std::vector<double> values;
   std::vector<int> pairs_of(static_cast<std::size_t>(members), 0);
   std::vector<int> suspect_of(static_cast<std::size_t>(members), 0);
@@ -80,22 +80,30 @@ PairNaming::PairNaming(int members, std::vector<PairFigure> figures, PairRule ru
   for (int m = 0; m < members; ++m) {
     if (!is_end[static_cast<std::size_t>(m)] || good_members.empty())
       continue;
-    bool found = false;
+    auto& mine = retests_of_member_[static_cast<std::size_t>(m)];
     for (const bool allow_suspect : {false, true}) {
-      for (std::size_t tried = 0; tried < good_members.size() && !found; ++tried) {
+      for (std::size_t tried = 0; tried < good_members.size() && mine.size() < kPartners;
+           ++tried) {
         const int partner = good_members[(next + tried) % good_members.size()];
-        if (partner == m ||
-            (!allow_suspect && suspect_set.count({std::min(m, partner), std::max(m, partner)})))
+        const MemberPair key{std::min(m, partner), std::max(m, partner)};
+        const bool taken = std::any_of(mine.begin(), mine.end(), [&](std::size_t i) {
+          return end_retests_[i].partner == partner;
+        });
+        if (partner == m || taken || (!allow_suspect && suspect_set.count(key)))
           continue;
-        retest_of_member_[static_cast<std::size_t>(m)] = static_cast<int>(end_retests_.size());
+        mine.push_back(end_retests_.size());
         end_retests_.push_back({m, partner});
         next = (next + tried + 1) % good_members.size();
-        found = true;
       }
-      if (found)
-        break;
     }
   }
+}
+
+bool PairNaming::member_slow(int member) const {
+  const auto& mine = retests_of_member_[static_cast<std::size_t>(member)];
+  return !mine.empty() && std::all_of(mine.begin(), mine.end(), [&](std::size_t i) {
+    return static_cast<bool>(end_slow_[i]);
+  });
 }
 
 void PairNaming::record_end_retests(const std::vector<double>& values) {
@@ -109,11 +117,10 @@ void PairNaming::record_end_retests(const std::vector<double>& values) {
   pair_retests_.clear();
   for (std::size_t s : suspects_) {
     const auto& f = figures_[s];
-    const int ra = retest_of_member_[static_cast<std::size_t>(f.a)];
-    const int rb = retest_of_member_[static_cast<std::size_t>(f.b)];
-    if (ra < 0 || rb < 0)
+    if (retests_of_member_[static_cast<std::size_t>(f.a)].empty() ||
+        retests_of_member_[static_cast<std::size_t>(f.b)].empty())
       continue;
-    if (!end_slow_[static_cast<std::size_t>(ra)] && !end_slow_[static_cast<std::size_t>(rb)])
+    if (!member_slow(f.a) && !member_slow(f.b))
       pair_retests_.emplace_back(std::min(f.a, f.b), std::max(f.a, f.b));
   }
 }
@@ -131,14 +138,11 @@ PairVerdicts PairNaming::verdicts() const {
   if (!stage1_done_ || !stage2_done_)
     throw std::logic_error("pair naming: verdicts before both retest stages");
   PairVerdicts out;
-  for (std::size_t r = 0; r < end_retests_.size(); ++r) {
-    if (end_slow_[r])
-      out.nodes.push_back(end_retests_[r].member);
+  for (int m = 0; m < members_; ++m) {
+    if (member_slow(m))
+      out.nodes.push_back(m);
   }
-  auto slow_end = [&](int m) {
-    const int r = retest_of_member_[static_cast<std::size_t>(m)];
-    return r >= 0 && end_slow_[static_cast<std::size_t>(r)];
-  };
+  auto slow_end = [&](int m) { return member_slow(m); };
   std::map<MemberPair, double> retested;
   for (std::size_t i = 0; i < pair_retests_.size(); ++i)
     retested[pair_retests_[i]] = pair_values_[i];

@@ -6,9 +6,9 @@
 // under 0.93 x the median pair, latency over 2.1 x the lowest pair (the acceptance thresholds of
 // NVIDIA ClusterKit and Microsoft SuperBench). One slow member makes every pair it is in suspect,
 // so a suspect pair alone cannot say which end is bad. Each end of a suspect pair is therefore
-// retested against a known-good partner: a member at most half of whose pairs are suspect (a good
-// member's suspect pairs are the ones it shares with bad members). The member whose retest stays
-// outside the tolerance is named; a suspect pair both of whose ends pass is measured again on its
+// retested against known-good partners (two where there are): a member at most half of whose pairs are suspect (a good
+// member's suspect pairs are the ones it shares with bad members). The member whose retests all
+// stay outside the tolerance is named; a suspect pair both of whose ends pass is measured again on its
 // own: still outside, the link between them (cable, switch port) is named; inside, it was
 // transient and is cleared. Ends without any good partner (more than half the fleet suspect, or
 // too few members) leave their pairs unresolved, and the record says so.
@@ -61,12 +61,16 @@ public:
   const std::vector<std::size_t>& suspects() const { return suspects_; }
   bool good(int member) const { return good_[static_cast<std::size_t>(member)]; }
 
-  // Stage 1: one retest per distinct end of a suspect pair that has a good partner.
+  // Stage 1: each distinct end of a suspect pair against up to kPartners good partners (fewer
+  // where the fleet has fewer). One retest alone could be one noisy measurement; a member is
+  // slow when every one of its retests is outside the tolerance.
+  static constexpr std::size_t kPartners = 2;
   const std::vector<EndRetest>& end_retests() const { return end_retests_; }
   // Their figures, in the order of end_retests().
   void record_end_retests(const std::vector<double>& values);
   bool end_slow(std::size_t retest) const { return end_slow_.at(retest); }
   double end_value(std::size_t retest) const { return end_values_.at(retest); }
+  bool member_slow(int member) const; // after stage 1
 
   // Stage 2 (after stage 1): suspect pairs neither of whose ends was found slow and both of whose
   // ends were retested.
@@ -86,7 +90,7 @@ private:
   std::vector<EndRetest> end_retests_;
   std::vector<bool> end_slow_;
   std::vector<double> end_values_;
-  std::vector<int> retest_of_member_; // index into end_retests_, -1 when not retested
+  std::vector<std::vector<std::size_t>> retests_of_member_; // indices into end_retests_
   std::vector<MemberPair> pair_retests_;
   std::vector<double> pair_values_;
   bool stage1_done_ = false, stage2_done_ = false;
