@@ -101,6 +101,10 @@ PairNaming::PairNaming(int members, std::vector<PairFigure> figures, PairRule ru
 
 bool PairNaming::member_slow(int member) const {
   const auto& mine = retests_of_member_[static_cast<std::size_t>(member)];
+  // A slow member makes most of its own pairs suspect: one that is good by its first pass and
+  // slow only in its retests met noise, and its suspect pairs go to their own retest instead.
+  if (good_[static_cast<std::size_t>(member)])
+    return false;
   return !mine.empty() && std::all_of(mine.begin(), mine.end(), [&](std::size_t i) {
     return static_cast<bool>(end_slow_[i]);
   });

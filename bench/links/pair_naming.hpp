@@ -7,8 +7,9 @@
 // NVIDIA ClusterKit and Microsoft SuperBench). One slow member makes every pair it is in suspect,
 // so a suspect pair alone cannot say which end is bad. Each end of a suspect pair is therefore
 // retested against known-good partners (two where there are): a member at most half of whose pairs are suspect (a good
-// member's suspect pairs are the ones it shares with bad members). The member whose retests all
-// stay outside the tolerance is named; a suspect pair both of whose ends pass is measured again on its
+// member's suspect pairs are the ones it shares with bad members). A member that is not good and
+// whose retests all stay outside the tolerance is named (a good member slow only in its retests
+// met noise: most of its own pairs passed); a suspect pair both of whose ends pass is measured again on its
 // own: still outside, the link between them (cable, switch port) is named; inside, it was
 // transient and is cleared. Ends without any good partner (more than half the fleet suspect, or
 // too few members) leave their pairs unresolved, and the record says so.

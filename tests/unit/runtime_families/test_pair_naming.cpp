@@ -107,6 +107,28 @@ TEST(PairNaming, ATransientDipIsClearedByItsOwnRetest) {
   EXPECT_EQ(v.cleared, (std::vector<MemberPair>{{1, 5}}));
 }
 
+TEST(PairNaming, AGoodMemberSlowOnlyInItsRetestsIsNotNamed) {
+  // One noisy first-pass pair (1, 5); then member 1's retests both come out slow by chance. Most
+  // of member 1's own pairs passed, so it is not named; the pair's own retest passes: cleared.
+  std::vector<PairFigure> figures;
+  for (int a = 0; a < 6; ++a) {
+    for (int b = a + 1; b < 6; ++b)
+      figures.push_back({a, b, a == 1 && b == 5 ? 6.0 : 12.0});
+  }
+  PairNaming naming(6, figures, bandwidth_rule());
+  std::vector<double> ends;
+  for (const auto& e : naming.end_retests())
+    ends.push_back(e.member == 1 ? 7.0 : 12.0);
+  naming.record_end_retests(ends);
+  EXPECT_FALSE(naming.member_slow(1));
+  ASSERT_EQ(naming.pair_retests(), (std::vector<MemberPair>{{1, 5}}));
+  naming.record_pair_retests({12.0});
+  const PairVerdicts v = naming.verdicts();
+  EXPECT_TRUE(v.nodes.empty());
+  EXPECT_TRUE(v.links.empty());
+  EXPECT_EQ(v.cleared, (std::vector<MemberPair>{{1, 5}}));
+}
+
 TEST(PairNaming, LatencyRuleNamesTheNodeWithHighLatency) {
   Fleet f = uniform(6, 1.0);
   // As latencies: a pair takes the larger of its ends' figures (lower is better).
