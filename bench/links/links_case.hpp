@@ -51,9 +51,11 @@ protected:
   // the engine on probe.timed (ranks outside the round's pairs report 0 s), then probe.check. A
   // pair's time per sample is the slower of its two ends; it is taken from each rank's own median
   // (the engine's max over ranks is the round's slowest pair).
+  // on_round(r), where given, is called before round r.
   static PairTimes measure_rounds(const CaseContext& ctx, int rounds,
                                   const std::function<std::vector<Pair>(int)>& round_pairs,
-                                  const PairProbe& probe);
+                                  const PairProbe& probe,
+                                  const std::function<void(int)>& on_round = {});
 
   // The whole pair test: the pairs within each node and the node pairs across nodes, in rounds
   // (or one at a time with --pairs sequential), the second pass across nodes, and the record.

@@ -14,6 +14,7 @@
 #include "core/stats.hpp"
 #include "links/links_case.hpp"
 #include "links/pair_naming.hpp"
+#include "links/pair_progress.hpp"
 
 namespace cb {
 namespace {
@@ -46,12 +47,14 @@ double worse(const PairRule& rule, double x, double y) {
 
 LinksCase::PairTimes LinksCase::measure_rounds(
     const CaseContext& ctx, int rounds, const std::function<std::vector<Pair>(int)>& round_pairs,
-    const PairProbe& probe) {
+    const PairProbe& probe, const std::function<void(int)>& on_round) {
   PairTimes out;
   out.rounds = rounds;
   const int me = ctx.comm.rank();
   long long wrong = 0;
   for (int r = 0; r < rounds; ++r) {
+    if (on_round)
+      on_round(r);
     const std::vector<Pair> pairs = round_pairs(r);
     for (int sub = 0; sub < (probe.directed ? 2 : 1); ++sub) {
       std::optional<Pair> mine;
@@ -120,16 +123,38 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
   const bool multi_node = tiers.nodes() > 1;
   const PairRule rule = metric == "latency_us" ? latency_rule() : bandwidth_rule();
 
+  // Rank 0 keeps where the rounds are beside the results, for a run that stops in the middle.
+  std::unique_ptr<PairProgress> progress;
+  if (root) {
+    std::vector<std::string> hosts;
+    for (int node = 0; node < tiers.nodes(); ++node)
+      hosts.push_back(ctx.layout.host_of_rank[static_cast<std::size_t>(
+          ctx.members[static_cast<std::size_t>(tiers.leader(node))])]);
+    std::string what = record.suite + "/" + record.case_name;
+    for (const auto& [key, value] : record.params.items())
+      what += " " + key + "=" + (value.is_string() ? value.get<std::string>() : value.dump());
+    progress = std::make_unique<PairProgress>(ctx.config.out, what,
+                                              sequential ? "sequential" : "rounds", hosts);
+  }
+  auto track = [&](const std::string& tier, int rounds) {
+    return std::function<void(int)>([&progress, tier, rounds](int r) {
+      if (progress)
+        progress->at(tier, r, rounds);
+    });
+  };
+
   const TierRun intra_run =
       tier_run(sequential, tiers.intra_rounds(), [&](int r) { return tiers.intra_round(r); },
                tiers.all_intra());
-  const PairTimes intra = measure_rounds(ctx, intra_run.rounds, intra_run.round_pairs, probe);
+  const PairTimes intra = measure_rounds(ctx, intra_run.rounds, intra_run.round_pairs, probe,
+                                         track("intra", intra_run.rounds));
   PairTimes inter;
   if (multi_node) {
     const TierRun inter_run =
         tier_run(sequential, tiers.inter_rounds(), [&](int r) { return tiers.inter_round(r); },
                  tiers.all_inter());
-    inter = measure_rounds(ctx, inter_run.rounds, inter_run.round_pairs, probe);
+    inter = measure_rounds(ctx, inter_run.rounds, inter_run.round_pairs, probe,
+                           track("inter", inter_run.rounds));
   }
 
   // The second pass, across nodes: rank 0 judges, every rank measures the retests it is given.
@@ -164,7 +189,7 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
             out.emplace_back(tiers.leader(node_pairs[i].first), tiers.leader(node_pairs[i].second));
           return out;
         },
-        probe);
+        probe, track("retest", static_cast<int>(packed.size())));
     retest_wrong += t.wrong;
     retest_capped += t.capped;
     std::vector<double> values(node_pairs.size(), 0);
@@ -200,6 +225,8 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
       naming->record_pair_retests(pair_values);
   }
 
+  if (progress)
+    progress->finished();
   const long long wrong = ctx.comm.sum(intra.wrong + inter.wrong + retest_wrong);
   set_check(record, wrong, "words at the destinations");
   const int capped = intra.capped + inter.capped + retest_capped;

@@ -87,4 +87,30 @@ check_schedule "$work/even.json"
 got=$(qualify_named "$work/even.json")
 echo "every node at the same rate: qualify says $got"
 [[ $got == "PASS | " ]] || fail "expected no outlier and a passing fleet, got: $got"
+
+# A node dropping out in the rounds: cbnode4's rank is killed once the first record is written.
+# The run ends with exit 3, the finished record stays, and the pairs never measured are named.
+up 6 --rate 400mbit
+rc=0
+timeout 400 "$cluster" run -- "$bin" run --backend host --np 6 --quick --max-time 0.5 \
+  --suite links --cases pair_bw --out "$work/drop.json" >"$work/drop.log" 2>&1 &
+runner=$!
+for _ in $(seq 120); do
+  sleep 1
+  python3 -c "import json,sys; sys.exit(0 if json.load(open('$work/drop.json'))['records'] else 1)" \
+    2>/dev/null && break
+done
+sleep 2
+for pid in $(ip netns pids cbnode4); do
+  # The rank itself, not the node's MPI daemon.
+  [[ $(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) == "$bin run "* ]] && kill -KILL "$pid"
+done
+wait "$runner" || rc=$?
+"$cluster" down >/dev/null
+[[ $rc -eq 3 ]] || { cat "$work/drop.log"; fail "a node dropping out: exit $rc, expected 3"; }
+grep -E 'stopped in inter round [0-9]+ of 5; [0-9]+ of 15 node pairs not measured' "$work/drop.log" ||
+  { cat "$work/drop.log"; fail "the missing pairs are not said"; }
+[[ $(python3 -c "import json; print(len(json.load(open('$work/drop.json'))['records']))") -ge 1 ]] ||
+  fail "the finished record was not kept"
+python3 -c "import json; print(len(json.load(open('$work/drop.json.pairs-progress.json'))['missing_node_pairs']), 'missing node pairs listed')"
 echo "PASS"
