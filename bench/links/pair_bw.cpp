@@ -53,7 +53,8 @@ public:
       return 0;
     };
     const double counted = pair_bytes_counted(bytes, bi);
-    run_pair_test(ctx, record, probe, [&](double s) { return pair_gbps(counted, s); }, "gbps");
+    run_pair_test(
+        ctx, record, probe, [&](double s) { return pair_gbps(counted, s); }, "gbps");
     record.extra["bytes_counted"] = counted;
     record.extra["direction_note"] =
         bi ? "both directions at once; GB/s sums both directions" : "one direction at a time";

@@ -1,9 +1,9 @@
 // pair_latency: one-way latency of 8-byte messages for every ordered pair of ranks, as a matrix
 // (µs, round trip / 2 of a ping-pong started by the row's rank), in round-robin rounds like
-// pair_bw (--pairs sequential: one pair at a time); across nodes per node pair. Both orders are measured: the
-// side that starts the exchange is the one whose wake-up and cache state are timed first, and a
-// rank with a busy core or a far NUMA node shows in its row, not only averaged into a symmetric
-// cell. Run once, at the largest rank count.
+// pair_bw (--pairs sequential: one pair at a time); across nodes per node pair. Both orders are
+// measured: the side that starts the exchange is the one whose wake-up and cache state are timed
+// first, and a rank with a busy core or a far NUMA node shows in its row, not only averaged into a
+// symmetric cell. Run once, at the largest rank count.
 #include "links/links_case.hpp"
 
 namespace cb {
@@ -31,7 +31,8 @@ public:
     probe.before = [&] { fabric.reset_mailbox(); };
     probe.timed = [&](Pair p, int k) { return fabric.ping_pong(p.first, p.second, k) / 2; };
     probe.check = [](Pair) { return 0LL; };
-    run_pair_test(ctx, record, probe, [](double s) { return s * 1e6; }, "latency_us");
+    run_pair_test(
+        ctx, record, probe, [](double s) { return s * 1e6; }, "latency_us");
     record.extra["method_intra"] = "8-byte flag ping-pong through an MPI shared-memory window";
     record.extra["method_inter"] = "8-byte MPI_Send/MPI_Recv ping-pong";
     // Through the window a wrong reply would never end the wait; over MPI each one is compared.

@@ -75,15 +75,15 @@ PairNaming::PairNaming(int members, std::vector<PairFigure> figures, PairRule ru
   // over that same link would only repeat it. A bad member has no such partner and takes any.
   std::set<MemberPair> suspect_set;
   for (std::size_t s : suspects_)
-    suspect_set.emplace(std::min(figures_[s].a, figures_[s].b), std::max(figures_[s].a, figures_[s].b));
+    suspect_set.emplace(std::min(figures_[s].a, figures_[s].b),
+                        std::max(figures_[s].a, figures_[s].b));
   std::size_t next = 0;
   for (int m = 0; m < members; ++m) {
     if (!is_end[static_cast<std::size_t>(m)] || good_members.empty())
       continue;
     auto& mine = retests_of_member_[static_cast<std::size_t>(m)];
     for (const bool allow_suspect : {false, true}) {
-      for (std::size_t tried = 0; tried < good_members.size() && mine.size() < kPartners;
-           ++tried) {
+      for (std::size_t tried = 0; tried < good_members.size() && mine.size() < kPartners; ++tried) {
         const int partner = good_members[(next + tried) % good_members.size()];
         const MemberPair key{std::min(m, partner), std::max(m, partner)};
         const bool taken = std::any_of(mine.begin(), mine.end(), [&](std::size_t i) {

@@ -6,13 +6,14 @@
 // under 0.93 x the median pair, latency over 2.1 x the lowest pair (the acceptance thresholds of
 // NVIDIA ClusterKit and Microsoft SuperBench). One slow member makes every pair it is in suspect,
 // so a suspect pair alone cannot say which end is bad. Each end of a suspect pair is therefore
-// retested against known-good partners (two where there are): a member at most half of whose pairs are suspect (a good
-// member's suspect pairs are the ones it shares with bad members). A member that is not good and
-// whose retests all stay outside the tolerance is named (a good member slow only in its retests
-// met noise: most of its own pairs passed); a suspect pair both of whose ends pass is measured again on its
-// own: still outside, the link between them (cable, switch port) is named; inside, it was
-// transient and is cleared. Ends without any good partner (more than half the fleet suspect, or
-// too few members) leave their pairs unresolved, and the record says so.
+// retested against known-good partners (two where there are): members at most half of whose pairs
+// are suspect (a good member's suspect pairs are the ones it shares with bad members). A member
+// that is not good and whose retests all stay outside the tolerance is named (a good member slow
+// only in its retests met noise: most of its own pairs passed). A suspect pair both of whose ends
+// pass is measured again alone, free of a round's congestion: still outside, the link between
+// them (cable, switch port) is named; inside, it was transient and is cleared. Ends without any
+// good partner (more than half the fleet suspect, or too few members) leave their pairs
+// unresolved, and the record says so.
 //
 // Pure: the case measures, this decides, so the rule is unit-tested on synthetic fleets.
 #include <string>
@@ -24,9 +25,10 @@ namespace cb {
 
 struct PairRule {
   bool lower_is_better = false; // latency: high is bad
-  double factor = 0.93;         // bandwidth: suspect under factor x median; latency: over factor x lowest
-  std::string text;             // the rule and its source, for the record
-  // The fleet figure the tolerance is taken against: the median (bandwidth) or the lowest (latency).
+  double factor = 0.93; // bandwidth: suspect under factor x median; latency: over factor x lowest
+  std::string text;     // the rule and its source, for the record
+  // The fleet figure the tolerance is taken against: the median (bandwidth) or the lowest
+  // (latency).
   double reference(const std::vector<double>& values) const;
   bool suspect(double value, double reference) const;
 };
@@ -45,10 +47,10 @@ struct EndRetest {
 };
 
 struct PairVerdicts {
-  std::vector<int> nodes;                     // named members, ascending
-  std::vector<MemberPair> links;              // named links
-  std::vector<MemberPair> cleared;            // suspect pairs whose own retest passed
-  std::vector<MemberPair> unresolved;         // suspect pairs with an end lacking a good partner
+  std::vector<int> nodes;             // named members, ascending
+  std::vector<MemberPair> links;      // named links
+  std::vector<MemberPair> cleared;    // suspect pairs whose own retest passed
+  std::vector<MemberPair> unresolved; // suspect pairs with an end lacking a good partner
 };
 
 class PairNaming {

@@ -67,7 +67,8 @@ std::string describe_unfinished_pairs(const std::string& results_path) {
         const bool done = sequential ? index < from : r < from;
         ++index;
         if (!done)
-          missing.push_back({hosts[static_cast<std::size_t>(a)], hosts[static_cast<std::size_t>(b)]});
+          missing.push_back(
+              {hosts[static_cast<std::size_t>(a)], hosts[static_cast<std::size_t>(b)]});
       }
     }
     const int total = nodes * (nodes - 1) / 2;

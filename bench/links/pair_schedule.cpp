@@ -16,7 +16,8 @@ int slots_of(int n) {
 
 void check_member(int n, int member) {
   if (member < 0 || member >= n)
-    throw std::out_of_range("pair schedule: member " + std::to_string(member) + " of " + std::to_string(n));
+    throw std::out_of_range("pair schedule: member " + std::to_string(member) + " of " +
+                            std::to_string(n));
 }
 
 } // namespace
@@ -30,7 +31,8 @@ int circle_partner(int n, int round, int member) {
   const int slots = slots_of(n);
   const int ring = slots - 1; // the rotating members
   if (round < 0 || round >= ring)
-    throw std::out_of_range("pair schedule: round " + std::to_string(round) + " of " + std::to_string(ring));
+    throw std::out_of_range("pair schedule: round " + std::to_string(round) + " of " +
+                            std::to_string(ring));
   int partner = 0;
   if (member == slots - 1) {
     partner = round; // the fixed member meets the rotating one at position `round`
@@ -134,8 +136,8 @@ std::vector<std::vector<std::size_t>> pack_into_rounds(const std::vector<MemberP
     check_member(members, a);
     check_member(members, b);
     std::size_t r = 0;
-    while (r < rounds.size() && (busy[r][static_cast<std::size_t>(a)] ||
-                                 busy[r][static_cast<std::size_t>(b)]))
+    while (r < rounds.size() &&
+           (busy[r][static_cast<std::size_t>(a)] || busy[r][static_cast<std::size_t>(b)]))
       ++r;
     if (r == rounds.size()) {
       rounds.emplace_back();

@@ -33,7 +33,9 @@ public:
   explicit PairTiers(const std::vector<int>& node_of_rank);
   int nodes() const { return static_cast<int>(members_.size()); }
   // The ranks of node i (dense node order: by first appearance), ascending.
-  const std::vector<int>& members(int node) const { return members_[static_cast<std::size_t>(node)]; }
+  const std::vector<int>& members(int node) const {
+    return members_[static_cast<std::size_t>(node)];
+  }
   int leader(int node) const { return members(node).front(); }
   int node_index_of_rank(int rank) const { return index_of_rank_[static_cast<std::size_t>(rank)]; }
   bool any_intra() const { return intra_rounds() > 0; }

@@ -34,7 +34,8 @@ std::vector<Pair> broadcast_pairs(const Communicator& comm, std::vector<Pair> pa
     comm.broadcast(flat.data(), static_cast<int>(flat.size() * sizeof(int)));
   pairs.clear();
   for (int i = 0; i < n; ++i)
-    pairs.emplace_back(flat[static_cast<std::size_t>(2 * i)], flat[static_cast<std::size_t>(2 * i + 1)]);
+    pairs.emplace_back(flat[static_cast<std::size_t>(2 * i)],
+                       flat[static_cast<std::size_t>(2 * i + 1)]);
   return pairs;
 }
 
@@ -45,9 +46,10 @@ double worse(const PairRule& rule, double x, double y) {
 
 } // namespace
 
-LinksCase::PairTimes LinksCase::measure_rounds(
-    const CaseContext& ctx, int rounds, const std::function<std::vector<Pair>(int)>& round_pairs,
-    const PairProbe& probe, const std::function<void(int)>& on_round) {
+LinksCase::PairTimes
+LinksCase::measure_rounds(const CaseContext& ctx, int rounds,
+                          const std::function<std::vector<Pair>(int)>& round_pairs,
+                          const PairProbe& probe, const std::function<void(int)>& on_round) {
   PairTimes out;
   out.rounds = rounds;
   const int me = ctx.comm.rank();
@@ -99,9 +101,8 @@ TierRun tier_run(bool sequential, int rounds, const std::function<std::vector<Pa
   if (!sequential)
     return {rounds, of_round};
   auto all = std::make_shared<std::vector<Pair>>(every_pair);
-  return {static_cast<int>(all->size()), [all](int i) {
-            return std::vector<Pair>{(*all)[static_cast<std::size_t>(i)]};
-          }};
+  return {static_cast<int>(all->size()),
+          [all](int i) { return std::vector<Pair>{(*all)[static_cast<std::size_t>(i)]}; }};
 }
 
 nlohmann::json pair_rounds_json(const std::vector<Pair>& pairs, const std::vector<int>& round_of,
@@ -143,16 +144,16 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
     });
   };
 
-  const TierRun intra_run =
-      tier_run(sequential, tiers.intra_rounds(), [&](int r) { return tiers.intra_round(r); },
-               tiers.all_intra());
+  const TierRun intra_run = tier_run(
+      sequential, tiers.intra_rounds(), [&](int r) { return tiers.intra_round(r); },
+      tiers.all_intra());
   const PairTimes intra = measure_rounds(ctx, intra_run.rounds, intra_run.round_pairs, probe,
                                          track("intra", intra_run.rounds));
   PairTimes inter;
   if (multi_node) {
-    const TierRun inter_run =
-        tier_run(sequential, tiers.inter_rounds(), [&](int r) { return tiers.inter_round(r); },
-                 tiers.all_inter());
+    const TierRun inter_run = tier_run(
+        sequential, tiers.inter_rounds(), [&](int r) { return tiers.inter_round(r); },
+        tiers.all_inter());
     inter = measure_rounds(ctx, inter_run.rounds, inter_run.round_pairs, probe,
                            track("inter", inter_run.rounds));
   }
@@ -177,10 +178,17 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
   }
   long long retest_wrong = 0;
   int retest_capped = 0;
-  // Measures node pairs (rank 0's list, broadcast) packed into rounds; rank 0 gets their figures.
-  auto retest = [&](std::vector<Pair> node_pairs) {
+  // Measures node pairs (rank 0's list, broadcast) packed into rounds, or each alone; rank 0 gets
+  // their figures.
+  auto retest = [&](std::vector<Pair> node_pairs, bool alone) {
     node_pairs = broadcast_pairs(ctx.comm, std::move(node_pairs));
-    const auto packed = pack_into_rounds(node_pairs, tiers.nodes());
+    std::vector<std::vector<std::size_t>> packed;
+    if (alone) {
+      for (std::size_t i = 0; i < node_pairs.size(); ++i)
+        packed.push_back({i});
+    } else {
+      packed = pack_into_rounds(node_pairs, tiers.nodes());
+    }
     const PairTimes t = measure_rounds(
         ctx, static_cast<int>(packed.size()),
         [&](int r) {
@@ -214,13 +222,17 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
       for (const auto& e : naming->end_retests())
         ends.emplace_back(e.member, e.partner);
     }
-    const std::vector<double> end_values = retest(ends);
+    // The ends against their partners: many at scale (a slow node and each of its partners), so
+    // packed into rounds.
+    const std::vector<double> end_values = retest(ends, false);
     if (root)
       naming->record_end_retests(end_values);
     std::vector<Pair> again;
     if (root)
       again = naming->pair_retests();
-    const std::vector<double> pair_values = retest(again);
+    // A link is named only by its own pair measured alone, free of the congestion of a round:
+    // these are few (suspect pairs both of whose ends passed).
+    const std::vector<double> pair_values = retest(again, true);
     if (root)
       naming->record_pair_retests(pair_values);
   }
@@ -232,8 +244,9 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
   const int capped = intra.capped + inter.capped + retest_capped;
   if (capped > 0) {
     char text[160];
-    std::snprintf(text, sizeof text, "%d measured rounds hit the %.3g s time cap above the %.2f%% cv target",
-                  capped, ctx.config.measure.max_time_s, ctx.config.measure.target_cv * 100);
+    std::snprintf(text, sizeof text,
+                  "%d measured rounds hit the %.3g s time cap above the %.2f%% cv target", capped,
+                  ctx.config.measure.max_time_s, ctx.config.measure.target_cv * 100);
     record.status = "noisy";
     record.reason = record.reason.empty() ? text : record.reason + "; " + text;
   }
@@ -279,11 +292,11 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
   record.extra["rounds"] = intra.rounds + inter.rounds;
   record.extra["rounds_by_tier"] = {{"intra", intra.rounds}, {"inter", inter.rounds}};
   record.extra["round_note"] =
-      sequential ? "one pair per round"
-                 : std::string("round-robin (circle) schedule: every pair once, no rank twice in a "
-                               "round, all pairs of a round at once") +
-                       (probe.directed ? "; the two directions of a pair in consecutive sub-rounds"
-                                       : "");
+      sequential
+          ? "one pair per round"
+          : std::string("round-robin (circle) schedule: every pair once, no rank twice in a "
+                        "round, all pairs of a round at once") +
+                (probe.directed ? "; the two directions of a pair in consecutive sub-rounds" : "");
   // [source, destination, round] in comm ranks; intra-node rounds first, then the inter-node ones.
   nlohmann::json pair_rounds = pair_rounds_json(intra.pairs, intra.round_of, 0);
   for (auto& entry : pair_rounds_json(inter.pairs, inter.round_of, intra.rounds))
@@ -346,7 +359,8 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
   }
   // Each rank's figure: the median of the pairs it was the source of (and destination of).
   record.per_rank = nlohmann::json::array();
-  std::vector<std::vector<double>> out_of(static_cast<std::size_t>(n)), into(static_cast<std::size_t>(n));
+  std::vector<std::vector<double>> out_of(static_cast<std::size_t>(n)),
+      into(static_cast<std::size_t>(n));
   auto add = [&](const PairTimes& t) {
     for (std::size_t i = 0; i < t.pairs.size(); ++i) {
       const double v = value_of(t.median_s[i]);

@@ -18,7 +18,8 @@ struct Fleet {
   std::function<double(int, int)> link = [](int, int) { return 1.0; };
   std::function<double(int, int)> noise = [](int, int) { return 1.0; };
   double pair(int a, int b) const {
-    return std::min(rate[static_cast<std::size_t>(a)], rate[static_cast<std::size_t>(b)]) * link(a, b);
+    return std::min(rate[static_cast<std::size_t>(a)], rate[static_cast<std::size_t>(b)]) *
+           link(a, b);
   }
 };
 
@@ -137,12 +138,15 @@ TEST(PairNaming, LatencyRuleNamesTheNodeWithHighLatency) {
   std::vector<PairFigure> figures;
   for (int a = 0; a < 6; ++a) {
     for (int b = a + 1; b < 6; ++b)
-      figures.push_back({a, b, std::max(latency[static_cast<std::size_t>(a)], latency[static_cast<std::size_t>(b)])});
+      figures.push_back(
+          {a, b,
+           std::max(latency[static_cast<std::size_t>(a)], latency[static_cast<std::size_t>(b)])});
   }
   PairNaming naming(6, figures, latency_rule());
   std::vector<double> ends;
   for (const auto& e : naming.end_retests())
-    ends.push_back(std::max(latency[static_cast<std::size_t>(e.member)], latency[static_cast<std::size_t>(e.partner)]));
+    ends.push_back(std::max(latency[static_cast<std::size_t>(e.member)],
+                            latency[static_cast<std::size_t>(e.partner)]));
   naming.record_end_retests(ends);
   naming.record_pair_retests(std::vector<double>(naming.pair_retests().size(), 20.0));
   EXPECT_EQ(naming.verdicts().nodes, std::vector<int>{3});

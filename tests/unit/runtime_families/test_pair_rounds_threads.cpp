@@ -31,7 +31,8 @@ struct Outcome {
 };
 
 // n thread ranks, one per node; rate[i] is node i's GB/s, a pair moves at the slower end's.
-Outcome run_on_threads(int n, const std::vector<double>& rate, const std::string& pairs = "rounds") {
+Outcome run_on_threads(int n, const std::vector<double>& rate,
+                       const std::string& pairs = "rounds") {
   std::vector<Communicator> worlds = Communicator::threads(n);
   std::vector<int> node_keys;
   std::vector<std::string> hosts;
@@ -58,8 +59,9 @@ Outcome run_on_threads(int n, const std::vector<double>& rate, const std::string
     for (int r = 0; r < n; ++r) {
       threads.emplace_back([&, r] {
         HostBackend backend(0);
-        const CaseContext ctx{backend, worlds[static_cast<std::size_t>(r)], config, layout,
-                              members, Placement{n, 1}, devices};
+        const CaseContext ctx{
+            backend, worlds[static_cast<std::size_t>(r)], config, layout, members, Placement{n, 1},
+            devices};
         int round = -1;
         RoundsUnderTest::PairProbe probe;
         probe.before = [&] { ++round; };
@@ -74,8 +76,8 @@ Outcome run_on_threads(int n, const std::vector<double>& rate, const std::string
         };
         probe.check = [](std::pair<int, int>) { return 0LL; };
         Record record = ctx.new_record("links", "rounds_under_test", {{"direction", "bi"}});
-        RoundsUnderTest::run_pair_test(ctx, record, probe, [](double s) { return 1.0 / s; },
-                                       "gbps");
+        RoundsUnderTest::run_pair_test(
+            ctx, record, probe, [](double s) { return 1.0 / s; }, "gbps");
         if (r == 0)
           out.record = record;
       });
