@@ -40,6 +40,29 @@ std::string LinksCase::why_unsupported(const CaseContext& ctx) {
   return "the links copies of the " + ctx.backend.name() + " backend are not built in";
 }
 
+PairTransportRegistry& PairTransportRegistry::instance() {
+  static PairTransportRegistry registry;
+  return registry;
+}
+
+void PairTransportRegistry::add(const std::string& backend, Factory factory) {
+  factories_[backend] = factory;
+}
+
+PairTransportRegistry::Factory PairTransportRegistry::find(const std::string& backend) const {
+  auto it = factories_.find(backend);
+  return it == factories_.end() ? nullptr : it->second;
+}
+
+void PairTransportRegistry::add_why(const std::string& backend, Why why) {
+  whys_[backend] = why;
+}
+
+std::string PairTransportRegistry::why_not(const std::string& backend) const {
+  auto it = whys_.find(backend);
+  return it == whys_.end() ? "" : it->second();
+}
+
 std::uint64_t LinksCase::transfer_bytes(const RunConfig& config) {
   return config.quick ? 8ull << 20 : 64ull << 20;
 }

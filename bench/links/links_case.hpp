@@ -5,6 +5,9 @@
 // report 0 s), the second pass that names a bad node or link (bench/links/pair_naming.hpp), and
 // the record of the pair matrices.
 #include <functional>
+#include <map>
+#include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -60,14 +63,48 @@ protected:
   // The whole pair test: the pairs within each node and the node pairs across nodes, in rounds
   // (or one at a time with --pairs sequential), the second pass across nodes, and the record.
   // value_of turns a pair's median seconds into its figure (`metric`).
+  // rails: across nodes every local rank i meets local rank i of the other node at once (a GPU
+  // node's rails), instead of the first rank of each node alone; the node pair's figure is its
+  // slowest rail.
   static void run_pair_test(const CaseContext& ctx, Record& record, const PairProbe& probe,
                             const std::function<double(double)>& value_of,
-                            const std::string& metric);
+                            const std::string& metric, bool rails = false);
 
   // Sets check from the summed wrong count (every member calls it).
   static void set_check(Record& record, long long wrong, const std::string& what);
 
   void print_rows(std::ostream& out, const std::vector<Record>& records) const override;
+};
+
+// How a backend other than the host moves the bytes of one pair of ranks, for links/pair_bw: the
+// backend's cases register a factory (bench/cuda/pair_transport_cuda.cpp for cuda).
+class PairTransport {
+public:
+  virtual ~PairTransport() = default;
+  // This rank's seconds for k operations of pair p (src -> dst, or both ways at once).
+  virtual double timed(std::pair<int, int> p, int k, bool both_ways) = 0;
+  // Wrong words this rank received from the pair's other end; clears its destination.
+  virtual long long check(std::pair<int, int> p, bool both_ways) = 0;
+  virtual std::string method() const = 0;
+  // Across nodes, every local GPU i with GPU i of the other node at once.
+  virtual bool rails() const = 0;
+};
+
+class PairTransportRegistry {
+public:
+  // Collective over ctx.comm; bytes per transfer.
+  using Factory = std::unique_ptr<PairTransport> (*)(const CaseContext& ctx, std::size_t bytes);
+  static PairTransportRegistry& instance();
+  void add(const std::string& backend, Factory factory);
+  Factory find(const std::string& backend) const; // nullptr when none
+  // Why the backend's transport cannot run in this build ("" when it can), as its factory says.
+  using Why = std::string (*)();
+  void add_why(const std::string& backend, Why why);
+  std::string why_not(const std::string& backend) const;
+
+private:
+  std::map<std::string, Factory> factories_;
+  std::map<std::string, Why> whys_;
 };
 
 // The per-rank identity fields of a record, as the engine writes them for other cases.

@@ -109,6 +109,22 @@ std::vector<MemberPair> PairTiers::inter_round(int round) const {
   return out;
 }
 
+std::vector<MemberPair> PairTiers::node_pair_ranks(int a, int b, bool rails) const {
+  if (!rails)
+    return {{leader(a), leader(b)}};
+  std::vector<MemberPair> out;
+  const auto& ma = members(a);
+  const auto& mb = members(b);
+  for (std::size_t i = 0; i < std::min(ma.size(), mb.size()); ++i)
+    out.emplace_back(ma[i], mb[i]);
+  return out;
+}
+
+int PairTiers::local_index_of_rank(int rank) const {
+  const auto& m = members(node_index_of_rank(rank));
+  return static_cast<int>(std::find(m.begin(), m.end(), rank) - m.begin());
+}
+
 std::vector<MemberPair> PairTiers::all_intra() const {
   std::vector<MemberPair> out;
   for (int r = 0; r < intra_rounds(); ++r) {

@@ -43,6 +43,10 @@ public:
   int inter_rounds() const { return circle_round_count(nodes()); }
   std::vector<MemberPair> intra_round(int round) const; // rank pairs, every node's at once
   std::vector<MemberPair> inter_round(int round) const; // leader pairs
+  // The rank pairs that stand for node pair (a, b): the leaders, or with `rails` every local
+  // rank i of a with local rank i of b (a GPU node's rails, one NIC per GPU, all at once).
+  std::vector<MemberPair> node_pair_ranks(int a, int b, bool rails) const;
+  int local_index_of_rank(int rank) const;
   // Every pair of a tier, in schedule order (for --pairs sequential).
   std::vector<MemberPair> all_intra() const;
   std::vector<MemberPair> all_inter() const;

@@ -117,7 +117,7 @@ nlohmann::json pair_rounds_json(const std::vector<Pair>& pairs, const std::vecto
 
 void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const PairProbe& probe,
                               const std::function<double(double)>& value_of,
-                              const std::string& metric) {
+                              const std::string& metric, bool rails) {
   const PairTiers tiers(node_of_members(ctx));
   const bool sequential = ctx.config.pairs == "sequential";
   const bool root = ctx.comm.rank() == 0;
@@ -151,11 +151,29 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
                                          track("intra", intra_run.rounds));
   PairTimes inter;
   if (multi_node) {
-    const TierRun inter_run = tier_run(
-        sequential, tiers.inter_rounds(), [&](int r) { return tiers.inter_round(r); },
-        tiers.all_inter());
-    inter = measure_rounds(ctx, inter_run.rounds, inter_run.round_pairs, probe,
-                           track("inter", inter_run.rounds));
+    // The unit is the node pair (with rails, all of its rails at once); sequential: one node
+    // pair per round.
+    std::vector<Pair> node_pairs;
+    for (int r = 0; r < tiers.inter_rounds(); ++r) {
+      for (const auto& p : circle_round(tiers.nodes(), r))
+        node_pairs.push_back(p);
+    }
+    auto ranks_of = [&](const std::vector<Pair>& of_nodes) {
+      std::vector<Pair> out;
+      for (const auto& [a, b] : of_nodes) {
+        for (const auto& p : tiers.node_pair_ranks(a, b, rails))
+          out.push_back(p);
+      }
+      return out;
+    };
+    const int inter_rounds = sequential ? static_cast<int>(node_pairs.size()) : tiers.inter_rounds();
+    inter = measure_rounds(
+        ctx, inter_rounds,
+        [&](int r) {
+          return sequential ? ranks_of({node_pairs[static_cast<std::size_t>(r)]})
+                            : ranks_of(circle_round(tiers.nodes(), r));
+        },
+        probe, track("inter", inter_rounds));
   }
 
   // The second pass, across nodes: rank 0 judges, every rank measures the retests it is given.
@@ -178,6 +196,7 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
   }
   long long retest_wrong = 0;
   int retest_capped = 0;
+  std::vector<Pair> worst_rank_pair; // rank 0: the slowest rail of each node pair of a retest
   // Measures node pairs (rank 0's list, broadcast) packed into rounds, or each alone; rank 0 gets
   // their figures.
   auto retest = [&](std::vector<Pair> node_pairs, bool alone) {
@@ -193,29 +212,41 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
         ctx, static_cast<int>(packed.size()),
         [&](int r) {
           std::vector<Pair> out;
-          for (std::size_t i : packed[static_cast<std::size_t>(r)])
-            out.emplace_back(tiers.leader(node_pairs[i].first), tiers.leader(node_pairs[i].second));
+          for (std::size_t i : packed[static_cast<std::size_t>(r)]) {
+            for (const auto& p :
+                 tiers.node_pair_ranks(node_pairs[i].first, node_pairs[i].second, rails))
+              out.push_back(p);
+          }
           return out;
         },
         probe, track("retest", static_cast<int>(packed.size())));
     retest_wrong += t.wrong;
     retest_capped += t.capped;
     std::vector<double> values(node_pairs.size(), 0);
+    worst_rank_pair.assign(node_pairs.size(), Pair{-1, -1});
     if (!root)
       return values;
     std::vector<bool> seen(node_pairs.size(), false);
-    std::size_t k = 0;
-    for (const auto& indices : packed) {
-      for (int sub = 0; sub < (probe.directed ? 2 : 1); ++sub) {
-        for (std::size_t i : indices) {
-          const double v = value_of(t.median_s[k++]);
-          values[i] = seen[i] ? worse(rule, values[i], v) : v;
-          seen[i] = true;
+    for (std::size_t k = 0; k < t.pairs.size(); ++k) {
+      // The node pair this rank pair stands for: node pairs of one round are disjoint.
+      const int a = tiers.node_index_of_rank(t.pairs[k].first);
+      const int b = tiers.node_index_of_rank(t.pairs[k].second);
+      for (std::size_t i : packed[static_cast<std::size_t>(t.round_of[k])]) {
+        if (Pair{std::min(a, b), std::max(a, b)} !=
+            Pair{std::min(node_pairs[i].first, node_pairs[i].second),
+                 std::max(node_pairs[i].first, node_pairs[i].second)})
+          continue;
+        const double v = value_of(t.median_s[k]);
+        if (!seen[i] || worse(rule, values[i], v) == v) {
+          values[i] = v;
+          worst_rank_pair[i] = t.pairs[k];
         }
+        seen[i] = true;
       }
     }
     return values;
   };
+  std::vector<Pair> end_worst;
   if (multi_node) {
     std::vector<Pair> ends;
     if (root) {
@@ -225,6 +256,7 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
     // The ends against their partners: many at scale (a slow node and each of its partners), so
     // packed into rounds.
     const std::vector<double> end_values = retest(ends, false);
+    end_worst = worst_rank_pair;
     if (root)
       naming->record_end_retests(end_values);
     std::vector<Pair> again;
@@ -281,7 +313,10 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
   for (std::size_t i = 0; i < inter.pairs.size(); ++i) {
     const int a = tiers.node_index_of_rank(inter.pairs[i].first);
     const int b = tiers.node_index_of_rank(inter.pairs[i].second);
-    const double v = value_of(inter.median_s[i]);
+    double v = value_of(inter.median_s[i]);
+    // With rails the node pair's cell is its slowest rail.
+    if (const auto before = node_matrix.at(a, b))
+      v = worse(rule, *before, v);
     node_matrix.set(a, b, v);
     if (symmetric)
       node_matrix.set(b, a, v);
@@ -308,8 +343,11 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
   if (multi_node) {
     record.extra["matrix_of"] = "nodes";
     record.extra["matrix_layout"] =
-        "rows = source node, columns = destination node (node order of matrix_members); each cell "
-        "is the node pair, measured between the first rank of each node";
+        rails ? "rows = source node, columns = destination node (node order of matrix_members); "
+                "each cell is the node pair's slowest rail, every local GPU i with GPU i of the "
+                "other node at once"
+              : "rows = source node, columns = destination node (node order of matrix_members); "
+                "each cell is the node pair, measured between the first rank of each node";
     std::vector<int> no_nodes(static_cast<std::size_t>(tiers.nodes()));
     for (int i = 0; i < tiers.nodes(); ++i)
       no_nodes[static_cast<std::size_t>(i)] = i;
@@ -420,8 +458,16 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
   for (int node : v.nodes) {
     nlohmann::json named = {{"kind", "node"}, {"node", node}, {"host", host_of_node(node)}};
     for (std::size_t i = 0; i < naming->end_retests().size(); ++i) {
-      if (naming->end_retests()[i].member == node)
-        named[metric] = naming->end_value(i);
+      if (naming->end_retests()[i].member != node)
+        continue;
+      named[metric] = naming->end_value(i);
+      // With rails, the GPU (and its NIC) of the slowest rail in this node's retest.
+      if (rails && i < end_worst.size() && end_worst[i].first >= 0) {
+        const auto [x, y] = end_worst[i];
+        const int mine = tiers.node_index_of_rank(x) == node ? x : y;
+        named["rail"] = tiers.local_index_of_rank(mine);
+        named["device"] = rank_identity(ctx, mine)["device"];
+      }
     }
     verdicts.push_back(std::move(named));
   }

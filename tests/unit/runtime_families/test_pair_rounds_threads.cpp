@@ -30,15 +30,16 @@ struct Outcome {
   std::vector<std::vector<std::pair<int, int>>> log; // per rank: (round, partner) it timed
 };
 
-// n thread ranks, one per node; rate[i] is node i's GB/s, a pair moves at the slower end's.
-Outcome run_on_threads(int n, const std::vector<double>& rate,
-                       const std::string& pairs = "rounds") {
+// n thread ranks, `per_node` to a node; rate[i] is rank i's GB/s, a pair moves at the slower
+// end's. rails: node pairs meet rail by rail (local rank i with local rank i).
+Outcome run_on_threads(int n, const std::vector<double>& rate, const std::string& pairs = "rounds",
+                       int per_node = 1, bool rails = false) {
   std::vector<Communicator> worlds = Communicator::threads(n);
   std::vector<int> node_keys;
   std::vector<std::string> hosts;
   for (int r = 0; r < n; ++r) {
-    node_keys.push_back(r);
-    hosts.push_back("n" + std::to_string(r + 1));
+    node_keys.push_back(r / per_node);
+    hosts.push_back("n" + std::to_string(r / per_node + 1));
   }
   const NodeLayout layout = make_layout(node_keys, hosts);
   const std::vector<nlohmann::json> devices(static_cast<std::size_t>(n), {{"index", 0}});
@@ -77,7 +78,7 @@ Outcome run_on_threads(int n, const std::vector<double>& rate,
         probe.check = [](std::pair<int, int>) { return 0LL; };
         Record record = ctx.new_record("links", "rounds_under_test", {{"direction", "bi"}});
         RoundsUnderTest::run_pair_test(
-            ctx, record, probe, [](double s) { return 1.0 / s; }, "gbps");
+            ctx, record, probe, [](double s) { return 1.0 / s; }, "gbps", rails);
         if (r == 0)
           out.record = record;
       });
@@ -121,6 +122,25 @@ TEST(PairRoundsOnThreads, OneSlowNodeIsNamedByHostAmong6_16And64) {
     EXPECT_EQ(pass["suspect_pairs"].size(), static_cast<std::size_t>(n - 1));
     EXPECT_DOUBLE_EQ(pass["reference"].get<double>(), 12.0);
   }
+}
+
+TEST(PairRoundsOnThreads, RailsNameTheNodeAndTheGpuOfItsSlowRail) {
+  // 6 nodes of 2 ranks; rank 7 (node n4, local rank 1) is slow: only rail 1 of n4's node pairs.
+  std::vector<double> rate(12, 12.0);
+  rate[7] = 4.0;
+  const Outcome out = run_on_threads(12, rate, "rounds", 2, true);
+  const auto& x = out.record.extra;
+  EXPECT_EQ(x["rounds_by_tier"]["inter"], 5);
+  EXPECT_EQ(x["rounds_by_tier"]["intra"], 1);
+  EXPECT_EQ(x["matrix"].size(), 6u);
+  ASSERT_EQ(x["intra_matrices"].size(), 6u);
+  const auto& pass = x["second_pass"];
+  ASSERT_EQ(pass["verdicts"].size(), 1u) << pass.dump();
+  EXPECT_EQ(pass["verdicts"][0]["host"], "n4");
+  EXPECT_EQ(pass["verdicts"][0]["rail"], 1);
+  // Node n4's pairs are its slowest rail's figure; the others run at 12.
+  EXPECT_DOUBLE_EQ(x["matrix"][3][0].get<double>(), 4.0);
+  EXPECT_DOUBLE_EQ(x["matrix"][0][1].get<double>(), 12.0);
 }
 
 TEST(PairRoundsOnThreads, SequentialMeasuresOnePairPerRound) {

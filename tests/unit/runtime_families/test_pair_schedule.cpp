@@ -91,6 +91,14 @@ TEST(PairTiers, NodesRunTheirOwnRoundsAtOnceAndLeadersPairAcrossNodes) {
   EXPECT_EQ(tiers.all_intra().size(), intra.size());
 }
 
+TEST(PairTiers, RailsPairLocalRankIWithLocalRankI) {
+  const PairTiers tiers({0, 0, 0, 1, 1, 1, 2, 2});
+  EXPECT_EQ(tiers.node_pair_ranks(0, 1, true), (std::vector<MemberPair>{{0, 3}, {1, 4}, {2, 5}}));
+  EXPECT_EQ(tiers.node_pair_ranks(1, 2, true), (std::vector<MemberPair>{{3, 6}, {4, 7}}));
+  EXPECT_EQ(tiers.node_pair_ranks(0, 2, false), (std::vector<MemberPair>{{0, 6}}));
+  EXPECT_EQ(tiers.local_index_of_rank(4), 1);
+}
+
 TEST(PairTiers, OneRankPerNodeHasNoIntraRounds) {
   const PairTiers tiers({0, 1, 2, 3, 4, 5});
   EXPECT_FALSE(tiers.any_intra());
