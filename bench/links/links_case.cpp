@@ -32,11 +32,18 @@ std::string LinksCase::why_not_on(const Backend& backend, const Communicator& wo
   return why_no_host_links(backend, world);
 }
 
-std::string LinksCase::why_unsupported(const CaseContext& ctx) {
+std::string LinksCase::why_unsupported(const CaseContext& ctx, bool with_transport) {
   if (const std::string why = why_no_host_links(ctx.backend, ctx.comm); !why.empty())
     return why;
   if (ctx.backend.name() == "host")
     return "";
+  if (with_transport) {
+    const auto& registry = PairTransportRegistry::instance();
+    if (registry.find(ctx.backend.name()))
+      return "";
+    if (std::string why = registry.why_not(ctx.backend.name()); !why.empty())
+      return why;
+  }
   return "the links copies of the " + ctx.backend.name() + " backend are not built in";
 }
 

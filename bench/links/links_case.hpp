@@ -26,7 +26,8 @@ public:
 protected:
   using Pair = std::pair<int, int>;
 
-  static std::string why_unsupported(const CaseContext& ctx);
+  // with_transport: the case can run on a backend that registered a PairTransport.
+  static std::string why_unsupported(const CaseContext& ctx, bool with_transport = false);
   // Bytes per transfer: 64 MiB, 8 MiB with --quick.
   static std::uint64_t transfer_bytes(const RunConfig& config);
   // The node index of each rank of ctx.comm.
