@@ -36,6 +36,8 @@ struct RunConfig {
   std::uint64_t file_bytes = 0; // 0 = the family's default
   bool cleanup = false;
   bool buffered = false; // storage: skip O_DIRECT on purpose
+  // links: pair tests in concurrent round-robin rounds, or one pair at a time ("sequential")
+  std::string pairs = "rounds";
   MeasureSettings measure;
 
   // The collective message sizes: min, min*f, ... <= max (always including min).

@@ -54,7 +54,10 @@ ArgParser run_argument_parser() {
       .option("queue-depth", "N", "storage: reads in flight per rank (default 1)")
       .option("file-bytes", "SIZE", "storage: file size per rank")
       .flag("buffered", "storage: read through the page cache instead of O_DIRECT")
-      .flag("cleanup", "storage: remove clusterbench's files afterwards");
+      .flag("cleanup", "storage: remove clusterbench's files afterwards")
+      .option("pairs", "HOW",
+              "links: rounds (default: all disjoint pairs of a round at once, n-1 rounds) or "
+              "sequential (one pair at a time, to isolate congestion)");
   p.epilog(
       "Not started under MPI, run re-executes itself through mpirun with one rank per device and\n"
       "prints the command; under mpirun or srun it runs as it is; with --single-process it runs\n"
@@ -196,6 +199,9 @@ RunConfig run_config_from(const ArgParser& args) {
   c.buffered = args.has("buffered");
   c.cleanup = args.has("cleanup");
   c.out = args.get_or("out", "");
+  c.pairs = args.get_or("pairs", "rounds");
+  if (c.pairs != "rounds" && c.pairs != "sequential")
+    throw InputError("--pairs: expected rounds or sequential, got '" + c.pairs + "'");
   return c;
 }
 
