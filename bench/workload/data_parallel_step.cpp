@@ -8,12 +8,14 @@
 //     backward (--overlap off) (gradient_sync.hpp),
 //   - waits for them and applies the update (SGD) before the next step.
 // Per step and per rank: step_s, compute_s, exposed_comm_s, input_wait_s (step_parts.hpp). The
-// record's step_s is the median over steps of the slowest rank's step; its parts are the medians
-// of the rank whose median step is the longest; E(N) = step_s(1) / step_s(N).
+// record's step_s is the median over steps of the slowest rank's step; its parts are those of the
+// median step (step_parts.hpp) of the rank whose median step is the longest; E(N) = step_s(1) /
+// step_s(N).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <numeric>
 
 #include "core/error.hpp"
 #include "core/rates.hpp"
@@ -183,6 +185,17 @@ public:
 
   void check_input(const RunConfig& config, int local_ranks) const override {
     const WorkloadShape shape = workload_shape(config);
+    const std::uint64_t batch = batch_bytes(config.input_bytes_per_step, first_block(config));
+    if (batch > 0) {
+      try {
+        check_storage_dir(storage_config(config), local_ranks);
+      } catch (const InputError& e) {
+        throw InputError("--input-bytes-per-step: " + format_size(batch) + " per GPU for " +
+                         std::to_string(local_ranks) + " rank(s) here: " + e.what());
+      }
+    }
+    check_workload_memory(shape, local_ranks, host_memory_bytes(),
+                          batch * static_cast<std::uint64_t>(config.prefetch));
     const std::uint64_t buckets =
         bucket_count(shape.layers, shape.layer_elements(), config.bucket_bytes, sizeof(float));
     if (buckets > kMaxBuckets) {
@@ -190,17 +203,6 @@ public:
                        format_size(shape.gradient_bytes()) + " of gradients into " +
                        std::to_string(buckets) + " buckets; at most " +
                        std::to_string(kMaxBuckets));
-    }
-    const std::uint64_t batch = batch_bytes(config.input_bytes_per_step, first_block(config));
-    check_workload_memory(shape, local_ranks, host_memory_bytes(),
-                          batch * static_cast<std::uint64_t>(config.prefetch));
-    if (batch == 0)
-      return;
-    try {
-      check_storage_dir(storage_config(config), local_ranks);
-    } catch (const InputError& e) {
-      throw InputError("--input-bytes-per-step: " + format_size(batch) + " per GPU for " +
-                       std::to_string(local_ranks) + " rank(s) here: " + e.what());
     }
   }
 
@@ -291,8 +293,13 @@ public:
         sync.start(next);
       sync.wait_all();
       chain->update(update_scale);
-      if (loader)
+      if (loader) {
+        // Handing the buffer back wakes the loader, which shares this core: the time it takes
+        // the core from here is the input pipeline's.
+        const auto handing = Clock::now();
         loader->release(step);
+        parts.input_wait_s += since(handing);
+      }
       parts.step_s = since(start);
       parts.compute_s = chain->take_compute_seconds();
       parts.exposed_comm_s = sync.take_mpi_seconds();
@@ -339,8 +346,8 @@ public:
       return {record};
     }
 
-    // Each rank's medians; rank 0 keeps them per rank and takes the slowest rank's parts.
-    const StepParts own = median_parts(mine);
+    // Each rank's median step; rank 0 keeps them per rank and takes the slowest rank's parts.
+    const StepParts own = median_step(mine);
     const std::vector<double> steps = ctx.comm.gather(own.step_s);
     const std::vector<double> computes = ctx.comm.gather(own.compute_s);
     const std::vector<double> exposed = ctx.comm.gather(own.exposed_comm_s);
@@ -383,15 +390,35 @@ public:
                                first_bad_input);
       }
     }
+    // The record's parts: the slowest rank's in the median step(s) of the samples, so that they
+    // add up to the record's step_s as that step's did.
+    std::vector<std::size_t> order(m.samples_s.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return m.samples_s[a] < m.samples_s[b];
+    });
+    const std::size_t n = order.size();
+    std::vector<std::size_t> middle = {order[n / 2]};
+    if (n % 2 == 0)
+      middle.insert(middle.begin(), order[n / 2 - 1]);
+    std::vector<StepParts> slowest_parts;
+    int slowest_rank = 0;
+    for (std::size_t k : middle) {
+      const auto s_all = ctx.comm.gather(mine[k].step_s);
+      const auto c_all = ctx.comm.gather(mine[k].compute_s);
+      const auto e_all = ctx.comm.gather(mine[k].exposed_comm_s);
+      const auto i_all = ctx.comm.gather(mine[k].input_wait_s);
+      if (rank != 0)
+        continue;
+      const auto r = static_cast<std::size_t>(
+          std::max_element(s_all.begin(), s_all.end()) - s_all.begin());
+      slowest_parts.push_back({s_all[r], c_all[r], e_all[r], i_all[r]});
+      slowest_rank = ctx.members[r];
+    }
     if (rank != 0)
       return {record};
+    const StepParts parts = median_step(slowest_parts);
 
-    std::size_t slowest = 0;
-    for (std::size_t r = 0; r < steps.size(); ++r) {
-      if (steps[r] > steps[slowest])
-        slowest = r;
-    }
-    StepParts parts{record.stats.median, computes[slowest], exposed[slowest], waits[slowest]};
     for (std::size_t r = 0; r < record.per_rank.size(); ++r) {
       auto& entry = record.per_rank[r];
       const StepParts p{steps[r], computes[r], exposed[r], waits[r]};
@@ -415,13 +442,15 @@ public:
     if (step1_s_ > 0)
       record.metrics["efficiency"] = step1_s_ / parts.step_s;
     record.extra["largest_loss"] = largest_loss(parts);
-    record.extra["parts_of_rank"] = ctx.members[slowest];
+    record.extra["parts_of_rank"] = slowest_rank;
     record.extra["steps_measured"] = mine.size();
     record.extra["warmup_steps"] = kWarmupSteps;
     record.extra["flops_per_step"] = shape.flops_per_step();
     record.extra["gradient_bytes"] = shape.gradient_bytes();
     record.extra["buckets"] = sync.buckets().size();
     record.extra["blas"] = blas_description();
+
+
     return {record};
   }
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/stats.hpp"
+#include <numeric>
 
 namespace cb {
 
@@ -17,22 +17,20 @@ double StepParts::gap() const {
   return std::abs(compute_s + exposed_comm_s + input_wait_s - step_s) / step_s;
 }
 
-StepParts median_parts(const std::vector<StepParts>& steps) {
-  StepParts m;
+StepParts median_step(const std::vector<StepParts>& steps) {
   if (steps.empty())
-    return m;
-  auto column = [&](double StepParts::*field) {
-    std::vector<double> v;
-    v.reserve(steps.size());
-    for (const auto& s : steps)
-      v.push_back(s.*field);
-    return median(v);
-  };
-  m.step_s = column(&StepParts::step_s);
-  m.compute_s = column(&StepParts::compute_s);
-  m.exposed_comm_s = column(&StepParts::exposed_comm_s);
-  m.input_wait_s = column(&StepParts::input_wait_s);
-  return m;
+    return {};
+  std::vector<std::size_t> order(steps.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return steps[a].step_s < steps[b].step_s; });
+  const std::size_t n = steps.size();
+  if (n % 2 == 1)
+    return steps[order[n / 2]];
+  const StepParts& a = steps[order[n / 2 - 1]];
+  const StepParts& b = steps[order[n / 2]];
+  return {(a.step_s + b.step_s) / 2, (a.compute_s + b.compute_s) / 2,
+          (a.exposed_comm_s + b.exposed_comm_s) / 2, (a.input_wait_s + b.input_wait_s) / 2};
 }
 
 std::string largest_loss(const StepParts& parts) {

@@ -22,8 +22,11 @@ struct StepParts {
   double gap() const;
 };
 
-// Each part's median over the steps, separately.
-StepParts median_parts(const std::vector<StepParts>& steps);
+// The median step, whole: the parts of the step whose step_s is the median (the mean of the two
+// middle steps' parts for an even count), so that they add up as that step's did. Separate
+// medians of each part would not: a step with a long wait and one with long compute give a
+// median of both that no step had.
+StepParts median_step(const std::vector<StepParts>& steps);
 
 // Losses together under this share of the step are nothing to name.
 inline constexpr double kNegligibleLoss = 0.01;

@@ -57,18 +57,24 @@ WorkloadShape workload_shape(const RunConfig& config) {
 
 void check_workload_memory(const WorkloadShape& shape, int local_ranks,
                            std::uint64_t memory_bytes, std::uint64_t input_ring_bytes) {
-  const double per_rank = static_cast<double>(shape.memory_bytes() + input_ring_bytes);
-  const double need = per_rank * std::max(1, local_ranks);
+  if (memory_bytes == 0)
+    return; // unknown: nothing to hold the model against
+  const double ranks = std::max(1, local_ranks);
   const double usable = 0.75 * static_cast<double>(memory_bytes);
-  if (memory_bytes > 0 && need > usable) {
-    throw InputError(
-        "--model-params: " + std::to_string(shape.layers) + " layers of " +
-        std::to_string(shape.width) + "x" + std::to_string(shape.width) + " with " +
-        std::to_string(shape.tokens) + " tokens need " +
-        gib(static_cast<std::uint64_t>(per_rank)) + " per rank (" +
-        (input_ring_bytes > 0 ? "with the --prefetch ring of input batches, " : "") +
-        std::to_string(local_ranks) + " rank(s) here: " + gib(static_cast<std::uint64_t>(need)) +
-        "); this node has " + gib(memory_bytes) + " of memory, 3/4 of it usable");
+  const double model = static_cast<double>(shape.memory_bytes());
+  const std::string here = std::to_string(std::max(1, local_ranks)) + " rank(s) here; this node has " +
+                           gib(memory_bytes) + " of memory, 3/4 of it usable";
+  if (model * ranks > usable) {
+    throw InputError("--model-params: " + std::to_string(shape.layers) + " layers of " +
+                     std::to_string(shape.width) + "x" + std::to_string(shape.width) + " with " +
+                     std::to_string(shape.tokens) + " tokens need " +
+                     gib(static_cast<std::uint64_t>(model)) + " per rank, " + here);
+  }
+  const double ring = static_cast<double>(input_ring_bytes);
+  if ((model + ring) * ranks > usable) {
+    throw InputError("--input-bytes-per-step: the --prefetch ring of input batches needs " +
+                     gib(input_ring_bytes) + " per rank beside the model's " +
+                     gib(static_cast<std::uint64_t>(model)) + ", " + here);
   }
 }
 
