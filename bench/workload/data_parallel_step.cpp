@@ -9,8 +9,8 @@
 //   - waits for them and applies the update (SGD) before the next step.
 // Per step and per rank: step_s, compute_s, exposed_comm_s, input_wait_s (step_parts.hpp). The
 // record's step_s is the median over steps of the slowest rank's step; its parts are those of the
-// median step (step_parts.hpp) of the rank whose median step is the longest; E(N) = step_s(1) /
-// step_s(N).
+// critical rank (the most compute and input wait: the one the others waited for) in that median
+// step; E(N) = step_s(1) / step_s(N).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -390,8 +390,8 @@ public:
                                first_bad_input);
       }
     }
-    // The record's parts: the slowest rank's in the median step(s) of the samples, so that they
-    // add up to the record's step_s as that step's did.
+    // The record's parts: those of the critical rank in the median step(s) of the samples, so
+    // that they add up to the record's step_s as that step's did.
     std::vector<std::size_t> order(m.samples_s.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -410,8 +410,14 @@ public:
       const auto i_all = ctx.comm.gather(mine[k].input_wait_s);
       if (rank != 0)
         continue;
-      const auto r = static_cast<std::size_t>(
-          std::max_element(s_all.begin(), s_all.end()) - s_all.begin());
+      // The rank the others waited for: the most compute and input wait. In a synchronous step
+      // every other rank spends that difference waiting in the all-reduce, which would make its
+      // parts blame communication for a slow disk or a slow core.
+      std::size_t r = 0;
+      for (std::size_t q = 1; q < s_all.size(); ++q) {
+        if (c_all[q] + i_all[q] > c_all[r] + i_all[r])
+          r = q;
+      }
       slowest_parts.push_back({s_all[r], c_all[r], e_all[r], i_all[r]});
       slowest_rank = ctx.members[r];
     }
