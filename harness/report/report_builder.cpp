@@ -7,6 +7,7 @@
 
 #include "analysis/cost.hpp"
 #include "report/report_format.hpp"
+#include "report/step_section.hpp"
 
 namespace cb::report {
 namespace {
@@ -145,9 +146,11 @@ std::string outlook_header(const std::string& what, int gpus) {
 void add_headline(Document& doc, const ReportData& data) {
   const Headline& h = data.headline;
   doc.heading(2, "Headline");
-  std::vector<Paragraph> items;
+  std::vector<Paragraph> items = step_headline_items(h);
   items.push_back({"Limits scaling first:", limit_sentence(h)});
-  for (const auto& s : h.stragglers) {
+  // The one slowest GPU: synchronous work waits for it; the others are in the curves' notes.
+  for (std::size_t k = 0; k < h.stragglers.size() && k < 1; ++k) {
+    const Straggler& s = h.stragglers[k];
     std::string where;
     for (std::size_t i = 0; i < s.parts.size() && i < kMaxStragglerParts; ++i)
       where += (i ? ", " : "") + s.parts[i];
@@ -157,7 +160,13 @@ void add_headline(Document& doc, const ReportData& data) {
                                          " of its peers' median (" + where +
                                          "); synchronous work waits for it, so it caps scaling "
                                          "whatever the fitted laws say. Check it before trusting "
-                                         "the predictions."});
+                                         "the predictions." +
+                                         (h.stragglers.size() > 1
+                                              ? " " + std::to_string(h.stragglers.size() - 1) +
+                                                    " more GPU(s) fall under " +
+                                                    format_percent(kStragglerShare, 0) +
+                                                    " of the median somewhere (see the curves)."
+                                              : std::string())});
   }
   if (h.prediction) {
     for (std::size_t i = 0; i < h.predicted.size(); ++i) {
@@ -193,7 +202,7 @@ void add_headline(Document& doc, const ReportData& data) {
                          " (the prediction needs compute/gemm and collectives/all_reduce; "
                          "storage/seq_read, for input reads, is optional). The table below is "
                          "what the measured parts say on their own."});
-  } else {
+  } else if (!h.prediction_problem.empty()) {
     items.push_back({"No training-step prediction:", h.prediction_problem});
   }
   doc.bullets(std::move(items));
@@ -212,6 +221,7 @@ void add_headline(Document& doc, const ReportData& data) {
     doc.bullets(std::move(warnings));
   }
 
+  add_step_table(doc, h);
   if (h.parts.empty())
     return;
   Table table;
