@@ -327,7 +327,19 @@ void add_models_table(Document& doc, const FamilyReport& family, const std::vect
                 "Models:");
 }
 
-void add_curve(Document& doc, const CurveReport& c) {
+// A fit's "needs at least N points / GPU counts" is said once for the whole report (see
+// unfitted_summary), not beside every curve of a run with too few counts.
+bool too_few_points(const std::string& warning) {
+  return warning.rfind("needs at least", 0) == 0;
+}
+
+struct Unfitted {
+  std::size_t curves = 0;
+  std::size_t single_count = 0; // curves measured at one GPU count
+  std::vector<std::string> reasons; // distinct, "USL: needs at least 3 points ..., have 2"
+};
+
+void add_curve(Document& doc, const CurveReport& c, Unfitted& unfitted) {
   doc.heading(3, c.label() + " — " + metric_label(c.curve().key.metric));
   const bool any_spread = std::any_of(c.rows.begin(), c.rows.end(),
                                       [](const CurveRow& r) { return r.spread.has_value(); });
@@ -369,9 +381,19 @@ void add_curve(Document& doc, const CurveReport& c) {
                                      " figures; cv = standard deviation / mean."});
   }
   std::vector<std::string> seen;
+  bool counted = false;
   auto note = [&](const std::string& model, const std::vector<std::string>& warnings) {
     for (const auto& w : warnings) {
       const std::string text = model + ": " + w;
+      if (too_few_points(w)) {
+        if (!counted)
+          ++unfitted.curves;
+        counted = true;
+        if (std::find(unfitted.reasons.begin(), unfitted.reasons.end(), text) ==
+            unfitted.reasons.end())
+          unfitted.reasons.push_back(text);
+        continue;
+      }
       if (std::find(seen.begin(), seen.end(), text) != seen.end())
         continue;
       seen.push_back(text);
@@ -389,8 +411,9 @@ void add_curve(Document& doc, const CurveReport& c) {
     }
   }
   if (c.series && c.scaling_points() < 2) {
-    // The fits' own warnings would only say, three ways, that one point is not a curve.
-    notes.push_back({"Note:", "measured at one GPU count: nothing to say about scaling."});
+    // The fits' own warnings would only say, three ways, that one point is not a curve; the
+    // report's closing line counts these curves once.
+    ++unfitted.single_count;
     doc.bullets(std::move(notes));
     return;
   }
@@ -473,12 +496,12 @@ void add_not_run(Document& doc, const FamilyReport& family) {
 }
 
 void add_family(Document& doc, const FamilyReport& family, const ReportData& data,
-                const PlotSet& plots) {
+                const PlotSet& plots, Unfitted& unfitted) {
   doc.heading(2, family.suite);
   doc.paragraph(family_definition(family.suite), "What it measures:");
   add_models_table(doc, family, data.options.outlook_gpus);
   for (const auto& c : family.curves)
-    add_curve(doc, c);
+    add_curve(doc, c, unfitted);
   if (family.curves.size() < family.curves_total) {
     doc.paragraph(std::to_string(family.curves_total - family.curves.size()) +
                       " more curves at smaller sizes are not shown; 'clusterbench fit' stores "
@@ -576,8 +599,9 @@ Document build_report_document(const ReportData& data, const PlotSet& plots) {
            std::to_string(n.failed) + " failed.";
   doc.paragraph(about, "Results:");
   add_headline(doc, data);
+  Unfitted unfitted;
   for (const auto& family : data.families)
-    add_family(doc, family, data, plots);
+    add_family(doc, family, data, plots, unfitted);
 
   std::vector<std::string> elsewhere;
   for (const auto& file : plots.files) {
@@ -594,6 +618,22 @@ Document build_report_document(const ReportData& data, const PlotSet& plots) {
     for (const auto& file : elsewhere) {
       doc.image(file, std::filesystem::path(file).filename().string());
     }
+  }
+  if (unfitted.curves > 0 || unfitted.single_count > 0) {
+    std::string text;
+    if (unfitted.curves > 0) {
+      std::string why;
+      for (const auto& r : unfitted.reasons)
+        why += (why.empty() ? "" : "; ") + r;
+      text = std::to_string(unfitted.curves) +
+             " curve(s) have too few GPU counts for a scaling law (" + why +
+             "); their efficiency is the measured one only.";
+    }
+    if (unfitted.single_count > 0) {
+      text += (text.empty() ? "" : " ") + std::to_string(unfitted.single_count) +
+              " curve(s) were measured at one GPU count: nothing to say about their scaling.";
+    }
+    doc.paragraph(text + " Sweep more counts (e.g. --gpus 1,2,4,8) to fit them.", "Not fitted:");
   }
   return doc;
 }
