@@ -211,14 +211,12 @@ std::optional<StepValidation> validate_step(const ResultsFile& results, const st
   if (!v.model)
     return v;
 
-  // Calibration from the measured points.
-  std::vector<double> compute_ratios;
+  // Calibration from the measured points: at the largest measured count the calibrated parts are
+  // the measured ones, so the extrapolation starts where the measurement ends.
   for (const auto& row : v.rows) {
-    if (row.measured && row.predicted.compute_s > 0)
-      compute_ratios.push_back(row.measured->compute_s / row.predicted.compute_s);
+    if (row.measured && row.gpus == largest_measured && row.predicted.compute_s > 0)
+      v.compute_scale = row.measured->compute_s / row.predicted.compute_s;
   }
-  if (!compute_ratios.empty())
-    v.compute_scale = median(compute_ratios);
   const StepComparison* top = nullptr;
   for (const auto& row : v.rows) {
     if (row.measured && row.gpus > 1 && row.predicted.all_reduce_s > 0)
@@ -232,7 +230,8 @@ std::optional<StepValidation> validate_step(const ResultsFile& results, const st
       v.largest_error = row.error;
   }
   v.calibration = "compute x " + text(v.compute_scale, "%.3g") +
-                  " (measured / predicted, median over the measured counts), exposed all-reduce x " +
+                  " (measured / predicted at " + std::to_string(largest_measured) +
+                  " GPUs), exposed all-reduce x " +
                   text(v.exposed_scale, "%.3g") +
                   (top ? " (measured / predicted at " + std::to_string(top->gpus) + " GPUs)"
                        : std::string(" (no multi-GPU measurement to calibrate it)")) +

@@ -11,7 +11,7 @@
 // (predicted / measured - 1) and, beyond kPredictionTolerance, the term that is off.
 //
 // Beyond the largest measured count the prediction is calibrated by the measured points: compute
-// scaled by measured / predicted compute (the median over the measured counts), the exposed
+// scaled by measured / predicted compute at the largest measured count, the exposed
 // all-reduce scaled by measured / predicted at the largest measured count above 1 GPU (the
 // overlap actually achieved), the input wait held at its value at the largest measured count,
 // and E(N) = measured step(1) / calibrated step(N).

@@ -136,6 +136,10 @@ std::string family_definition(const std::string& suite) {
     return "aggregate read throughput, all bytes over the slowest reader's time; E(N) = X(N) / "
            "(N · X(1)).";
   }
+  if (suite == "workload") {
+    return "a data-parallel training step measured whole, with the same work on every GPU: "
+           "tokens per second of all GPUs; E(N) = step(1) / step(N), utilization = compute / step.";
+  }
   return "E(N) = X(N) / (N · X(1)) for throughputs.";
 }
 
@@ -530,6 +534,8 @@ std::string plot_family(const std::string& path) {
     return "links";
   if (name == "storage_readers")
     return "storage";
+  if (name == "step_anatomy")
+    return "workload";
   return "";
 }
 
