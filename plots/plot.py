@@ -35,7 +35,7 @@ from clusterplots.plot_collectives import plot_busbw_vs_size  # noqa: E402
 from clusterplots.plot_efficiency import plot_efficiency  # noqa: E402
 from clusterplots.plot_links import check_link_matrices, plot_link_matrices  # noqa: E402
 from clusterplots.plot_overlay import plot_overlay  # noqa: E402
-from clusterplots.plot_step import plot_step_anatomy  # noqa: E402
+from clusterplots.plot_step import load_prediction, plot_step_anatomy  # noqa: E402
 from clusterplots.plot_storage import plot_storage  # noqa: E402
 from clusterplots.results import ResultsError, load_results  # noqa: E402
 
@@ -78,11 +78,12 @@ def run(args):
     overlay = load_results(args.overlay) if args.overlay else None
     for checked in filter(None, (results, overlay)):
         check_link_matrices(checked)     # bad input stops before any figure is written
+    prediction = load_prediction(args.prediction) if args.prediction else None
     prepare_out_dir(args.out)
     options = Options(out_dir=args.out, title=args.title, svg=args.svg)
     notes = []
     jobs = [lambda plot=plot: plot(results, options, notes) for plot in SINGLE_RUN_PLOTS]
-    jobs.append(lambda: plot_step_anatomy(results, options, notes, args.prediction))
+    jobs.append(lambda: plot_step_anatomy(results, options, notes, prediction))
     if overlay is not None:
         jobs.append(lambda: plot_overlay(results, overlay, options, notes))
     for job in jobs:

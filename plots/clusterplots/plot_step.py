@@ -106,9 +106,9 @@ def draw_efficiency(ax, steps, prediction):
     ax.legend(loc="lower left", fontsize="x-small")
 
 
-def plot_step_anatomy(results, options, notes, prediction_path=None):
+def plot_step_anatomy(results, options, notes, prediction=None):
+    """`prediction`: load_prediction()'s {gpus: (efficiency, extrapolated)}, or None."""
     found = step_series(results.records)
-    prediction = load_prediction(prediction_path) if prediction_path else None
     if found is None:
         notes.append(f"{results.path}: no usable workload/data_parallel_step records; "
                      "step_anatomy skipped")
