@@ -34,7 +34,8 @@ std::vector<std::uint64_t> batch_offsets(std::uint64_t index, std::uint64_t batc
 BatchLoader::BatchLoader(std::unique_ptr<BlockReader> reader, std::uint64_t file_bytes,
                          std::uint64_t batch_bytes, std::uint64_t block_bytes, std::uint64_t seed,
                          int slots)
-    : reader_(std::move(reader)), batches_in_file_(std::max<std::uint64_t>(1, file_bytes / batch_bytes)),
+    : reader_(std::move(reader)),
+      batches_in_file_(std::max<std::uint64_t>(1, file_bytes / batch_bytes)),
       batch_bytes_(batch_bytes), block_bytes_(block_bytes), seed_(seed),
       ring_(ring_memory(static_cast<std::size_t>(batch_bytes) * static_cast<std::size_t>(slots)),
             std::free),

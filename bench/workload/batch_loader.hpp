@@ -28,8 +28,7 @@ class BatchLoader {
 public:
   // `reader` reads blocks of block_bytes; the file holds file_bytes of data from `seed`.
   BatchLoader(std::unique_ptr<BlockReader> reader, std::uint64_t file_bytes,
-              std::uint64_t batch_bytes, std::uint64_t block_bytes, std::uint64_t seed,
-              int slots);
+              std::uint64_t batch_bytes, std::uint64_t block_bytes, std::uint64_t seed, int slots);
   ~BatchLoader(); // stops the thread and joins it
   BatchLoader(const BatchLoader&) = delete;
   BatchLoader& operator=(const BatchLoader&) = delete;

@@ -21,8 +21,7 @@ std::uint64_t bucket_count(int layers, std::uint64_t layer_elements, std::uint64
 }
 
 std::vector<GradientBucket> plan_buckets(int layers, std::uint64_t layer_elements,
-                                         std::uint64_t bucket_bytes,
-                                         std::uint64_t element_bytes) {
+                                         std::uint64_t bucket_bytes, std::uint64_t element_bytes) {
   std::vector<GradientBucket> buckets;
   if (layers <= 0 || layer_elements == 0)
     return buckets;

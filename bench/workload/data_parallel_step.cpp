@@ -8,9 +8,10 @@
 //     backward (--overlap off) (gradient_sync.hpp),
 //   - waits for them and applies the update (SGD) before the next step.
 // Per step and per rank: step_s, compute_s, exposed_comm_s, input_wait_s (step_parts.hpp). The
-// record's step_s is the median over steps of the slowest rank's step; its parts are those of the
-// critical rank (the most compute and input wait: the one the others waited for) in that median
-// step; E(N) = step_s(1) / step_s(N).
+// samples are each step's time on its slowest rank; the median step among them gives the
+// record's step_s and its parts, those of the critical rank (the most compute and input wait: the
+// one the others waited for) in that step, and slowest_rank_step_s, the samples' median;
+// E(N) = step_s(1) / step_s(N).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -266,9 +267,9 @@ public:
       return {record};
     }
 
-    GradientSync sync(ctx.comm.get(), chain->gradients(),
-                      plan_buckets(shape.layers, shape.layer_elements(), config.bucket_bytes,
-                                   sizeof(float)));
+    GradientSync sync(
+        ctx.comm.get(), chain->gradients(),
+        plan_buckets(shape.layers, shape.layer_elements(), config.bucket_bytes, sizeof(float)));
     const bool overlap = config.overlap;
     const float update_scale = 1.0f / static_cast<float>(gradient_scale_sum(ranks));
     std::string read_error;
@@ -386,17 +387,16 @@ public:
         notes += (notes.empty() ? "" : "; ") + n;
       add_reason(record, first_problem(ctx, notes));
       if (bad_input != 0) {
-        add_reason(record, std::to_string(bad_input) + " corrupt input block(s); first: " +
-                               first_bad_input);
+        add_reason(record, std::to_string(bad_input) +
+                               " corrupt input block(s); first: " + first_bad_input);
       }
     }
     // The record's parts: those of the critical rank in the median step(s) of the samples, so
     // that they add up to the record's step_s as that step's did.
     std::vector<std::size_t> order(m.samples_s.size());
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      return m.samples_s[a] < m.samples_s[b];
-    });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return m.samples_s[a] < m.samples_s[b]; });
     const std::size_t n = order.size();
     std::vector<std::size_t> middle = {order[n / 2]};
     if (n % 2 == 0)
@@ -423,6 +423,9 @@ public:
     }
     if (rank != 0)
       return {record};
+    // The step and its parts are the critical rank's, so that they add up; the slowest rank's
+    // step (the samples' median, max over ranks per step) ends a few milliseconds later at most
+    // (its optimizer update and hand-back to its loader after the same all-reduce).
     const StepParts parts = median_step(slowest_parts);
 
     for (std::size_t r = 0; r < record.per_rank.size(); ++r) {
@@ -435,6 +438,7 @@ public:
       entry["utilization"] = p.utilization();
     }
     record.metrics["step_s"] = parts.step_s;
+    record.metrics["slowest_rank_step_s"] = record.stats.median;
     record.metrics["compute_s"] = parts.compute_s;
     record.metrics["exposed_comm_s"] = parts.exposed_comm_s;
     record.metrics["input_wait_s"] = parts.input_wait_s;
@@ -455,7 +459,6 @@ public:
     record.extra["gradient_bytes"] = shape.gradient_bytes();
     record.extra["buckets"] = sync.buckets().size();
     record.extra["blas"] = blas_description();
-
 
     return {record};
   }

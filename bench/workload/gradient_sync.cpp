@@ -19,8 +19,8 @@ std::uint64_t sample_index(const GradientBucket& b, int i, int samples) {
   // Spread over the bucket, its first and last element included.
   if (b.count == 1)
     return b.offset;
-  return b.offset + (b.count - 1) * static_cast<std::uint64_t>(i) /
-                        static_cast<std::uint64_t>(samples - 1);
+  return b.offset +
+         (b.count - 1) * static_cast<std::uint64_t>(i) / static_cast<std::uint64_t>(samples - 1);
 }
 
 } // namespace
@@ -70,9 +70,9 @@ void GradientSync::progress() {
     return;
   const auto start = Clock::now();
   int done = 0;
-  check_mpi(MPI_Testall(static_cast<int>(requests_.size()), requests_.data(), &done,
-                        MPI_STATUSES_IGNORE),
-            "MPI_Testall");
+  check_mpi(
+      MPI_Testall(static_cast<int>(requests_.size()), requests_.data(), &done, MPI_STATUSES_IGNORE),
+      "MPI_Testall");
   mpi_seconds_ += since(start);
   if (done)
     wait_all(); // nothing left to wait for: checks the buckets and resets them

@@ -55,15 +55,16 @@ WorkloadShape workload_shape(const RunConfig& config) {
   return shape;
 }
 
-void check_workload_memory(const WorkloadShape& shape, int local_ranks,
-                           std::uint64_t memory_bytes, std::uint64_t input_ring_bytes) {
+void check_workload_memory(const WorkloadShape& shape, int local_ranks, std::uint64_t memory_bytes,
+                           std::uint64_t input_ring_bytes) {
   if (memory_bytes == 0)
     return; // unknown: nothing to hold the model against
   const double ranks = std::max(1, local_ranks);
   const double usable = 0.75 * static_cast<double>(memory_bytes);
   const double model = static_cast<double>(shape.memory_bytes());
-  const std::string here = std::to_string(std::max(1, local_ranks)) + " rank(s) here; this node has " +
-                           gib(memory_bytes) + " of memory, 3/4 of it usable";
+  const std::string here = std::to_string(std::max(1, local_ranks)) +
+                           " rank(s) here; this node has " + gib(memory_bytes) +
+                           " of memory, 3/4 of it usable";
   if (model * ranks > usable) {
     throw InputError("--model-params: " + std::to_string(shape.layers) + " layers of " +
                      std::to_string(shape.width) + "x" + std::to_string(shape.width) + " with " +

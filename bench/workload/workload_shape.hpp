@@ -40,8 +40,8 @@ WorkloadShape workload_shape(const RunConfig& config);
 // --model-params when the model of every local rank does not fit in `memory_bytes` of host
 // memory (leaving a quarter of it to the system), --bucket-bytes and --input-bytes-per-step when
 // they cannot be used.
-void check_workload_memory(const WorkloadShape& shape, int local_ranks,
-                           std::uint64_t memory_bytes, std::uint64_t input_ring_bytes);
+void check_workload_memory(const WorkloadShape& shape, int local_ranks, std::uint64_t memory_bytes,
+                           std::uint64_t input_ring_bytes);
 
 // The bytes each step reads per GPU: --input-bytes-per-step rounded up to whole read blocks of
 // `block_bytes` (the storage family's first --block-sizes, at most the batch itself, in 4 KiB

@@ -50,9 +50,9 @@ std::string off_term(const StepTime& p, const MeasuredStep& m, const TrainingSte
   if (a >= b && a >= c) {
     const double flops = 6 * model.config.model_params * model.config.tokens_per_gpu;
     return "compute: the step's GEMMs ran at " + text(flops / m.compute_s / 1e9, "%.1f") +
-           " GFLOP/s per GPU against " + text(model.gemm_tflops_per_gpu * 1e3, "%.1f") +
-           " from " + model.gemm_from + " (" + ms(m.compute_s) + " measured, " +
-           ms(p.compute_s) + " predicted)";
+           " GFLOP/s per GPU against " + text(model.gemm_tflops_per_gpu * 1e3, "%.1f") + " from " +
+           model.gemm_from + " (" + ms(m.compute_s) + " measured, " + ms(p.compute_s) +
+           " predicted)";
   }
   if (b >= c) {
     return "exposed all-reduce: " + ms(m.exposed_comm_s) + " measured against " +
@@ -83,8 +83,9 @@ std::string MeasuredWorkload::describe() const {
                     bytes_text(gradient_bytes) + " of float gradients in " +
                     bytes_text(bucket_bytes) + " buckets " +
                     (overlap ? "overlapped with backward" : "all-reduced after backward") + ", ";
-  out += input_bytes_per_step > 0 ? bytes_text(input_bytes_per_step) + " of input read per GPU per step"
-                                  : std::string("no input read");
+  out += input_bytes_per_step > 0
+             ? bytes_text(input_bytes_per_step) + " of input read per GPU per step"
+             : std::string("no input read");
   return out;
 }
 
@@ -229,17 +230,16 @@ std::optional<StepValidation> validate_step(const ResultsFile& results, const st
     if (row.gpus == largest_measured && row.error)
       v.largest_error = row.error;
   }
-  v.calibration = "compute x " + text(v.compute_scale, "%.3g") +
-                  " (measured / predicted at " + std::to_string(largest_measured) +
-                  " GPUs), exposed all-reduce x " +
+  v.calibration = "compute x " + text(v.compute_scale, "%.3g") + " (measured / predicted at " +
+                  std::to_string(largest_measured) + " GPUs), exposed all-reduce x " +
                   text(v.exposed_scale, "%.3g") +
                   (top ? " (measured / predicted at " + std::to_string(top->gpus) + " GPUs)"
                        : std::string(" (no multi-GPU measurement to calibrate it)")) +
                   ", input wait held at " + ms(v.input_hold_s) + " (measured at " +
                   std::to_string(largest_measured) + " GPUs)";
   const MeasuredStep* one = v.workload.at(1);
-  const double t1 = one ? one->step_s
-                        : predict_step(*v.model, 1).compute_s * v.compute_scale + v.input_hold_s;
+  const double t1 =
+      one ? one->step_s : predict_step(*v.model, 1).compute_s * v.compute_scale + v.input_hold_s;
   for (auto& row : v.rows) {
     if (row.measured)
       continue;
@@ -273,7 +273,9 @@ std::optional<double> step_efficiency_at(const StepValidation& v, int gpus, std:
 
 nlohmann::json step_validation_to_json(const StepValidation& v) {
   nlohmann::json rows = nlohmann::json::array();
-  auto opt = [](const std::optional<double>& x) { return x ? nlohmann::json(*x) : nlohmann::json(); };
+  auto opt = [](const std::optional<double>& x) {
+    return x ? nlohmann::json(*x) : nlohmann::json();
+  };
   for (const auto& r : v.rows) {
     nlohmann::json row = {{"gpus", r.gpus}, {"extrapolated", r.extrapolated}};
     if (r.measured) {

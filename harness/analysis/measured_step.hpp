@@ -64,10 +64,10 @@ PredictionConfig workload_prediction_config(const MeasuredWorkload& workload, in
 struct StepComparison {
   int gpus = 0;
   std::optional<MeasuredStep> measured;
-  StepTime predicted;                   // the model from the parts, uncalibrated
-  std::optional<double> error;          // predicted step / measured step - 1, where measured
+  StepTime predicted;                     // the model from the parts, uncalibrated
+  std::optional<double> error;            // predicted step / measured step - 1, where measured
   std::optional<double> efficiency_error; // predicted E / measured E - 1
-  std::string off_term;                 // where |error| > tolerance: which term, and how
+  std::string off_term;                   // where |error| > tolerance: which term, and how
   // Beyond the largest measured count: the calibrated prediction.
   std::optional<double> calibrated_step_s, calibrated_efficiency;
   bool extrapolated = false;
@@ -79,8 +79,8 @@ struct StepValidation {
   std::string model_problem;              // why not (missing compute/gemm, all_reduce fits)
   std::vector<StepComparison> rows;       // measured counts, then 2x ... up to predict_to
   double compute_scale = 1, exposed_scale = 1, input_hold_s = 0; // the calibration
-  std::string calibration;                // how, in words
-  std::optional<double> largest_error;    // the error at the largest measured count
+  std::string calibration;                                       // how, in words
+  std::optional<double> largest_error; // the error at the largest measured count
 };
 
 // Throws nothing: a results file without workload records gives nullopt; one whose parts cannot

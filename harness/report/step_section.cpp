@@ -87,11 +87,11 @@ std::vector<Paragraph> step_headline_items(const Headline& h) {
     cost += " Priced workload: " + v.workload.describe() + ".";
     items.push_back({"What it costs:", cost});
   } else {
-    items.push_back({"What it costs:",
-                     "beyond the " + gpus_text(top.gpus) +
-                         " measured nothing can be predicted for this step: " +
-                         (v.model_problem.empty() ? std::string("no prediction") : v.model_problem) +
-                         ". Priced workload: " + v.workload.describe() + "."});
+    items.push_back({"What it costs:", "beyond the " + gpus_text(top.gpus) +
+                                           " measured nothing can be predicted for this step: " +
+                                           (v.model_problem.empty() ? std::string("no prediction")
+                                                                    : v.model_problem) +
+                                           ". Priced workload: " + v.workload.describe() + "."});
   }
   return items;
 }
@@ -101,9 +101,9 @@ void add_step_table(Document& doc, const Headline& h) {
     return;
   const StepValidation& v = *h.step;
   Table t;
-  t.header = {"GPUs",        "step measured", "step predicted", "error",        "E measured",
-              "E predicted", "utilization",   "compute",        "exposed comm", "input wait",
-              "largest loss"};
+  t.header = {"GPUs",         "step measured", "step predicted", "error",
+              "E measured",   "E predicted",   "utilization",    "compute",
+              "exposed comm", "input wait",    "largest loss"};
   t.numeric = {true, true, true, true, true, true, true, true, true, true, false};
   for (const auto& r : v.rows) {
     std::vector<std::string> row = {std::to_string(r.gpus)};

@@ -44,8 +44,10 @@ for r in sorted(records, key=lambda r: r["gpus"]):
         problems.append(f"{g} GPUs: parts {parts} vs step {m['step_s']}")
     if abs(m["utilization"] - m["compute_s"] / m["step_s"]) > 1e-9:
         problems.append(f"{g} GPUs: utilization is not compute / step")
-    if abs(m["step_s"] - r["stats"]["median_s"]) > 1e-12:
-        problems.append(f"{g} GPUs: step_s is not the median of the samples")
+    if abs(m["slowest_rank_step_s"] - r["stats"]["median_s"]) > 1e-12:
+        problems.append(f"{g} GPUs: slowest_rank_step_s is not the median of the samples")
+    if m["step_s"] > m["slowest_rank_step_s"] * (1 + 1e-9):
+        problems.append(f"{g} GPUs: the critical rank's step is longer than the slowest's")
     if len(r["per_rank"]) != g or any("exposed_comm_s" not in p for p in r["per_rank"]):
         problems.append(f"{g} GPUs: per_rank lacks the parts")
     if g == 1:

@@ -18,9 +18,12 @@ constexpr double kTokens = 1000;
 
 Record step_record(int gpus, double step, double compute, double exposed, double input,
                    const std::string& overlap = "on") {
-  nlohmann::json params = {{"model_params", kParams},       {"tokens_per_gpu", kTokens},
-                           {"bucket_bytes", 1 << 20},        {"overlap", overlap},
-                           {"input_bytes_per_step", 0},      {"layers", 4},
+  nlohmann::json params = {{"model_params", kParams},
+                           {"tokens_per_gpu", kTokens},
+                           {"bucket_bytes", 1 << 20},
+                           {"overlap", overlap},
+                           {"input_bytes_per_step", 0},
+                           {"layers", 4},
                            {"width", 500}};
   Record r = make_record("workload", "data_parallel_step", params, gpus,
                          {{"step_s", step},
@@ -36,9 +39,9 @@ Record step_record(int gpus, double step, double compute, double exposed, double
 
 ResultsFile parts() {
   ResultsFile f;
-  f.records.push_back(make_record("compute", "gemm", {{"dtype", "float"}, {"m", 1024}, {"n", 1024},
-                                                      {"k", 1024}},
-                                  1, {{"gflops", 60}}));
+  f.records.push_back(make_record("compute", "gemm",
+                                  {{"dtype", "float"}, {"m", 1024}, {"n", 1024}, {"k", 1024}}, 1,
+                                  {{"gflops", 60}}));
   for (int p : {2, 4}) {
     for (double bytes = 1024; bytes <= 64.0 * 1024 * 1024; bytes *= 8)
       f.records.push_back(all_reduce_record(bytes, p, ring_time(kAlpha, kBeta, bytes, p)));

@@ -15,12 +15,17 @@ namespace {
 Record step(int gpus, double step_s, double compute, double exposed, double wait,
             const std::string& loss) {
   Record r = make_record("workload", "data_parallel_step",
-                         {{"model_params", 1e6}, {"tokens_per_gpu", 1000},
-                          {"bucket_bytes", 1 << 20}, {"overlap", "on"},
+                         {{"model_params", 1e6},
+                          {"tokens_per_gpu", 1000},
+                          {"bucket_bytes", 1 << 20},
+                          {"overlap", "on"},
                           {"input_bytes_per_step", 1 << 20}},
                          gpus,
-                         {{"step_s", step_s}, {"compute_s", compute}, {"exposed_comm_s", exposed},
-                          {"input_wait_s", wait}, {"utilization", compute / step_s},
+                         {{"step_s", step_s},
+                          {"compute_s", compute},
+                          {"exposed_comm_s", exposed},
+                          {"input_wait_s", wait},
+                          {"utilization", compute / step_s},
                           {"tokens_per_s", gpus * 1000 / step_s}});
   r.extra = {{"gradient_bytes", 4e6}, {"largest_loss", loss}};
   return r;
@@ -73,8 +78,10 @@ TEST(StepSection, TheWorkedExampleAtAMeasuredCount) {
 TEST(StepSection, TooFewCountsEndWithOneLineNotANotePerCurve) {
   ResultsFile f;
   for (int n : {1, 2}) {
-    f.records.push_back(make_record("compute", "triad", {{"bytes", 1 << 26}}, n, {{"gbps", 10.0 * n}}));
-    f.records.push_back(make_record("compute", "copy", {{"bytes", 1 << 26}}, n, {{"gbps", 9.0 * n}}));
+    f.records.push_back(
+        make_record("compute", "triad", {{"bytes", 1 << 26}}, n, {{"gbps", 10.0 * n}}));
+    f.records.push_back(
+        make_record("compute", "copy", {{"bytes", 1 << 26}}, n, {{"gbps", 9.0 * n}}));
   }
   const std::string md = markdown(f);
   EXPECT_EQ(md.find("**Note:** USL: needs at least"), std::string::npos) << md;

@@ -176,8 +176,7 @@ constexpr const char* kFile = "clusterbench-rank0.dat";
 
 std::unique_ptr<BatchLoader> loader_over(const StorageDir& dir, std::uint64_t batch, int slots) {
   auto reader = std::make_unique<BlockReader>(dir.fd(), dir.path(), kFile, 64 << 10, 2, true);
-  return std::make_unique<BatchLoader>(std::move(reader), kFileData, batch, 64 << 10, kSeed,
-                                       slots);
+  return std::make_unique<BatchLoader>(std::move(reader), kFileData, batch, 64 << 10, kSeed, slots);
 }
 
 TEST(BatchLoader, DeliversEveryStepInOrderAndChecksWhatArrived) {
