@@ -15,17 +15,22 @@ from clusterplots.plot_links import link_matrix
 from clusterplots.results import ResultsError, cluster_label, load_results, results_from_json
 from clusterplots.usl import (bootstrap_band_ratio, fit_usl, fit_usl_batch, usl_peak,
                               usl_throughput)
-from plot_fixtures import GPU_RUN, HOST_RUN
+from plot_fixtures import GPU_RUN, HOST_RUN, USL_VECTORS_FILE
 
-# Published USL fits (bounded non-linear least squares), the vectors of
-# ../shared/reference/usl_vectors.json: R package 'usl' (tests/coef.R, generated from
-# alpha = beta = 0.02, gamma = 1) and SPEC SDM91 from Gunther, Guerrilla Capacity Planning.
-USL_VECTORS = [
-    ([1, 2, 4, 6, 8, 10], [1, 1.8868, 3.0769, 3.5294, 3.5398, 3.3557],
-     (0.02, 0.02, 1.0, 7.0), 0.01),
-    ([1, 18, 36, 72, 108, 144, 216], [64.9, 995.9, 1652.4, 1853.2, 1828.9, 1775.0, 1702.2],
-     (0.0277285, 1.044e-4, 89.99523, 96.51956), 0.002),
-]
+
+# Published USL fits (bounded non-linear least squares), from tests/fixtures/usl_vectors.json:
+# the R package 'usl' (tests/coef.R, generated from alpha = beta = 0.02, gamma = 1) and SPEC SDM91
+# from Gunther, Guerrilla Capacity Planning (docs/REFERENCE.md, "Test vectors").
+def _usl_vectors():
+    with open(USL_VECTORS_FILE) as f:
+        sets = json.load(f)["sets"]
+    return [pytest.param(s["n"], s["x"],
+                         tuple(s["nls"][k] for k in ("alpha", "beta", "gamma", "n_peak")),
+                         s["tolerance_relative"], id=s["name"])
+            for s in sets]
+
+
+USL_VECTORS = _usl_vectors()
 
 
 # ---- USL --------------------------------------------------------------------------------------
