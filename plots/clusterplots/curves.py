@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .labels import format_param, format_size
+from .metric_table import HEADLINE_THROUGHPUTS
 
-HEADLINE_METRICS = ("busbw_gbps", "gbps", "tflops", "gflops")
+HEADLINE_METRICS = HEADLINE_THROUGHPUTS
 PER_RANK_METRICS = ("busbw_gbps",)   # figures already normalised per rank
 
 

@@ -4,12 +4,14 @@ labels, and the results reader's checks."""
 import copy
 import json
 import math
+import os
 
 import numpy as np
 import pytest
 
 from clusterplots import curves as cv
-from clusterplots.labels import distinguishing_keys, format_param, format_size
+from clusterplots.labels import distinguishing_keys, format_param, format_size, metric_label
+from clusterplots.metric_table import BY_NAME, TABLE_FILE
 from clusterplots.model import FITTED_HERE, FROM_FITS, evaluation_grids, model_for
 from clusterplots.plot_links import link_matrix
 from clusterplots.results import ResultsError, cluster_label, load_results, results_from_json
@@ -323,3 +325,17 @@ def test_link_matrix_reading():
     broken.extra["matrix"][2][3] = "fast"
     with pytest.raises(ResultsError, match=r"extra.matrix'?: \[2\]\[3\] must be a number or null"):
         link_matrix(broken)
+
+
+# ---- the metric table -------------------------------------------------------------------------
+
+def test_labels_and_headline_metrics_come_from_the_table_the_tools_embed():
+    # The file the C++ build embeds (harness/results/metric_table.hpp), not a copy.
+    assert TABLE_FILE.endswith(os.path.join("results", "metrics.json"))
+    assert metric_label("busbw_gbps") == "bus bandwidth (GB/s)"
+    assert metric_label("gbps") == "throughput (GB/s)"
+    assert metric_label("tflops") == "TFLOP/s"
+    assert metric_label("latency_us") == "latency (µs)"
+    assert metric_label("widgets") == "widgets"
+    assert cv.HEADLINE_METRICS == ("busbw_gbps", "gbps", "tflops", "gflops")
+    assert not BY_NAME["latency_us"].higher_is_better and BY_NAME["latency_us"].headline
