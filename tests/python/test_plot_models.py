@@ -214,6 +214,43 @@ def test_model_is_fitted_here_when_the_fits_section_does_not_describe_the_curve(
     assert (model.alpha, model.beta, model.gamma) == (own.alpha, own.beta, own.gamma)
 
 
+def test_a_stored_fit_is_drawn_without_fitting_the_curve_again(monkeypatch):
+    import clusterplots.model as model_module
+
+    def no_refit(*args):
+        raise AssertionError("the curve was fitted again although the file has its fit")
+
+    monkeypatch.setattr(model_module, "fit_usl", no_refit)
+    results = parse(copy_curve_records(), {"curves": [fits_entry()]})
+    (curve,) = cv.build_scaling_curves(results.records)
+    model = model_for(curve, results.fits)
+    assert model.source == FROM_FITS and model.band_fit is model
+    n = np.array([1.0, 4.0, 32.0])
+    band = model.band(n)   # the bootstrap of the stored fit, laid around the stored curve
+    assert band is not None
+    low, high = band
+    assert np.all(low <= model.efficiency(n) + 1e-12)
+    assert np.all(model.efficiency(n) <= high + 1e-12)
+
+
+def test_without_a_stored_fit_the_curve_is_fitted_here_once(monkeypatch):
+    import clusterplots.model as model_module
+
+    calls = []
+    real_fit = model_module.fit_usl
+
+    def counting_fit(*args):
+        calls.append(args)
+        return real_fit(*args)
+
+    monkeypatch.setattr(model_module, "fit_usl", counting_fit)
+    results = parse(copy_curve_records())
+    (curve,) = cv.build_scaling_curves(results.records)
+    model = model_for(curve, results.fits)
+    assert model.source == FITTED_HERE and len(calls) == 1
+    assert (model.band_fit.alpha, model.band_fit.beta) == (model.alpha, model.beta)
+
+
 def test_fits_entry_of_a_collective_models_the_aggregate_n_times_busbw():
     # As `clusterbench fit` writes it: values are busbw as measured (0 on one GPU), the USL is of
     # N * busbw, and E(N) = busbw(N) / busbw(2).
