@@ -10,9 +10,9 @@
 namespace cb {
 
 struct MetricDefinition {
-  std::string name;       // the key in a record's metrics, unit included: "busbw_gbps"
-  std::string unit;       // as text reports print it: "GB/s", "us"
-  std::string symbol;     // as plots typeset it: "µs" (the unit when the file gives none)
+  std::string name;   // the key in a record's metrics, unit included: "busbw_gbps"
+  std::string unit;   // as text reports print it: "GB/s", "us"
+  std::string symbol; // as plots typeset it: "µs" (the unit when the file gives none)
   bool higher_is_better = true;
   std::string short_name; // printed before the unit in tables ("busbw"); empty: the unit alone
   std::string label;      // printed before the unit on plot axes ("bus bandwidth")
