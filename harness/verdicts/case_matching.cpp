@@ -6,6 +6,7 @@
 
 #include "core/stats.hpp"
 #include "core/units.hpp"
+#include "results/metric_table.hpp"
 #include "verdicts/google_benchmark_json.hpp"
 
 namespace cb {
@@ -135,9 +136,17 @@ const char* to_string(Better better) {
 }
 
 const std::vector<HeadlineMetric>& headline_metrics() {
-  static const std::vector<HeadlineMetric> metrics = {
-      {"busbw_gbps", Better::higher}, {"gbps", Better::higher},      {"tflops", Better::higher},
-      {"gflops", Better::higher},     {"latency_us", Better::lower}, {"time_us", Better::lower}};
+  static const std::vector<HeadlineMetric> metrics = [] {
+    std::vector<HeadlineMetric> list;
+    auto add = [&](const MetricDefinition& m) {
+      list.push_back({m.name, m.higher_is_better ? Better::higher : Better::lower});
+    };
+    for (const MetricDefinition* m : headline_metric_definitions())
+      add(*m);
+    // Every measured record carries time_us: the figure of last resort.
+    add(*find_metric("time_us"));
+    return list;
+  }();
   return metrics;
 }
 
