@@ -3,7 +3,8 @@
 
     python3 plots/plot.py RESULTS.json --out DIR [--title TEXT] [--svg] [--overlay B.json]
 
-Writes efficiency_<suite>.png, busbw_vs_size.png, link_matrix_<case>.png, storage_readers.png and,
+Writes efficiency_<suite>.png, busbw_vs_size.png, link_matrix_<case>.png, storage_readers.png,
+step_anatomy.png and,
 with --overlay, overlay_efficiency.png and overlay_busbw_vs_size.png; prints each path written, one
 per line. A plot whose records are absent is skipped with a note on stderr. Exit status: 0 done,
 2 bad input (the message names the file and field, or the flag).
@@ -34,6 +35,7 @@ from clusterplots.plot_collectives import plot_busbw_vs_size  # noqa: E402
 from clusterplots.plot_efficiency import plot_efficiency  # noqa: E402
 from clusterplots.plot_links import check_link_matrices, plot_link_matrices  # noqa: E402
 from clusterplots.plot_overlay import plot_overlay  # noqa: E402
+from clusterplots.plot_step import load_prediction, plot_step_anatomy  # noqa: E402
 from clusterplots.plot_storage import plot_storage  # noqa: E402
 from clusterplots.results import ResultsError, load_results  # noqa: E402
 
@@ -54,6 +56,9 @@ def parse_args(argv):
     parser.add_argument("--title", metavar="TEXT", default="",
                         help="text put in front of every figure title")
     parser.add_argument("--svg", action="store_true", help="write an SVG beside each PNG")
+    parser.add_argument("--prediction", metavar="STEP.json",
+                        help="the report's training-step comparison (measured against "
+                             "predicted), drawn on step_anatomy.png")
     parser.add_argument("--overlay", metavar="B.json",
                         help="a second results file drawn dashed over the first, for comparison")
     return parser.parse_args(argv)
@@ -73,10 +78,12 @@ def run(args):
     overlay = load_results(args.overlay) if args.overlay else None
     for checked in filter(None, (results, overlay)):
         check_link_matrices(checked)     # bad input stops before any figure is written
+    prediction = load_prediction(args.prediction) if args.prediction else None
     prepare_out_dir(args.out)
     options = Options(out_dir=args.out, title=args.title, svg=args.svg)
     notes = []
     jobs = [lambda plot=plot: plot(results, options, notes) for plot in SINGLE_RUN_PLOTS]
+    jobs.append(lambda: plot_step_anatomy(results, options, notes, prediction))
     if overlay is not None:
         jobs.append(lambda: plot_overlay(results, overlay, options, notes))
     for job in jobs:

@@ -19,6 +19,19 @@ double held_copy_seconds(const std::vector<cuda::CopyStream>& streams, int k) {
   return total;
 }
 
+std::vector<double> held_copy_seconds_each(const std::vector<cuda::CopyStream>& streams, int k) {
+  constexpr int kRound = 32;
+  std::vector<double> total(streams.size(), 0.0);
+  while (k > 0) {
+    const int n = std::min(k, kRound);
+    const std::vector<double> seconds = cuda::time_held_copies(streams, 1, n);
+    for (std::size_t i = 0; i < total.size() && i < seconds.size(); ++i)
+      total[i] += seconds[i];
+    k -= n;
+  }
+  return total;
+}
+
 std::size_t count_float_mismatches(cuda::CudaBackend& backend, const void* p, std::size_t n,
                                    double value) {
   cuda::DeviceScope scope(backend.device_index());

@@ -36,7 +36,8 @@ struct PairSummary {
 };
 PairSummary summarize_pairs(const LinkMatrix& m);
 
-// Bytes one pair operation counts: bidirectional figures sum both directions (DESIGN, metrics).
+// Bytes one pair operation counts: bidirectional figures sum both directions (docs/REFERENCE.md,
+// "Links figures").
 double pair_bytes_counted(std::uint64_t bytes, bool bidirectional);
 // GB/s of `counted` bytes per operation in `seconds` per operation.
 double pair_gbps(double counted, double seconds);

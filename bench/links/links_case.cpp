@@ -32,12 +32,42 @@ std::string LinksCase::why_not_on(const Backend& backend, const Communicator& wo
   return why_no_host_links(backend, world);
 }
 
-std::string LinksCase::why_unsupported(const CaseContext& ctx) {
+std::string LinksCase::why_unsupported(const CaseContext& ctx, bool with_transport) {
   if (const std::string why = why_no_host_links(ctx.backend, ctx.comm); !why.empty())
     return why;
   if (ctx.backend.name() == "host")
     return "";
+  if (with_transport) {
+    const auto& registry = PairTransportRegistry::instance();
+    if (registry.find(ctx.backend.name()))
+      return "";
+    if (std::string why = registry.why_not(ctx.backend.name()); !why.empty())
+      return why;
+  }
   return "the links copies of the " + ctx.backend.name() + " backend are not built in";
+}
+
+PairTransportRegistry& PairTransportRegistry::instance() {
+  static PairTransportRegistry registry;
+  return registry;
+}
+
+void PairTransportRegistry::add(const std::string& backend, Factory factory) {
+  factories_[backend] = factory;
+}
+
+PairTransportRegistry::Factory PairTransportRegistry::find(const std::string& backend) const {
+  auto it = factories_.find(backend);
+  return it == factories_.end() ? nullptr : it->second;
+}
+
+void PairTransportRegistry::add_why(const std::string& backend, Why why) {
+  whys_[backend] = why;
+}
+
+std::string PairTransportRegistry::why_not(const std::string& backend) const {
+  auto it = whys_.find(backend);
+  return it == whys_.end() ? "" : it->second();
 }
 
 std::uint64_t LinksCase::transfer_bytes(const RunConfig& config) {
@@ -50,66 +80,6 @@ std::vector<int> LinksCase::node_of_members(const CaseContext& ctx) {
     out.push_back(ctx.layout.node_of_rank[static_cast<std::size_t>(world_rank)]);
   }
   return out;
-}
-
-LinksCase::PairTimes LinksCase::measure_pairs(const CaseContext& ctx,
-                                              const std::vector<Pair>& pairs,
-                                              const std::function<void(Pair)>& before,
-                                              const std::function<double(Pair, int)>& timed,
-                                              const std::function<long long(Pair)>& check) {
-  PairTimes out;
-  out.pairs = pairs;
-  long long wrong = 0;
-  for (const Pair& pair : pairs) {
-    before(pair);
-    ctx.comm.barrier();
-    const Measurement m =
-        measure(ctx.comm, ctx.config.measure, [&](int k) { return timed(pair, k); });
-    if (ctx.comm.rank() == 0)
-      out.median_s.push_back(median(m.samples_s));
-    if (!m.converged)
-      ++out.capped;
-    wrong += check(pair);
-  }
-  out.wrong = ctx.comm.sum(wrong);
-  return out;
-}
-
-void LinksCase::fill_matrix_record(const CaseContext& ctx, Record& record, const LinkMatrix& matrix,
-                                   const PairTimes& times, const std::string& metric) {
-  const std::vector<int> nodes = node_of_members(ctx);
-  record.extra["matrix"] = matrix.to_json();
-  record.extra["matrix_layout"] = "rows = source rank, columns = destination rank (comm order)";
-  record.extra["tier_matrix"] = tier_matrix(nodes);
-  record.extra["pairs"] = times.pairs.size();
-  record.extra["samples_note"] = "samples_s holds one value per pair: its median seconds";
-  if (times.capped > 0) {
-    char text[160];
-    std::snprintf(text, sizeof text,
-                  "%d of %zu pairs hit the %.3g s time cap above the %.2f%% cv target",
-                  times.capped, times.pairs.size(), ctx.config.measure.max_time_s,
-                  ctx.config.measure.target_cv * 100);
-    record.status = "noisy";
-    record.reason = text;
-  }
-  if (ctx.comm.rank() != 0)
-    return;
-  record.samples_s = times.median_s;
-  record.stats = summarize(times.median_s);
-  const PairSummary s = summarize_pairs(matrix);
-  record.metrics = {{"time_us", record.stats.median * 1e6},
-                    {metric, s.median},
-                    {"min_pair_" + metric, s.min},
-                    {"max_pair_" + metric, s.max}};
-  record.per_rank = nlohmann::json::array();
-  for (int r = 0; r < matrix.size(); ++r) {
-    nlohmann::json entry = rank_identity(ctx, r);
-    if (auto v = matrix.row_median(r))
-      entry[metric] = *v;
-    if (auto v = matrix.column_median(r))
-      entry["in_" + metric] = *v;
-    record.per_rank.push_back(std::move(entry));
-  }
 }
 
 void LinksCase::set_check(Record& record, long long wrong, const std::string& what) {

@@ -1,9 +1,13 @@
 #pragma once
 // What the links cases share: the host backend only (a GPU backend brings its own copies), the
-// message size, the pair-by-pair measurement (only the pair works; the other ranks join the
-// engine's barriers and report 0 s, so the max over ranks is the pair's time), and the record of a
-// pair matrix.
+// message size, the pair tests in rounds (bench/links/pair_schedule.hpp: the disjoint pairs of a
+// round are measured at once; ranks outside the round's pairs join the engine's barriers and
+// report 0 s), the second pass that names a bad node or link (bench/links/pair_naming.hpp), and
+// the record of the pair matrices.
 #include <functional>
+#include <map>
+#include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -22,34 +26,86 @@ public:
 protected:
   using Pair = std::pair<int, int>;
 
-  static std::string why_unsupported(const CaseContext& ctx);
+  // with_transport: the case can run on a backend that registered a PairTransport.
+  static std::string why_unsupported(const CaseContext& ctx, bool with_transport = false);
   // Bytes per transfer: 64 MiB, 8 MiB with --quick.
   static std::uint64_t transfer_bytes(const RunConfig& config);
   // The node index of each rank of ctx.comm.
   static std::vector<int> node_of_members(const CaseContext& ctx);
 
+  // How one pair test moves data: what every rank does before a round, this rank's seconds for k
+  // operations of its pair, and this rank's wrong values after it. `directed`: a pair is measured
+  // in both orders (a one-way copy, a ping-pong started by each end), in consecutive sub-rounds.
+  struct PairProbe {
+    std::function<void()> before;
+    std::function<double(Pair, int)> timed;
+    std::function<long long(Pair)> check;
+    bool directed = false;
+  };
+
   struct PairTimes {
-    std::vector<Pair> pairs;
+    std::vector<Pair> pairs;      // as measured: (source, destination) when directed
+    std::vector<int> round_of;    // the schedule round each pair ran in
     std::vector<double> median_s; // rank 0: each pair's median seconds per operation
-    int capped = 0;               // pairs whose sampling hit the time cap
+    int rounds = 0;               // schedule rounds (a directed round is two sub-rounds)
+    int capped = 0;               // measured (sub-)rounds whose sampling hit the time cap
     long long wrong = 0;          // summed over the group
   };
-  // For each pair: before(pair) on every rank, a barrier, the engine on timed(pair, k), then
-  // check(pair) (this rank's wrong values).
-  static PairTimes measure_pairs(const CaseContext& ctx, const std::vector<Pair>& pairs,
-                                 const std::function<void(Pair)>& before,
-                                 const std::function<double(Pair, int)>& timed,
-                                 const std::function<long long(Pair)>& check);
+  // Measures `rounds` rounds, all pairs of a round at once: probe.before on every rank, a barrier,
+  // the engine on probe.timed (ranks outside the round's pairs report 0 s), then probe.check. A
+  // pair's time per sample is the slower of its two ends; it is taken from each rank's own median
+  // (the engine's max over ranks is the round's slowest pair).
+  // on_round(r), where given, is called before round r.
+  static PairTimes measure_rounds(const CaseContext& ctx, int rounds,
+                                  const std::function<std::vector<Pair>(int)>& round_pairs,
+                                  const PairProbe& probe,
+                                  const std::function<void(int)>& on_round = {});
 
-  // Fills a pair-matrix record on rank 0: samples_s = each pair's median (one value per pair),
-  // stats of those, extra.matrix / tier_matrix, metrics from summarize_pairs under `metric`
-  // (+ min_pair_ / max_pair_ forms), per_rank = each rank's row (and column) median.
-  static void fill_matrix_record(const CaseContext& ctx, Record& record, const LinkMatrix& matrix,
-                                 const PairTimes& times, const std::string& metric);
+  // The whole pair test: the pairs within each node and the node pairs across nodes, in rounds
+  // (or one at a time with --pairs sequential), the second pass across nodes, and the record.
+  // value_of turns a pair's median seconds into its figure (`metric`).
+  // rails: across nodes every local rank i meets local rank i of the other node at once (a GPU
+  // node's rails), instead of the first rank of each node alone; the node pair's figure is its
+  // slowest rail.
+  static void run_pair_test(const CaseContext& ctx, Record& record, const PairProbe& probe,
+                            const std::function<double(double)>& value_of,
+                            const std::string& metric, bool rails = false);
+
   // Sets check from the summed wrong count (every member calls it).
   static void set_check(Record& record, long long wrong, const std::string& what);
 
   void print_rows(std::ostream& out, const std::vector<Record>& records) const override;
+};
+
+// How a backend other than the host moves the bytes of one pair of ranks, for links/pair_bw: the
+// backend's cases register a factory (bench/cuda/pair_transport_cuda.cpp for cuda).
+class PairTransport {
+public:
+  virtual ~PairTransport() = default;
+  // This rank's seconds for k operations of pair p (src -> dst, or both ways at once).
+  virtual double timed(std::pair<int, int> p, int k, bool both_ways) = 0;
+  // Wrong words this rank received from the pair's other end; clears its destination.
+  virtual long long check(std::pair<int, int> p, bool both_ways) = 0;
+  virtual std::string method() const = 0;
+  // Across nodes, every local GPU i with GPU i of the other node at once.
+  virtual bool rails() const = 0;
+};
+
+class PairTransportRegistry {
+public:
+  // Collective over ctx.comm; bytes per transfer.
+  using Factory = std::unique_ptr<PairTransport> (*)(const CaseContext& ctx, std::size_t bytes);
+  static PairTransportRegistry& instance();
+  void add(const std::string& backend, Factory factory);
+  Factory find(const std::string& backend) const; // nullptr when none
+  // Why the backend's transport cannot run in this build ("" when it can), as its factory says.
+  using Why = std::string (*)();
+  void add_why(const std::string& backend, Why why);
+  std::string why_not(const std::string& backend) const;
+
+private:
+  std::map<std::string, Factory> factories_;
+  std::map<std::string, Why> whys_;
 };
 
 // The per-rank identity fields of a record, as the engine writes them for other cases.

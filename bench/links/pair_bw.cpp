@@ -1,5 +1,8 @@
-// pair_bw: bandwidth of every pair of ranks, one pair at a time, as a matrix (rows = source,
-// columns = destination, GB/s). direction=uni: i -> j for every ordered pair; direction=bi: i <-> j
+// pair_bw: bandwidth of every pair of ranks, as a matrix (rows = source, columns = destination,
+// GB/s), the disjoint pairs of each round-robin round at once (--pairs sequential: one at a time);
+// across nodes per node pair. On the host backend MPI's copies (bench/links/link_fabric.hpp); on
+// another backend the transport it registered (cuda: NCCL send/recv, every GPU i of a node pair
+// with GPU i at once). direction=uni: i -> j for every ordered pair; direction=bi: i <-> j
 // at once for every pair, counting both directions (the matrix is symmetric). Run once, at the
 // largest rank count.
 #include <chrono>
@@ -20,18 +23,40 @@ public:
 
   std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {
     Record record = ctx.new_record(suite(), name(), params);
-    if (auto why = why_unsupported(ctx); !why.empty()) {
+    if (auto why = why_unsupported(ctx, true); !why.empty()) {
       CaseContext::skip(record, why);
       return {record};
     }
     const bool bi = params.at("direction").get<std::string>() == "bi";
     const auto bytes = params.at("bytes").get<std::size_t>();
+    const double counted = pair_bytes_counted(bytes, bi);
+    auto figure = [&](double s) { return pair_gbps(counted, s); };
+    PairProbe probe;
+    probe.directed = !bi; // one way: both directions, in consecutive sub-rounds
+    probe.before = [] {};
+    if (ctx.backend.name() == "host") {
+      run_on_host(ctx, record, probe, bi, bytes, figure);
+    } else {
+      // Another backend's own copies (bench/cuda/pair_transport_cuda.cpp for cuda).
+      const auto transport = PairTransportRegistry::instance().find(ctx.backend.name())(ctx, bytes);
+      probe.timed = [&](Pair p, int k) { return transport->timed(p, k, bi); };
+      probe.check = [&](Pair p) { return transport->check(p, bi); };
+      run_pair_test(ctx, record, probe, figure, "gbps", transport->rails());
+      record.extra["method_intra"] = transport->method();
+      record.extra["method_inter"] = transport->method();
+    }
+    record.extra["bytes_counted"] = counted;
+    record.extra["direction_note"] =
+        bi ? "both directions at once; GB/s sums both directions" : "one direction at a time";
+    return {record};
+  }
+
+private:
+  static void run_on_host(const CaseContext& ctx, Record& record, PairProbe& probe, bool bi,
+                          std::size_t bytes, const std::function<double(double)>& figure) {
     LinkFabric fabric(ctx.comm, node_of_members(ctx), bytes);
     const int me = fabric.rank();
-
-    auto timed = [&](Pair p, int k) {
-      if (me != p.first && me != p.second)
-        return 0.0;
+    probe.timed = [&](Pair p, int k) {
       const auto start = std::chrono::steady_clock::now();
       for (int i = 0; i < k; ++i) {
         if (bi) {
@@ -42,7 +67,7 @@ public:
       }
       return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     };
-    auto check = [&](Pair p) -> long long {
+    probe.check = [&](Pair p) -> long long {
       // The destination (both ends when bidirectional) holds the other end's pattern.
       if (me == p.second)
         return static_cast<long long>(fabric.check_destination(p.first));
@@ -50,26 +75,9 @@ public:
         return static_cast<long long>(fabric.check_destination(p.second));
       return 0;
     };
-    const auto pairs = bi ? unordered_pairs(ctx.comm.size()) : ordered_pairs(ctx.comm.size());
-    const PairTimes times = measure_pairs(
-        ctx, pairs, [](Pair) {}, timed, check);
-
-    const double counted = pair_bytes_counted(bytes, bi);
-    LinkMatrix matrix(ctx.comm.size());
-    for (std::size_t i = 0; i < times.median_s.size(); ++i) {
-      const auto [a, b] = pairs[i];
-      matrix.set(a, b, pair_gbps(counted, times.median_s[i]));
-      if (bi)
-        matrix.set(b, a, pair_gbps(counted, times.median_s[i]));
-    }
-    fill_matrix_record(ctx, record, matrix, times, "gbps");
-    record.extra["bytes_counted"] = counted;
-    record.extra["direction_note"] =
-        bi ? "both directions at once; GB/s sums both directions" : "one direction at a time";
+    run_pair_test(ctx, record, probe, figure, "gbps");
     record.extra["method_intra"] = LinkFabric::kIntraMethod;
     record.extra["method_inter"] = LinkFabric::kInterMethod;
-    set_check(record, times.wrong, "words at the destinations");
-    return {record};
   }
 };
 

@@ -99,12 +99,19 @@ std::string BlockReader::describe(const std::string& what, std::uint64_t offset,
 }
 
 std::string BlockReader::read_pass(const std::vector<std::uint64_t>& offsets) {
-  return ring_ ? read_pass_uring(offsets) : read_pass_pread(offsets);
+  return ring_ ? read_pass_uring(offsets, nullptr) : read_pass_pread(offsets, nullptr);
 }
 
-std::string BlockReader::read_pass_pread(const std::vector<std::uint64_t>& offsets) {
-  unsigned char* buffer = buffers_.get();
-  for (std::uint64_t offset : offsets) {
+std::string BlockReader::read_into(const std::vector<std::uint64_t>& offsets,
+                                   unsigned char* dest) {
+  return ring_ ? read_pass_uring(offsets, dest) : read_pass_pread(offsets, dest);
+}
+
+std::string BlockReader::read_pass_pread(const std::vector<std::uint64_t>& offsets,
+                                         unsigned char* dest) {
+  for (std::size_t i = 0; i < offsets.size(); ++i) {
+    const std::uint64_t offset = offsets[i];
+    unsigned char* buffer = dest ? dest + i * block_bytes_ : buffers_.get();
     std::size_t done = 0;
     while (done < block_bytes_) {
       const ssize_t n =
@@ -121,7 +128,8 @@ std::string BlockReader::read_pass_pread(const std::vector<std::uint64_t>& offse
   return "";
 }
 
-std::string BlockReader::read_pass_uring(const std::vector<std::uint64_t>& offsets) {
+std::string BlockReader::read_pass_uring(const std::vector<std::uint64_t>& offsets,
+                                         unsigned char* dest) {
 #if defined(CB_HAVE_LIBURING)
   io_uring* ring = &ring_->ring;
   std::vector<std::size_t> block_of_slot(static_cast<std::size_t>(queue_depth_));
@@ -130,8 +138,8 @@ std::string BlockReader::read_pass_uring(const std::vector<std::uint64_t>& offse
   std::string error;
   auto queue = [&](std::size_t slot) {
     io_uring_sqe* sqe = io_uring_get_sqe(ring);
-    io_uring_prep_read(sqe, fd_.get(), buffers_.get() + slot * block_bytes_,
-                       static_cast<unsigned>(block_bytes_), offsets[next]);
+    unsigned char* target = dest ? dest + next * block_bytes_ : buffers_.get() + slot * block_bytes_;
+    io_uring_prep_read(sqe, fd_.get(), target, static_cast<unsigned>(block_bytes_), offsets[next]);
     io_uring_sqe_set_data64(sqe, slot);
     block_of_slot[slot] = next++;
     ++in_flight;
@@ -164,7 +172,7 @@ std::string BlockReader::read_pass_uring(const std::vector<std::uint64_t>& offse
   }
   return error;
 #else
-  return read_pass_pread(offsets);
+  return read_pass_pread(offsets, dest);
 #endif
 }
 

@@ -31,14 +31,19 @@ public:
   void drop_cache() const;
   // Reads every block at `offsets`. Empty on success, else the first error (with the offset).
   std::string read_pass(const std::vector<std::uint64_t>& offsets);
+  // The same reads, each block landing in the caller's memory: block i of `offsets` at
+  // dest + i * block_bytes (dest 4 KiB aligned, for O_DIRECT). For a consumer of the data, such
+  // as the workload family's loader.
+  std::string read_into(const std::vector<std::uint64_t>& offsets, unsigned char* dest);
   // Reads the whole data region again (untimed) and checks every chunk against `seed`.
   // A read error goes to *error; the chunk check to the result.
   ChunkCheck verify_all(std::uint64_t data_bytes, std::uint64_t seed, std::string* error);
 
 private:
   struct Ring;
-  std::string read_pass_pread(const std::vector<std::uint64_t>& offsets);
-  std::string read_pass_uring(const std::vector<std::uint64_t>& offsets);
+  // dest == nullptr: into the reader's own queue-depth buffers (the data is not kept).
+  std::string read_pass_pread(const std::vector<std::uint64_t>& offsets, unsigned char* dest);
+  std::string read_pass_uring(const std::vector<std::uint64_t>& offsets, unsigned char* dest);
   std::string describe(const std::string& what, std::uint64_t offset, int err) const;
 
   std::string path_;

@@ -6,12 +6,10 @@
 #include <numeric>
 
 #include "analysis/record_values.hpp"
+#include "results/metric_table.hpp"
 
 namespace cb {
 namespace {
-
-constexpr const char* kThroughputMetrics[] = {"busbw_gbps", "gbps", "tflops", "gflops"};
-constexpr const char* kLatencyMetric = "latency_us";
 
 struct Candidate {
   int gpus;
@@ -41,18 +39,17 @@ std::string tier_info_of(const std::vector<Candidate>& points) {
 } // namespace
 
 std::string headline_metric(const Record& record) {
-  for (const char* name : kThroughputMetrics) {
-    if (record.metrics.contains(name))
-      return name;
+  // The table lists the throughputs before latency_us, so a throughput wins where both are there.
+  for (const MetricDefinition* m : headline_metric_definitions()) {
+    if (record.metrics.contains(m->name))
+      return m->name;
   }
-  if (record.metrics.contains(kLatencyMetric))
-    return kLatencyMetric;
   return "";
 }
 
 bool is_throughput_metric(const std::string& metric) {
-  return std::any_of(std::begin(kThroughputMetrics), std::end(kThroughputMetrics),
-                     [&](const char* name) { return metric == name; });
+  const MetricDefinition* m = find_metric(metric);
+  return m && m->headline && m->higher_is_better;
 }
 
 std::vector<Curve> extract_curves(const ResultsFile& results) {

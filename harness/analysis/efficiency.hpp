@@ -1,5 +1,5 @@
 #pragma once
-// Scaling efficiency (DESIGN.md, "Metrics"):
+// Scaling efficiency (docs/REFERENCE.md, "Scaling efficiency"):
 //   aggregate throughputs  E(N) = X(N) / (N * X(1))
 //   collectives            E(N) = busbw(N) / busbw(2)   at a fixed message size
 // Both are written as E(N) = X(N) / (N * X1): for collectives the aggregate is N * busbw(N) and

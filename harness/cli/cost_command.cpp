@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "analysis/cost.hpp"
+#include "analysis/measured_step.hpp"
 #include "analysis/prediction.hpp"
 #include "analysis/workload_flags.hpp"
 #include "cli/command.hpp"
@@ -40,7 +41,9 @@ int cost_main(const std::vector<std::string>& argv) {
       .option("price", "P", "price per GPU-hour")
       .option("gpus", "N", "GPUs the job runs on")
       .option("efficiency", "E", "scaling efficiency at N GPUs, in (0, 1]")
-      .option("from", "RESULTS.json", "predict the efficiency at N GPUs from measured results")
+      .option("from", "RESULTS.json",
+              "the efficiency at N GPUs from measured results: the training step's where the "
+              "run measured it (workload suite), else predicted from the parts for --model-params")
       .option("model-params", "P", "with --from: model parameters (7e9, 7B)")
       .option("tokens-per-gpu", "T", "with --from: tokens per GPU per step")
       .option("grad-bytes", "B",
@@ -81,7 +84,35 @@ int cost_main(const std::vector<std::string>& argv) {
   std::optional<StepTime> step;
   std::vector<std::string> warnings;
   bool input_left_out = false;
-  if (from) {
+  // A run that measured the training step (workload/data_parallel_step) prices its own workload at
+  // the efficiency it measured, unless a workload is given with --model-params/--tokens-per-gpu.
+  std::optional<StepValidation> measured;
+  std::string measured_how;
+  if (from && !args.has("model-params") && !args.has("tokens-per-gpu")) {
+    const std::string path = *args.get("from");
+    const ResultsFile results = load_results(path);
+    measured = validate_step(results, path, inputs.gpus);
+    if (measured) {
+      for (const char* flag : {"grad-bytes", "overlap", "bytes-per-step"}) {
+        if (args.has(flag)) {
+          throw InputError(std::string("--") + flag +
+                           ": the measured training step in " + path +
+                           " has its own; give --model-params and --tokens-per-gpu to price "
+                           "another workload");
+        }
+      }
+      const auto e = step_efficiency_at(*measured, inputs.gpus, &measured_how);
+      if (!e) {
+        throw InputError("--gpus: " + path + " measured the training step up to " +
+                         std::to_string(measured->workload.largest().gpus) +
+                         " GPUs and it cannot be predicted at " + std::to_string(inputs.gpus) +
+                         (measured->model_problem.empty() ? std::string()
+                                                          : ": " + measured->model_problem));
+      }
+      inputs.efficiency = *e;
+    }
+  }
+  if (from && !measured) {
     const std::string path = *args.get("from");
     PredictionConfig config = prediction_config(args);
     config.predict_to = inputs.gpus;
@@ -100,7 +131,7 @@ int cost_main(const std::vector<std::string>& argv) {
                            " GPUs is " + std::to_string(inputs.efficiency) +
                            ", outside [1e-06, 1]");
     }
-  } else {
+  } else if (!from) {
     inputs.efficiency = parse_number(*args.get("efficiency"), "--efficiency");
   }
   const CostEstimate estimate = estimate_cost(inputs);
@@ -118,8 +149,22 @@ int cost_main(const std::vector<std::string>& argv) {
                            {"input_left_out", input_left_out},
                            {"warnings", warnings}};
     }
+    if (measured) {
+      out["measured_step"] = {{"from", *args.get("from")},
+                              {"workload", measured->workload.params},
+                              {"workload_text", measured->workload.describe()},
+                              {"gpus", inputs.gpus},
+                              {"efficiency", inputs.efficiency},
+                              {"efficiency_from", measured_how}};
+    }
     std::cout << out.dump(2) << "\n";
     return 0;
+  }
+  if (measured) {
+    std::cout << "efficiency from the training step measured in " << *args.get("from") << " ("
+              << measured->workload.describe() << "): "
+              << static_cast<int>(std::lround(inputs.efficiency * 1000)) / 10.0 << " % at "
+              << inputs.gpus << " GPUs, " << measured_how << "\n";
   }
   if (step) {
     char line[256];

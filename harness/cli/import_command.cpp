@@ -29,12 +29,14 @@ int import_main(const std::vector<std::string>& args) {
       .option("out", "RESULTS.json", "where to write the results (atomically)")
       .option("np", "N", "osu: ranks of the run (required for collectives; OSU does not print it)")
       .option("nodes", "N", "osu: nodes the ranks ran on (default 1)")
-      .epilog("nccl-tests: the text table of any *_perf program (several runs may be\n"
-              "concatenated) or its -J JSON file. fio: --output-format=json. osu: osu_allreduce,\n"
-              "osu_allgather, osu_bcast, osu_alltoall, osu_reduce, osu_latency, osu_bw, osu_bibw.\n"
-              "Each figure becomes a record with one sample; lines that cannot be read are\n"
-              "reported on stderr as FILE:LINE: cannot parse: ...; a file with no table is an\n"
-              "error (exit 2).");
+      .epilog("nccl-tests: the text table of any *_perf program, old ('error' column) or new\n"
+              "('#wrong'), several runs concatenated, behind srun/Open MPI/timestamp prefixes, or\n"
+              "its -J JSON file. fio: --output-format=json (2.x or 3.x, text before it allowed).\n"
+              "osu: osu_allreduce, osu_allgather, osu_bcast, osu_alltoall, osu_reduce,\n"
+              "osu_latency, osu_bw, osu_bibw. Each figure becomes a record with one sample; lines\n"
+              "that cannot be read are reported on stderr as FILE:LINE: cannot parse: ... (the\n"
+              "first 20, then a count); a file with no table is an error (exit 2). Imported runs\n"
+              "compare and check against measured runs of the same cases.");
   if (!parser.parse(args)) {
     std::cout << parser.help();
     return 0;

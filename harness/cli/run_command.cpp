@@ -15,6 +15,7 @@
 #include "core/error.hpp"
 #include "core/stats.hpp"
 #include "core/units.hpp"
+#include "links/pair_progress.hpp"
 #include "results/results_io.hpp"
 #include "runtime/backend_registry.hpp"
 #include "runtime/communicator.hpp"
@@ -80,6 +81,13 @@ LaunchPlan plan_launch(const RunConfig& config, bool spread_over_nodes) {
 }
 
 // Parent side: not under MPI, so start the ranks through mpirun and wait for them.
+// A pair test cut short (a node dropped out in its rounds): which pairs it never measured.
+void say_unfinished_pairs(const std::string& results_path) {
+  const std::string line = describe_unfinished_pairs(results_path);
+  if (!line.empty())
+    std::cerr << "clusterbench run: " << line << "\n";
+}
+
 int launch_ranks(const RunConfig& config, const std::vector<std::string>& args) {
   const LaunchPlan plan =
       plan_launch(config, std::getenv("OMPI_MCA_orte_default_hostfile") != nullptr);
@@ -142,6 +150,7 @@ int launch_ranks(const RunConfig& config, const std::vector<std::string>& args) 
     std::cerr << "clusterbench run: mpirun failed with exit code " << rc << ": "
               << (cause.empty() ? "no message (a rank may have died)" : one_line(cause))
               << (written ? "; Open MPI's full message is in " + kept : std::string()) << "\n";
+    say_unfinished_pairs(config.out);
     return 3;
   }
   // A run the ranks ended themselves: they said why, so Open MPI's banners about a rank's exit
@@ -150,6 +159,8 @@ int launch_ranks(const RunConfig& config, const std::vector<std::string>& args) 
       rc == 0 ? mpirun_stderr.held() : mpirun_stderr.held_outside_banners();
   for (const auto& line : rest)
     std::cerr << line << "\n";
+  if (rc != 0)
+    say_unfinished_pairs(config.out);
   return rc;
 }
 

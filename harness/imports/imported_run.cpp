@@ -1,34 +1,73 @@
 #include "imports/imported_run.hpp"
 
 #include <algorithm>
+#include <map>
 
-#include "core/error.hpp"
 #include "core/stats.hpp"
+#include "imports/text_lines.hpp"
 
 namespace cb {
 
 void ImportedRun::warn_line(const std::string& source, std::size_t line, const std::string& text) {
-  // The line as cb::shown() makes it: cut and escaped, so a warning is one short line.
-  warnings.push_back(source + ":" + std::to_string(line) + ": cannot parse: " + shown(text));
+  if (lines_listed == kLinesListed) {
+    ++lines_not_listed;
+    return;
+  }
+  ++lines_listed;
+  warnings.push_back(source + ":" + std::to_string(line) + ": cannot parse: " + shown(text, 100));
+}
+
+void ImportedRun::close_warnings(const std::string& source) {
+  if (lines_not_listed > 0) {
+    warnings.push_back(source + ": " + std::to_string(lines_not_listed) +
+                       " more line(s) that cannot be parsed, not listed");
+  }
+  lines_not_listed = 0;
+}
+
+void HostList::add(const std::string& host, const nlohmann::json& device) {
+  auto [it, inserted] = devices_.try_emplace(host);
+  if (inserted)
+    order_.push_back(host);
+  long long index = -1;
+  if (auto i = device.find("index"); i != device.end() && i->is_number_integer())
+    index = i->get<long long>();
+  it->second.try_emplace(index, device);
+}
+
+void HostList::merge(const nlohmann::json& hosts) {
+  if (!hosts.is_array())
+    return;
+  for (const auto& h : hosts) {
+    if (!h.is_object() || !h.contains("host") || !h["host"].is_string())
+      continue;
+    const std::string name = h["host"].get<std::string>();
+    if (devices_.try_emplace(name).second)
+      order_.push_back(name);
+    if (auto d = h.find("devices"); d != h.end() && d->is_array()) {
+      for (const auto& device : *d)
+        add(name, device);
+    }
+  }
+}
+
+nlohmann::json HostList::to_json() const {
+  nlohmann::json hosts = nlohmann::json::array();
+  for (const auto& name : order_) {
+    nlohmann::json devices = nlohmann::json::array();
+    for (const auto& [index, device] : devices_.at(name))
+      devices.push_back(device);
+    hosts.push_back({{"host", name}, {"devices", std::move(devices)}});
+  }
+  return hosts;
 }
 
 void ImportedRun::add_device(const std::string& host, const nlohmann::json& device) {
-  auto it = std::find_if(hosts.begin(), hosts.end(),
-                         [&](const nlohmann::json& h) { return h.value("host", "") == host; });
-  if (it == hosts.end()) {
-    hosts.push_back({{"host", host}, {"devices", nlohmann::json::array()}});
-    it = hosts.end() - 1;
-  }
-  auto& devices = (*it)["devices"];
-  const int index = device.value("index", -1);
-  for (const auto& d : devices) {
-    if (d.value("index", -2) == index)
-      return;
-  }
-  devices.push_back(device);
-  std::sort(devices.begin(), devices.end(), [](const nlohmann::json& a, const nlohmann::json& b) {
-    return a.value("index", 0) < b.value("index", 0);
-  });
+  host_list.add(host, device);
+}
+
+void ImportedRun::finish_hosts() {
+  hosts = host_list.to_json();
 }
 
 Record imported_record(const std::string& suite, const std::string& case_name,

@@ -2,6 +2,7 @@
 // What an importer makes of one file of another tool's output: records in our schema, plus the
 // run facts the file states (hosts and devices, the command, library versions, start time), plus
 // a warning for every line it could not read.
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -9,6 +10,20 @@
 #include "results/record.hpp"
 
 namespace cb {
+
+// Hosts and their devices as files state them: hosts in first-seen order, devices by index, a
+// device named twice kept once. Adding costs O(log n), so a log naming thousands of ranks
+// stays linear.
+class HostList {
+public:
+  void add(const std::string& host, const nlohmann::json& device); // device: {index, ...}
+  void merge(const nlohmann::json& hosts);                         // [{host, devices: [...]}]
+  nlohmann::json to_json() const;
+
+private:
+  std::vector<std::string> order_;
+  std::map<std::string, std::map<long long, nlohmann::json>> devices_;
+};
 
 struct ImportedRun {
   std::vector<Record> records;
@@ -19,9 +34,16 @@ struct ImportedRun {
   std::string backend = "host";      // cuda when the tool ran on GPUs
   std::vector<std::string> warnings; // "FILE:LINE: cannot parse: ..."
 
+  // One warning per unreadable line, the first kLinesListed of them; the rest are counted and
+  // close_warnings reports how many, so a log full of another program's output stays readable.
   void warn_line(const std::string& source, std::size_t line, const std::string& text);
-  // Adds a device under its host (hosts are kept in first-seen order, devices by index).
+  void close_warnings(const std::string& source);
+  static constexpr std::size_t kLinesListed = 20;
+  std::size_t lines_listed = 0, lines_not_listed = 0;
+  // Adds a device under its host; finish_hosts writes them into `hosts`.
   void add_device(const std::string& host, const nlohmann::json& device);
+  void finish_hosts();
+  HostList host_list;
 };
 
 // An imported measurement: one sample (the tool reports one figure per size), status ok, the

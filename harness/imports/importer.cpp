@@ -42,26 +42,6 @@ ImportedRun import_one(ImportTool tool, const std::string& path, const ImportOpt
   throw InputError("TOOL: unknown tool");
 }
 
-void merge_hosts(json& into, const json& hosts) {
-  for (const auto& h : hosts) {
-    const std::string name = h.value("host", "");
-    auto it = std::find_if(into.begin(), into.end(),
-                           [&](const json& x) { return x.value("host", "") == name; });
-    if (it == into.end()) {
-      into.push_back(h);
-      continue;
-    }
-    for (const auto& d : h.value("devices", json::array())) {
-      auto& devices = (*it)["devices"];
-      const bool known = std::any_of(devices.begin(), devices.end(), [&](const json& x) {
-        return x.value("index", -1) == d.value("index", -2);
-      });
-      if (!known)
-        devices.push_back(d);
-    }
-  }
-}
-
 } // namespace
 
 ImportTool import_tool_from_name(std::string_view name) {
@@ -92,7 +72,7 @@ ImportOutcome import_files(ImportTool tool, const std::vector<std::string>& file
   if (files.empty())
     throw InputError("import: no FILE given");
   ImportOutcome outcome;
-  json hosts = json::array();
+  HostList hosts;
   json versions = json::object();
   std::vector<std::string> argv;
   std::string started;
@@ -103,7 +83,7 @@ ImportOutcome import_files(ImportTool tool, const std::vector<std::string>& file
       outcome.results.records.push_back(std::move(r));
     for (auto& w : part.warnings)
       outcome.warnings.push_back(std::move(w));
-    merge_hosts(hosts, part.hosts);
+    hosts.merge(part.hosts);
     versions.update(part.versions);
     if (argv.empty())
       argv = part.argv;
@@ -124,7 +104,7 @@ ImportOutcome import_files(ImportTool tool, const std::vector<std::string>& file
                          {"argv", argv},
                          {"backend", backend},
                          {"launcher", "import:" + tool_name},
-                         {"hosts", hosts},
+                         {"hosts", hosts.to_json()},
                          {"versions", versions},
                          {"imported_from", files},
                          {"imported_at", now}};

@@ -3,9 +3,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <map>
 #include <optional>
-#include <regex>
 #include <set>
 
 #include "core/error.hpp"
@@ -17,13 +17,27 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kTool = "nccl-tests";
+// Longest name, host, version or argument kept from a file: longer ones are not what nccl-tests
+// prints, and copying them would let one line fill the results file.
+constexpr std::size_t kMaxWord = 256;
+constexpr std::size_t kMaxArgs = 512;
+
+// What the check column of a table holds. nccl-tests before 2.13 compared results with a host
+// reference and printed "error", the largest deviation of any element (a float such as 5e-07,
+// %e-formatted); it judged a row by that deviation against a tolerance of the data type and
+// counted the rows over it in "# Out of bounds values". Since the verifiable-data check
+// (2.13), the column is "#wrong", the number of wrong elements (an integer). A deviation is not
+// a count: 5e-07 in an "error" column is a clean float reduction.
+enum class CheckColumn { wrong_count, max_deviation };
 
 // Where each column sits in a data row, from the "#  size  count  type ..." header.
 struct Layout {
-  int size = 0, count = 1, type = 2, redop = 3, root = 4;
-  int lead = 5;     // columns before the out-of-place group
-  int group = 4;    // time algbw busbw #wrong (+ i_min i_max i_p99 i_cv% with -R)
-  int trailing = 0; // a timestamp prints as two tokens
+  int size = 0, count = 1, type = 2;
+  int redop = -1, root = -1; // -1: the layout has no such column (old all_gather, broadcast)
+  int lead = 5;              // columns before the out-of-place group
+  int group = 4;             // time algbw busbw #wrong (+ #bitdiff, i_min ... with other options)
+  int trailing = 0;          // values after the in-place group (a timestamp prints as two)
+  CheckColumn check = CheckColumn::wrong_count;
 };
 
 std::optional<Layout> layout_from_header(const std::vector<std::string>& tokens) {
@@ -39,9 +53,17 @@ std::optional<Layout> layout_from_header(const std::vector<std::string>& tokens)
   l.group = starts[1] - starts[0];
   if (l.group < 4)
     return std::nullopt;
+  const std::string& check = tokens[static_cast<std::size_t>(starts[0] + 3)];
+  if (check == "#wrong") {
+    l.check = CheckColumn::wrong_count;
+  } else if (check == "error") {
+    l.check = CheckColumn::max_deviation;
+  } else {
+    return std::nullopt;
+  }
   auto find = [&](const char* name) {
     for (int i = 0; i < l.lead; ++i) {
-      if (tokens[i] == name)
+      if (tokens[static_cast<std::size_t>(i)] == name)
         return i;
     }
     return -1;
@@ -51,39 +73,85 @@ std::optional<Layout> layout_from_header(const std::vector<std::string>& tokens)
   l.type = find("type");
   l.redop = find("redop");
   l.root = find("root");
-  if (l.size < 0 || l.count < 0 || l.type < 0 || l.redop < 0)
+  if (l.size < 0 || l.count < 0 || l.type < 0)
     return std::nullopt;
-  const int after = starts[1] + l.group;
-  if (after < static_cast<int>(tokens.size()) && tokens[after] == "timestamp")
-    l.trailing = 2;
+  for (std::size_t i = static_cast<std::size_t>(starts[1] + l.group); i < tokens.size(); ++i)
+    l.trailing += tokens[i] == "timestamp" ? 2 : 1; // "2025-06-01 10:00:00"
   return l;
 }
 
 struct Half {
-  double time_us, algbw, busbw;
-  std::string check;
+  double time_us = 0, algbw = 0, busbw = 0;
+  std::string check = "skipped";
+  std::optional<long long> wrong;      // #wrong
+  std::optional<double> max_deviation; // error
 };
 
-std::optional<Half> half_from(const std::vector<std::string>& t, int at) {
-  auto time = parse_double(t[at]);
-  auto algbw = parse_double(t[at + 1]);
-  auto busbw = parse_double(t[at + 2]);
-  if (!time || !algbw || !busbw)
+std::optional<Half> half_from(const std::vector<std::string>& t, int at, CheckColumn column) {
+  const auto i = static_cast<std::size_t>(at);
+  auto time = parse_double(t[i]);
+  auto algbw = parse_double(t[i + 1]);
+  auto busbw = parse_double(t[i + 2]);
+  if (!time || !algbw || !busbw || *time <= 0 || *algbw < 0 || *busbw < 0)
     return std::nullopt;
-  Half h{*time, *algbw, *busbw, "skipped"};
-  if (t[at + 3] != "N/A") {
-    auto wrong = parse_double(t[at + 3]);
-    if (!wrong)
+  Half h;
+  h.time_us = *time;
+  h.algbw = *algbw;
+  h.busbw = *busbw;
+  const std::string& check = t[i + 3];
+  if (check == "N/A")
+    return h; // checking was off (-c 0)
+  if (column == CheckColumn::wrong_count) {
+    // A count is an integer: "5e-07" under "#wrong" is not a layout nccl-tests prints.
+    const auto wrong = parse_long(check);
+    if (!wrong || *wrong < 0)
       return std::nullopt;
+    h.wrong = *wrong;
     h.check = *wrong == 0 ? "pass" : "fail";
+  } else {
+    const auto deviation = parse_double(check);
+    if (!deviation || *deviation < 0)
+      return std::nullopt;
+    h.max_deviation = *deviation; // judged with the block's footer (see judge_deviations)
   }
   return h;
 }
 
-// A count from a regex match of digits; -1 when it does not fit an int.
-int small_count(const std::string& digits) {
+// The tolerance nccl-tests before 2.13 allowed a deviation of one element (DeltaMaxValue in its
+// common.cu), by the type name its table prints; nullopt for a type it had none for.
+std::optional<double> deviation_tolerance(std::string_view type) {
+  if (type == "half" || type == "bfloat16")
+    return 1e-2;
+  if (type == "float")
+    return 1e-5;
+  if (type == "double")
+    return 1e-12;
+  static const char* integers[] = {"int8",  "uint8",  "int32", "uint32",
+                                   "int64", "uint64", "char",  "int"};
+  for (const char* name : integers) {
+    if (type == name)
+      return 0.0;
+  }
+  return std::nullopt;
+}
+
+// The type names nccl-tests prints (test_typenames in its common.cu, old and new).
+bool known_type(std::string_view type) {
+  static const char* names[] = {"int8",  "uint8",  "int32",    "uint32", "int64",  "uint64", "half",
+                                "float", "double", "bfloat16", "f8e4m3", "f8e5m2", "char",   "int"};
+  return std::any_of(std::begin(names), std::end(names), [&](const char* n) { return type == n; });
+}
+
+// Its reduction names (test_opnames), "none" for collectives that do not reduce.
+bool known_redop(std::string_view op) {
+  static const char* names[] = {"sum", "prod", "max", "min", "avg", "mulsum", "none"};
+  return std::any_of(std::begin(names), std::end(names), [&](const char* n) { return op == n; });
+}
+
+// A count from digits; -1 when it is not one or does not fit a plausible count.
+int small_count(std::string_view digits) {
   const auto value = parse_long(digits);
-  return value && *value <= 1 << 24 ? static_cast<int>(*value) : -1;
+  return value && *value >= 0 && *value <= 1 << 24 ? static_cast<int>(*value) : -1;
 }
 
 struct RankLine {
@@ -94,19 +162,57 @@ struct RankLine {
   std::string name;
 };
 
-std::optional<RankLine> rank_line(const std::string& line) {
+std::optional<RankLine> rank_line(std::string_view line) {
   // 2.13+: "#  Rank  0 Group  0 Pid 12345 on node1 device  0 [0000:18:00] NVIDIA H100 80GB HBM3"
   // older: "#   Rank  0 Pid   1320 on node1 device  0 [0x1b] Tesla V100-SXM2-16GB"
-  static const std::regex re(R"(^#\s*Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)\s+)"
-                             R"(device\s+(\d+)\s+\[([^\]]*)\]\s*(.*?)\s*$)");
-  std::smatch m;
-  if (!std::regex_match(line, m, re))
+  const auto t = split_whitespace(line.substr(1));
+  std::size_t i = 0;
+  auto next_is = [&](const char* word) { return i < t.size() && t[i] == word; };
+  if (!next_is("Rank") || i + 1 >= t.size())
     return std::nullopt;
-  const int rank = small_count(m[1]);
-  const int device = small_count(m[3]);
-  if (rank < 0 || device < 0)
+  const int rank = small_count(t[i + 1]);
+  i += 2;
+  if (next_is("Group"))
+    i += 2;
+  if (!next_is("Pid"))
     return std::nullopt;
-  return RankLine{rank, m[2], device, m[4], m[5]};
+  i += 2;
+  if (!next_is("on") || i + 1 >= t.size())
+    return std::nullopt;
+  const std::string host = t[i + 1];
+  i += 2;
+  if (!next_is("device") || i + 2 >= t.size())
+    return std::nullopt;
+  const int device = small_count(t[i + 1]);
+  const std::string& bus = t[i + 2];
+  if (rank < 0 || device < 0 || bus.size() < 2 || bus.size() > 64 || bus.front() != '[' ||
+      bus.back() != ']' || host.size() > kMaxWord) {
+    return std::nullopt;
+  }
+  std::string name;
+  for (std::size_t k = i + 3; k < t.size() && name.size() <= kMaxWord; ++k)
+    name += (name.empty() ? "" : " ") + t[k];
+  if (name.size() > kMaxWord)
+    return std::nullopt;
+  return RankLine{rank, clean_text(host), device, clean_text(bus.substr(1, bus.size() - 2)),
+                  clean_text(name)};
+}
+
+// "# Out of bounds values : 0 OK" -> 0; the words after a "NAME :" comment as tokens.
+std::vector<std::string> after_colon(std::string_view t) {
+  const std::size_t colon = t.find(':');
+  return colon == std::string_view::npos ? std::vector<std::string>{}
+                                         : split_whitespace(t.substr(colon + 1));
+}
+
+// The *_perf program a command line runs ("./build/all_reduce_perf", "alltoall_perf_mpi"), and
+// the position of its token; nullopt when the line runs none.
+std::optional<std::size_t> program_token(const std::vector<std::string>& tokens) {
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (!nccl_case_from_program(tokens[i]).empty())
+      return i;
+  }
+  return std::nullopt;
 }
 
 // One run of one *_perf program: its header facts and the records of its table.
@@ -117,21 +223,29 @@ struct Block {
   std::optional<Layout> layout;
   std::vector<std::size_t> records; // indexes into ImportedRun::records
   std::size_t first_line = 0;
+  std::optional<long long> out_of_bounds; // the footer's count, when the block has one
+  // The run's shape, fixed at its first row: GPUs, nodes (devices are recorded then).
+  int gpus = 0, nodes = 0;
 };
 
 class TextImporter {
 public:
   explicit TextImporter(std::string source) : source_(std::move(source)) {}
 
-  ImportedRun run(const std::string& text) {
-    const auto lines = split_lines(text);
-    for (std::size_t i = 0; i < lines.size(); ++i)
-      line(i + 1, std::string(strip_mpi_tag(lines[i])));
+  ImportedRun run(std::string_view text) {
+    for_each_line(text, [&](std::size_t number, std::string_view raw) { line(number, raw); });
     finish_block();
+    out_.close_warnings(source_);
+    out_.finish_hosts();
     if (debug_lines_ > 0) {
       out_.warnings.push_back(source_ + ":" + std::to_string(first_debug_line_) + ": skipped " +
                               std::to_string(debug_lines_) +
                               " NCCL debug line(s) (NCCL_DEBUG output, not part of the table)");
+    }
+    if (zero_size_rows_ > 0) {
+      out_.warnings.push_back(source_ + ":" + std::to_string(first_zero_size_line_) + ": " +
+                              std::to_string(zero_size_rows_) +
+                              " zero-size row(s) not imported (0 bytes: nothing moved to time)");
     }
     if (out_.records.empty()) {
       throw InputError(source_ + ": no nccl-tests table found (expected the '#  size  count  type "
@@ -141,98 +255,144 @@ public:
   }
 
 private:
-  void line(std::size_t number, const std::string& text) {
-    const std::string_view t = trim(text);
-    if (t.empty())
-      return;
-    if (t.size() > kLongestToolLine)
-      return out_.warn_line(source_, number, std::string(t));
-    if (t.find(" NCCL INFO ") != std::string_view::npos ||
-        t.find(" NCCL WARN ") != std::string_view::npos) {
+  static bool tool_output(std::string_view rest) {
+    return rest.empty() || rest[0] == '#' || std::isdigit(static_cast<unsigned char>(rest[0]));
+  }
+
+  void line(std::size_t number, std::string_view raw) {
+    if (raw.find(" NCCL INFO ") != std::string_view::npos ||
+        raw.find(" NCCL WARN ") != std::string_view::npos) {
       if (debug_lines_++ == 0)
         first_debug_line_ = number;
       return;
     }
+    const std::string_view t = trim(strip_launcher_prefix(raw, tool_output));
+    if (t.empty() || is_code_fence(t))
+      return;
     if (t[0] == '#')
-      return comment(number, std::string(t));
-    // A shell prompt or `set -x` trace of the command that ran the test: the original argv.
-    if ((starts_with(t, "$ ") || starts_with(t, "+ ")) &&
-        t.find("_perf") != std::string_view::npos) {
-      if (out_.argv.empty())
-        out_.argv = split_whitespace(t.substr(2));
+      return comment(number, t, raw);
+    if (std::isdigit(static_cast<unsigned char>(t[0])))
+      return row(number, t, raw);
+    // The command that ran the test, echoed by a shell prompt ("user@host:~$ mpirun ...
+    // all_reduce_perf ...") or `set -x` ("+ srun ..."): it names the run that follows.
+    const auto tokens = split_whitespace(t);
+    if (const auto at = program_token(tokens)) {
+      command(tokens, *at);
       return;
     }
-    if (std::isdigit(static_cast<unsigned char>(t[0])))
-      return row(number, std::string(t));
-    out_.warn_line(source_, number, std::string(t));
+    out_.warn_line(source_, number, std::string(trim(raw)));
   }
 
-  void comment(std::size_t number, const std::string& t) {
-    static const std::regex version(R"(^# nccl-tests version (\S+).*nccl-library=(\d+))");
-    static const std::regex starting(R"(^# Collective test starting:\s*(\S+))");
-    static const std::regex nthread(R"(^# nThread (\d+) nGpus (\d+) )");
-    static const std::regex avg(R"(^#\s*Avg bus bandwidth\s*:\s*(\S+))");
-    static const std::regex oob(R"(^#\s*Out of bounds values\s*:\s*(\d+))");
-    std::smatch m;
-    if (std::regex_search(t, m, version)) {
-      if (const auto code = parse_long(m[2].str()))
-        out_.versions["nccl"] = nccl_version_from_code(*code);
-      out_.versions["nccl_tests"] = m[1].str();
-      return;
+  void command(const std::vector<std::string>& tokens, std::size_t program_at) {
+    // The command starts after the prompt: the last "...$", "...#", "...>" or "+" word before
+    // the program.
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < program_at; ++i) {
+      const std::string& w = tokens[i];
+      if (w == "+" || w.back() == '$' || w.back() == '#' || w.back() == '>')
+        start = i + 1;
     }
-    if (std::regex_search(t, m, starting)) {
+    const bool plausible = tokens.size() - start <= kMaxArgs &&
+                           std::all_of(tokens.begin(), tokens.end(),
+                                       [](const std::string& w) { return w.size() <= kMaxWord; });
+    if (out_.argv.empty() && plausible)
+      std::transform(tokens.begin() + static_cast<std::ptrdiff_t>(start), tokens.end(),
+                     std::back_inserter(out_.argv),
+                     [](const std::string& w) { return clean_text(w); });
+    // A new command is a new run: the table before it is complete.
+    if (block_ && (!block_->records.empty() || block_->layout))
       finish_block();
-      start_block(number, m[1]);
+    pending_program_ = base_name(tokens[program_at]);
+  }
+
+  void comment(std::size_t number, std::string_view t, std::string_view raw) {
+    const auto words = split_whitespace(t.substr(1));
+    auto first_words = [&](std::initializer_list<const char*> expected) {
+      std::size_t i = 0;
+      for (const char* w : expected) {
+        if (i >= words.size() || words[i] != w)
+          return false;
+        ++i;
+      }
+      return true;
+    };
+    if (words.empty())
+      return;
+    if (first_words({"nccl-tests", "version"}) && words.size() >= 3 && words[2].size() <= 32) {
+      out_.versions["nccl_tests"] = clean_text(words[2]);
+      for (const auto& w : words) {
+        if (starts_with(w, "nccl-library=")) {
+          if (const auto code = parse_long(std::string_view(w).substr(13)); code && *code > 0)
+            out_.versions["nccl"] = nccl_version_from_code(*code);
+        }
+      }
       return;
     }
-    if (std::regex_search(t, m, nthread)) {
+    if (first_words({"Collective", "test", "starting:"}) && words.size() >= 4) {
+      finish_block();
+      pending_program_ = base_name(words[3]);
+      start_block(number);
+      return;
+    }
+    if (words[0] == "nThread" || words[0] == "nThreads:") {
       // Runs without the "starting" line begin here; so does the next of concatenated runs.
       if (!block_ || !block_->records.empty() || block_->layout) {
         finish_block();
-        start_block(number, "");
+        start_block(number);
       }
-      block_->threads = std::max(1, small_count(m[1]));
-      block_->gpus_per_thread = std::max(1, small_count(m[2]));
+      if (words.size() >= 4) {
+        block_->threads = std::max(1, small_count(words[1]));
+        block_->gpus_per_thread = std::max(1, small_count(words[3]));
+      }
       return;
     }
-    if (t.find("Rank") != std::string::npos && t.find(" Pid ") != std::string::npos) {
-      if (auto r = rank_line(t); r && block_) {
+    if (words[0] == "Rank") {
+      if (auto r = rank_line(t); r && block_ && block_->records.empty()) {
         block_->ranks.push_back(*r);
         return;
       }
-      return out_.warn_line(source_, number, t);
+      return out_.warn_line(source_, number, std::string(trim(raw)));
     }
-    const auto tokens = split_whitespace(std::string_view(t).substr(1));
-    const bool column_header = std::find(tokens.begin(), tokens.end(), "size") != tokens.end() &&
-                               std::find(tokens.begin(), tokens.end(), "count") != tokens.end();
+    const bool column_header = std::find(words.begin(), words.end(), "size") != words.end() &&
+                               std::find(words.begin(), words.end(), "count") != words.end();
     if (column_header) {
-      if (!block_)
-        start_block(number, "");
-      block_->layout = layout_from_header(tokens);
+      if (!block_ || !block_->records.empty()) {
+        finish_block();
+        start_block(number);
+      }
+      block_->layout = layout_from_header(words);
       if (!block_->layout)
-        out_.warn_line(source_, number, t);
+        out_.warn_line(source_, number, std::string(trim(raw)));
       return;
     }
-    if (std::regex_search(t, m, avg)) {
-      if (block_)
-        set_block_extra("avg_bus_bandwidth_gbps", parse_double(m[1].str()));
+    if (first_words({"Avg", "bus", "bandwidth"})) {
+      const auto value = after_colon(t);
+      if (block_ && !value.empty())
+        set_block_extra("avg_bus_bandwidth_gbps", parse_double(value[0]));
       return;
     }
-    if (std::regex_search(t, m, oob)) {
-      if (block_)
-        set_block_extra("out_of_bounds", parse_double(m[1].str()));
+    if (first_words({"Out", "of", "bounds", "values"})) {
+      const auto value = after_colon(t);
+      const auto count = value.empty() ? std::nullopt : parse_long(value[0]);
+      if (!count || *count < 0)
+        return out_.warn_line(source_, number, std::string(trim(raw)));
+      if (block_) {
+        block_->out_of_bounds = *count;
+        set_block_extra("out_of_bounds", static_cast<double>(*count));
+      }
       return;
     }
     static const std::vector<std::string> known = {
         "# Collective test concluded", "# Using devices",         "# Blocking Enabled",
         "# Per-Iteration Report",      "# Parallel Init Enabled", "# GPU memory usage",
-        "# Writing JSON output",       "# skipping json output",  "# error:"};
-    const bool is_known = t == "#" || t.find("out-of-place") != std::string::npos ||
-                          t.find("(B)") != std::string::npos ||
+        "# Writing JSON output",       "# skipping json output",  "# error:",
+        "# Device memory usage",       "# NCCL version",          "# Writing results"};
+    const bool is_known = t == "#" || t.find("out-of-place") != std::string_view::npos ||
+                          t.find("(B)") != std::string_view::npos ||
                           std::any_of(known.begin(), known.end(),
                                       [&](const std::string& k) { return starts_with(t, k); });
     if (!is_known)
-      out_.warn_line(source_, number, t);
+      out_.warn_line(source_, number, std::string(trim(raw)));
   }
 
   void set_block_extra(const char* key, std::optional<double> value) {
@@ -242,19 +402,50 @@ private:
       out_.records[i].extra[key] = *value;
   }
 
-  void start_block(std::size_t number, const std::string& program) {
+  void start_block(std::size_t number) {
     block_ = Block{};
-    block_->program = program;
+    block_->program = pending_program_;
     block_->first_line = number;
+    pending_program_.clear();
+  }
+
+  // Rows of an "error" table get their check here, once the footer is known: the tool's own
+  // verdict "Out of bounds values : 0" passes every row; otherwise (values out of bounds, or a
+  // log cut before the footer) a row passes when its deviation is within the tightest tolerance
+  // nccl-tests used for its type, fails when it exceeds the loosest (tolerance x (ranks - 1)), and
+  // is left unjudged in between, with the reason.
+  void judge_deviations() {
+    const bool clean = block_->out_of_bounds && *block_->out_of_bounds == 0;
+    for (std::size_t i : block_->records) {
+      Record& r = out_.records[i];
+      auto it = r.extra.find("max_deviation");
+      if (it == r.extra.end())
+        continue;
+      const double deviation = it->get<double>();
+      const auto tolerance = deviation_tolerance(r.extra.value("nccl_type", ""));
+      const double loosest = tolerance ? *tolerance * std::max(1, r.gpus - 1) : 0;
+      if (clean || (tolerance && deviation <= *tolerance) || deviation == 0) {
+        r.check = "pass";
+      } else if (tolerance && deviation > loosest) {
+        r.check = "fail";
+      } else {
+        r.check = "skipped";
+        r.extra["check_note"] =
+            block_->out_of_bounds
+                ? "deviation between the tolerances nccl-tests versions used; the footer counts "
+                  "values out of bounds without naming the rows"
+                : "no 'Out of bounds values' line to say whether the deviation was in bounds";
+      }
+    }
   }
 
   void finish_block() {
     if (!block_)
       return;
-    const std::string program = block_->program;
-    if (!program.empty()) {
+    judge_deviations();
+    if (!block_->program.empty()) {
       for (std::size_t i : block_->records)
-        out_.records[i].extra["test"] = program;
+        out_.records[i].extra["test"] = block_->program;
     }
     block_.reset();
   }
@@ -265,60 +456,91 @@ private:
       name = nccl_case_from_file_name(source_);
     if (name.empty()) {
       throw InputError(source_ + ":" + std::to_string(number) +
-                       ": cannot tell which collective this table measures (no '# Collective "
-                       "test starting' line and the file name names none); name the file after "
-                       "the test, e.g. all_reduce_perf.txt");
+                       ": cannot tell which collective this table measures (no 'Collective test "
+                       "starting' line or *_perf command before it): name the file after the "
+                       "test, e.g. all_reduce_perf.txt");
     }
     return name;
   }
 
-  void row(std::size_t number, const std::string& t) {
-    const auto tokens = split_whitespace(t);
-    if (!block_ || !block_->layout)
-      return out_.warn_line(source_, number, t);
-    const Layout& l = *block_->layout;
-    const int n = static_cast<int>(tokens.size());
-    const bool both = n == l.lead + 2 * l.group + l.trailing;
-    const bool in_place_only =
-        n == l.lead + l.group + l.trailing; // trace replay prints no out-of-place
-    if (!both && !in_place_only)
-      return out_.warn_line(source_, number, t);
-    const auto size = parse_long(tokens[l.size]);
-    const auto count = parse_long(tokens[l.count]);
-    const auto root = l.root >= 0 ? parse_long(tokens[l.root]) : std::optional<long long>(-1);
-    std::optional<Half> out_of_place;
-    if (both)
-      out_of_place = half_from(tokens, l.lead);
-    const auto in_place = half_from(tokens, l.lead + (both ? l.group : 0));
-    if (!size || !count || !root || !in_place || (both && !out_of_place)) {
-      return out_.warn_line(source_, number, t);
-    }
-    const std::string name = case_name(number);
-    const int gpus = block_->ranks.empty() ? block_->threads * block_->gpus_per_thread
-                                           : static_cast<int>(block_->ranks.size());
+  // The GPU and node counts of the block, and its devices in the run's host list, once.
+  void fix_shape() {
+    if (block_->gpus > 0)
+      return;
+    block_->gpus = block_->ranks.empty() ? block_->threads * block_->gpus_per_thread
+                                         : static_cast<int>(block_->ranks.size());
     std::set<std::string> hosts;
-    for (const auto& r : block_->ranks)
-      hosts.insert(r.host);
     for (const auto& r : block_->ranks) {
+      hosts.insert(r.host);
       out_.add_device(r.host, {{"index", r.device}, {"name", r.name}, {"pci_bus_id", r.bus}});
     }
-    const int nodes = std::max<int>(1, static_cast<int>(hosts.size()));
+    block_->nodes = std::max<int>(1, static_cast<int>(hosts.size()));
+  }
+
+  void row(std::size_t number, std::string_view t, std::string_view raw) {
+    auto tokens = split_whitespace(t);
+    if (!block_ || !block_->layout)
+      return out_.warn_line(source_, number, std::string(trim(raw)));
+    const Layout& l = *block_->layout;
+    const int both_size = l.lead + 2 * l.group + l.trailing;
+    const int in_place_size = l.lead + l.group + l.trailing; // trace replay: no out-of-place
+    // alltoall and others print a blank redop in layouts that have the column: the row is one
+    // token short and the number that follows sits where the redop would.
+    if (l.redop >= 0 && static_cast<int>(tokens.size()) > l.redop &&
+        (static_cast<int>(tokens.size()) == both_size - 1 ||
+         static_cast<int>(tokens.size()) == in_place_size - 1) &&
+        parse_double(tokens[static_cast<std::size_t>(l.redop)])) {
+      tokens.insert(tokens.begin() + l.redop, "none");
+    }
+    const int n = static_cast<int>(tokens.size());
+    const bool both = n == both_size;
+    if (!both && n != in_place_size)
+      return out_.warn_line(source_, number, std::string(trim(raw)));
+    auto at = [&](int i) -> const std::string& { return tokens[static_cast<std::size_t>(i)]; };
+    const auto size = parse_long(at(l.size));
+    const auto count = parse_long(at(l.count));
+    const auto root = l.root >= 0 ? parse_long(at(l.root)) : std::optional<long long>(-1);
+    // The type and the reduction are names nccl-tests prints; anything else is not its row.
+    if (!known_type(at(l.type)) || (l.redop >= 0 && !known_redop(at(l.redop))))
+      return out_.warn_line(source_, number, std::string(trim(raw)));
+    if (size && *size == 0) {
+      if (zero_size_rows_++ == 0)
+        first_zero_size_line_ = number;
+      return;
+    }
+    std::optional<Half> out_of_place;
+    if (both)
+      out_of_place = half_from(tokens, l.lead, l.check);
+    const auto in_place = half_from(tokens, l.lead + (both ? l.group : 0), l.check);
+    if (!size || *size < 0 || !count || *count < 0 || !root || !in_place ||
+        (both && !out_of_place)) {
+      return out_.warn_line(source_, number, std::string(trim(raw)));
+    }
+    const std::string name = case_name(number);
+    fix_shape();
+    const std::string redop = l.redop >= 0 ? at(l.redop) : "none";
     for (const auto& [half, in_place_flag] :
          {std::pair{out_of_place, false}, std::pair{in_place, true}}) {
       if (!half)
         continue;
-      json params = {{"bytes", *size}, {"dtype", nccl_dtype(tokens[l.type])}};
-      if (tokens[l.redop] != "none")
-        params["op"] = tokens[l.redop];
+      json params = {{"bytes", *size}, {"dtype", nccl_dtype(at(l.type))}};
+      if (redop != "none")
+        params["op"] = redop;
       if (*root >= 0)
         params["root"] = *root;
       params["in_place"] = in_place_flag;
       Record r = imported_record(
-          "collectives", name, std::move(params), gpus, nodes, half->time_us * 1e-6,
+          "collectives", name, std::move(params), block_->gpus, block_->nodes, half->time_us * 1e-6,
           {{"time_us", half->time_us}, {"algbw_gbps", half->algbw}, {"busbw_gbps", half->busbw}},
           half->check);
       r.extra = {
           {"tool", kTool}, {"source", source_ + ":" + std::to_string(number)}, {"count", *count}};
+      if (half->wrong)
+        r.extra["wrong_elements"] = *half->wrong;
+      if (half->max_deviation) {
+        r.extra["max_deviation"] = *half->max_deviation;
+        r.extra["nccl_type"] = at(l.type);
+      }
       block_->records.push_back(out_.records.size());
       out_.records.push_back(std::move(r));
     }
@@ -327,13 +549,19 @@ private:
   std::string source_;
   ImportedRun out_;
   std::optional<Block> block_;
+  std::string pending_program_; // named by a command line or "starting" line, for the next block
   std::size_t debug_lines_ = 0;
   std::size_t first_debug_line_ = 0;
+  std::size_t zero_size_rows_ = 0;
+  std::size_t first_zero_size_line_ = 0;
 };
 
+// A string field, "" when absent, not a string, or longer than any the tool writes.
 std::string json_string(const json& j, const char* key) {
   auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+  return it != j.end() && it->is_string() && it->get_ref<const std::string&>().size() <= kMaxWord
+             ? it->get<std::string>()
+             : "";
 }
 
 std::optional<Half> half_from_json(const json& j) {
@@ -345,10 +573,20 @@ std::optional<Half> half_from_json(const json& j) {
       !j.contains("bus_bw") || !j["bus_bw"].is_number()) {
     return std::nullopt;
   }
-  Half h{time->get<double>(), j["alg_bw"].get<double>(), j["bus_bw"].get<double>(), "skipped"};
+  Half h;
+  h.time_us = time->get<double>();
+  h.algbw = j["alg_bw"].get<double>();
+  h.busbw = j["bus_bw"].get<double>();
   const json wrong = j.value("nwrong", json());
-  if (wrong.is_number())
+  if (!(h.time_us > 0) || h.algbw < 0 || h.busbw < 0)
+    return std::nullopt; // not a time or rate nccl-tests prints
+  if (wrong.is_number()) {
+    if (wrong.get<double>() < 0)
+      return std::nullopt;
     h.check = wrong.get<double>() == 0 ? "pass" : "fail";
+    if (wrong.get<double>() >= 0 && wrong.get<double>() < 9e18)
+      h.wrong = static_cast<long long>(wrong.get<double>());
+  }
   return h;
 }
 
@@ -358,23 +596,54 @@ std::string nccl_case_from_program(std::string_view program) {
   const std::size_t slash = program.find_last_of('/');
   if (slash != std::string_view::npos)
     program.remove_prefix(slash + 1);
-  const std::size_t perf = program.find("_perf");
-  if (perf == std::string_view::npos || perf == 0)
-    return "";
-  return std::string(program.substr(0, perf));
+  // "<collective>_perf" or "<collective>_perf_mpi", nothing else: "all_reduce_perf.log" is a file.
+  for (std::string_view suffix : {"_perf", "_perf_mpi"}) {
+    if (program.size() <= suffix.size() ||
+        program.substr(program.size() - suffix.size()) != suffix) {
+      continue;
+    }
+    const std::string_view name = program.substr(0, program.size() - suffix.size());
+    const bool word = name.size() <= 32 && std::all_of(name.begin(), name.end(), [](char c) {
+                        return std::islower(static_cast<unsigned char>(c)) || c == '_';
+                      });
+    if (word && name.front() != '_')
+      return std::string(name);
+  }
+  return "";
 }
 
 std::string nccl_case_from_file_name(const std::string& path) {
-  const std::string name = base_name(path);
-  // Longer names first: "all_reduce" before "reduce", "reduce_scatter" before "scatter".
-  static const char* cases[] = {"reduce_scatter", "all_reduce", "all_gather", "alltoall",
-                                "broadcast",      "sendrecv",   "hypercube",  "scatter",
-                                "gather",         "reduce"};
-  for (const char* c : cases) {
-    if (name.find(c) != std::string::npos)
-      return c;
+  // Spellings differ ("reduce_scatter", "reducescatter", "reduce-scatter", "AllGather"): compare
+  // letters only, longest names first, and take a name only when it is the only one there
+  // ("nccl_reducescatter.log" is reduce_scatter, not scatter; "allreduce_vs_allgather" is none).
+  std::string letters;
+  for (char c : base_name(path)) {
+    if (std::isalpha(static_cast<unsigned char>(c)))
+      letters += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
-  return "";
+  static const std::pair<const char*, const char*> cases[] = {{"reducescatter", "reduce_scatter"},
+                                                              {"allreduce", "all_reduce"},
+                                                              {"allgather", "all_gather"},
+                                                              {"alltoall", "alltoall"},
+                                                              {"broadcast", "broadcast"},
+                                                              {"sendrecv", "sendrecv"},
+                                                              {"hypercube", "hypercube"},
+                                                              {"scatter", "scatter"},
+                                                              {"gather", "gather"},
+                                                              {"reduce", "reduce"},
+                                                              {"bcast", "broadcast"}};
+  std::string found;
+  for (const auto& [spelling, name] : cases) {
+    std::size_t at = letters.find(spelling);
+    if (at == std::string::npos)
+      continue;
+    if (!found.empty() && found != name)
+      return ""; // two collectives named: the file name does not say which
+    found = name;
+    for (; at != std::string::npos; at = letters.find(spelling, at))
+      letters.replace(at, std::string_view(spelling).size(), "|");
+  }
+  return found;
 }
 
 std::string nccl_dtype(std::string_view type) {
@@ -396,7 +665,7 @@ std::string nccl_version_from_code(long long code) {
 }
 
 ImportedRun import_nccl_tests_text(const std::string& text, const std::string& source) {
-  ImportedRun run = TextImporter(source).run(text);
+  ImportedRun run = TextImporter(shown(source, 100)).run(text);
   run.backend = "cuda";
   return run;
 }
@@ -413,8 +682,10 @@ ImportedRun read_nccl_tests_json(const json& j, const std::string& source) {
   std::string program;
   if (j.contains("args") && j["args"].is_array()) {
     for (const auto& a : j["args"]) {
-      if (a.is_string())
+      if (a.is_string() && a.get_ref<const std::string&>().size() <= kMaxWord &&
+          run.argv.size() < kMaxArgs) {
         run.argv.push_back(a.get<std::string>());
+      }
     }
     if (!run.argv.empty())
       program = run.argv.front();
@@ -481,7 +752,12 @@ ImportedRun read_nccl_tests_json(const json& j, const std::string& source) {
           "collectives", name, std::move(params), gpus, nodes, half->time_us * 1e-6,
           {{"time_us", half->time_us}, {"algbw_gbps", half->algbw}, {"busbw_gbps", half->busbw}},
           half->check);
-      r.extra = {{"tool", kTool}, {"source", where}, {"count", row.value("count", json())}};
+      const json count = row.value("count", json());
+      r.extra = {{"tool", kTool},
+                 {"source", where},
+                 {"count", count.is_number_integer() ? count : json()}};
+      if (half->wrong)
+        r.extra["wrong_elements"] = *half->wrong;
       if (avg.is_number())
         r.extra["avg_bus_bandwidth_gbps"] = avg;
       if (oob.is_number())
@@ -495,6 +771,7 @@ ImportedRun read_nccl_tests_json(const json& j, const std::string& source) {
   }
   if (run.records.empty())
     throw InputError(source + ": no results in the nccl-tests JSON output");
+  run.finish_hosts();
   return run;
 }
 
@@ -505,7 +782,10 @@ ImportedRun import_nccl_tests_json(const json& j, const std::string& source) {
     return read_nccl_tests_json(j, source);
   } catch (const json::exception& e) {
     // A field of an unexpected type: the file is not the layout documented in the header.
-    throw InputError(source + ": unexpected nccl-tests JSON layout (" + e.what() + ")");
+    std::string what = e.what();
+    if (auto pos = what.find("] "); pos != std::string::npos)
+      what = what.substr(pos + 2); // nlohmann's "[json.exception.type_error.302] "
+    throw InputError(source + ": unexpected nccl-tests JSON layout (" + shown(what, 120) + ")");
   }
 }
 
@@ -513,7 +793,13 @@ ImportedRun import_nccl_tests_file(const std::string& path) {
   const std::string text = read_text_file(path);
   const std::string_view body = trim(text);
   if (!body.empty() && body.front() == '{') {
-    return import_nccl_tests_json(parse_json_text(std::string(body), path), path);
+    json j;
+    try {
+      j = parse_json_text(std::string(body), path);
+    } catch (const InputError& e) {
+      throw InputError(shown(e.what(), 250)); // the parser quotes what it read, bytes and all
+    }
+    return import_nccl_tests_json(j, shown(path, 100));
   }
   return import_nccl_tests_text(text, path);
 }

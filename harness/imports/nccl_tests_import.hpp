@@ -2,12 +2,23 @@
 // nccl-tests output (every *_perf program: all_reduce_perf, all_gather_perf, reduce_scatter_perf,
 // broadcast_perf, reduce_perf, alltoall_perf, sendrecv_perf, ...) in our schema.
 //
-// Text: the table as nccl-tests 2.13+ prints it (older layouts without the root column or the
-// "# Collective test starting" line are read too), several runs concatenated in one file. Each
-// table row becomes two records, out-of-place and in-place, with time_us, algbw_gbps and
-// busbw_gbps as the tool computed them, and the check from #wrong (N/A: skipped). The "# Using
-// devices" rank lines give the GPU count, hosts and device names. A shell prompt line with the
-// command ("$ mpirun ... all_reduce_perf ...") gives the original argv.
+// Text: the table as nccl-tests prints it, now and in older layouts (no root column, no redop
+// column in all_gather/broadcast, a blank redop in alltoall, no "# Collective test starting"
+// line), several runs concatenated in one file, lines behind launcher prefixes (srun --label,
+// Open MPI --tag-output, timestamps, "[host:rank]" or "host:" words), NCCL INFO lines between
+// them, inside Markdown code fences or indented. Each table row becomes two records,
+// out-of-place and in-place, with time_us, algbw_gbps and busbw_gbps as the tool computed them;
+// rows of 0 bytes are counted and left out. The check column means what the version meant:
+//   "#wrong" (2.13+): the number of wrong elements, extra.wrong_elements; 0 passes.
+//   "error" (before): the largest deviation of any element, extra.max_deviation, not a count;
+//     "# Out of bounds values : 0" passes the whole table, otherwise each row is judged against
+//     the tolerance of its type (see judge_deviations).
+//   "N/A": checking was off, skipped.
+// The collective is named by the "# Collective test starting" line, else by the *_perf program
+// of a command echoed before the run ("user@host:~$ mpirun ... all_reduce_perf ..."), else by
+// the file name when it names exactly one (nccl_reducescatter.log: reduce_scatter). The
+// "# Using devices" rank lines give the GPU count, hosts and device names; the first command
+// gives the original argv.
 //
 // JSON (-J FILE, nccl-tests 2.16+): the layout util.cu writes (JSON_FILE_VERSION 2):
 //   { "version": 2, "start_time": "2025-06-01 10:00:00", "args": ["./all_reduce_perf", ...],

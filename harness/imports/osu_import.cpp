@@ -4,7 +4,6 @@
 #include <cctype>
 #include <map>
 #include <optional>
-#include <regex>
 
 #include "core/collective_math.hpp"
 #include "core/error.hpp"
@@ -46,20 +45,85 @@ std::string osu_dtype(const std::string& mpi_type) {
   static const std::map<std::string, std::string> names = {
       {"MPI_CHAR", "char"}, {"MPI_INT", "int32"}, {"MPI_FLOAT", "float"}, {"MPI_DOUBLE", "double"}};
   auto it = names.find(mpi_type);
-  return it == names.end() ? mpi_type : it->second;
+  return it == names.end() ? clean_text(mpi_type) : it->second;
 }
 
 // Columns of a "# Size  Avg Latency(us)  Min Latency(us) ..." header: split on runs of two or
-// more spaces, as OSU pads its right-aligned 18-character fields.
+// more spaces (or a tab), as OSU pads its right-aligned 18-character fields.
 std::vector<std::string> header_columns(std::string_view header) {
   std::vector<std::string> columns;
-  std::string text(trim(header.substr(1)));
-  static const std::regex gap(R"(\s{2,})");
-  for (std::sregex_token_iterator it(text.begin(), text.end(), gap, -1), end; it != end; ++it) {
-    if (!it->str().empty())
-      columns.push_back(it->str());
+  const std::string_view text = trim(header.substr(1));
+  std::string column;
+  std::size_t spaces = 0;
+  for (char c : text) {
+    if (c == ' ' || c == '\t') {
+      spaces += c == '\t' ? 2 : 1;
+      continue;
+    }
+    if (spaces >= 2 && !column.empty()) {
+      columns.push_back(column);
+      column.clear();
+    } else if (spaces == 1) {
+      column += ' ';
+    }
+    spaces = 0;
+    column += c;
   }
+  if (!column.empty())
+    columns.push_back(column);
   return columns;
+}
+
+struct Header {
+  std::string accelerator; // "CUDA" of "OSU MPI-CUDA"
+  std::string name;        // "Allreduce Latency"
+  std::string version;     // "7.4"
+};
+
+// "# OSU MPI Allreduce Latency Test v7.4", "# OSU MPI-CUDA Bandwidth Test v5.6.3".
+std::optional<Header> osu_header(std::string_view t) {
+  if (!starts_with(t, "# OSU MPI"))
+    return std::nullopt;
+  std::string_view rest = t.substr(9);
+  Header h;
+  if (!rest.empty() && rest[0] == '-') {
+    const std::size_t space = rest.find(' ');
+    if (space == std::string_view::npos)
+      return std::nullopt;
+    h.accelerator = clean_text(rest.substr(1, space - 1));
+    rest.remove_prefix(space);
+  }
+  rest = trim(rest);
+  const std::size_t test = rest.rfind(" Test v");
+  if (test == std::string_view::npos || test == 0)
+    return std::nullopt;
+  h.name = std::string(trim(rest.substr(0, test)));
+  h.version = clean_text(trim(rest.substr(test + 7)));
+  if (h.name.empty() || h.name.size() > 128 || h.version.empty() || h.version.size() > 16 ||
+      h.accelerator.size() > 16 || h.version.find(' ') != std::string::npos) {
+    return std::nullopt;
+  }
+  return h;
+}
+
+// Lines an MPI prints when a rank dies: the table above them is all the run finished.
+bool crash_line(std::string_view t) {
+  static const char* markers[] = {"Process received signal",
+                                  "BAD TERMINATION",
+                                  "MPI_ABORT",
+                                  "Segmentation fault",
+                                  "srun: error",
+                                  "exited on signal",
+                                  "noticed that process rank",
+                                  "Killed",
+                                  "core dumped",
+                                  "Abort(",
+                                  "APPLICATION TERMINATED"};
+  for (const char* m : markers) {
+    if (t.find(m) != std::string_view::npos)
+      return true;
+  }
+  return false;
 }
 
 struct Table {
@@ -73,6 +137,10 @@ struct Table {
   std::size_t header_line = 0;
   std::size_t last_line = 0;
   std::size_t rows = 0;
+  long long last_size = -1;
+  std::vector<std::size_t> records; // indexes into ImportedRun::records
+  std::string stopped;              // the line that says the run died mid-table
+  std::size_t stopped_line = 0;
 };
 
 class OsuImporter {
@@ -80,11 +148,10 @@ public:
   OsuImporter(std::string source, const OsuOptions& options)
       : source_(std::move(source)), options_(options) {}
 
-  ImportedRun run(const std::string& text) {
-    const auto lines = split_lines(text);
-    for (std::size_t i = 0; i < lines.size(); ++i)
-      line(i + 1, std::string(strip_mpi_tag(lines[i])));
+  ImportedRun run(std::string_view text) {
+    for_each_line(text, [&](std::size_t number, std::string_view raw) { line(number, raw); });
     finish_table();
+    out_.close_warnings(source_);
     if (out_.records.empty()) {
       throw InputError(source_ + ": no OSU table found (expected a '# OSU MPI ... Test' header "
                                  "and a '# Size' table of osu_allreduce, osu_allgather, osu_bcast, "
@@ -94,51 +161,70 @@ public:
   }
 
 private:
-  void line(std::size_t number, const std::string& raw) {
-    const std::string t(trim(raw));
-    if (t.empty())
+  static bool tool_output(std::string_view rest) {
+    return rest.empty() || rest[0] == '#' || std::isdigit(static_cast<unsigned char>(rest[0]));
+  }
+
+  void line(std::size_t number, std::string_view raw) {
+    const std::string_view t = trim(strip_launcher_prefix(raw, tool_output));
+    if (t.empty() || is_code_fence(t))
       return;
-    if (t.size() > kLongestToolLine)
-      return out_.warn_line(source_, number, t);
-    static const std::regex header(R"(^# OSU MPI(?:-(\S+))? (.+) Test v(\S+)\s*$)");
-    static const std::regex datatype(R"(^# Datatype: (\S+?)\.?\s*$)");
-    std::smatch m;
-    if (std::regex_match(t, m, header))
-      return start_table(number, m[2], m[1], m[3]);
+    if (auto h = osu_header(t))
+      return start_table(number, h->name, h->accelerator, h->version);
     if (table_ && !table_->test) {
       // The lines of a test we do not import are reported once, with the header.
       table_->last_line = number;
       return;
     }
     if (t[0] == '#') {
-      if (std::regex_match(t, m, datatype) && table_) {
-        table_->dtype = osu_dtype(m[1]);
+      if (starts_with(t, "# Datatype:") && table_) {
+        std::string_view type = trim(t.substr(11));
+        if (!type.empty() && type.back() == '.')
+          type.remove_suffix(1);
+        table_->dtype = type.size() <= 32 ? osu_dtype(std::string(type)) : "?";
         return;
       }
       if (starts_with(t, "# Size") && table_) {
         table_->columns = header_columns(t);
         return;
       }
-      if ((t.find("Buffer on") != std::string::npos || t.find("Memory on") != std::string::npos) &&
+      if ((t.find("Buffer on") != std::string_view::npos ||
+           t.find("Memory on") != std::string_view::npos) &&
           table_) {
-        table_->buffers = t.substr(2);
+        table_->buffers = shown(t.substr(2), 120);
         return;
       }
-      return out_.warn_line(source_, number, t);
+      return out_.warn_line(source_, number, std::string(trim(raw)));
     }
     if (table_ && table_->test && !table_->columns.empty() &&
         std::isdigit(static_cast<unsigned char>(t[0]))) {
       if (row(number, t))
         return;
     }
-    out_.warn_line(source_, number, t);
+    if (table_ && table_->rows > 0 && table_->stopped.empty() && crash_line(t)) {
+      table_->stopped = std::string(t);
+      table_->stopped_line = number;
+    }
+    out_.warn_line(source_, number, std::string(trim(raw)));
   }
 
   void finish_table() {
-    if (!table_ || table_->test)
+    if (!table_)
+      return;
+    if (table_->test && !table_->stopped.empty()) {
+      // The run died mid-table: the rows it finished are real figures; the rest never ran.
+      out_.warnings.push_back(source_ + ":" + std::to_string(table_->stopped_line) + ": OSU " +
+                              table_->name + " ended early after " + std::to_string(table_->rows) +
+                              " row(s), the last of " + std::to_string(table_->last_size) +
+                              " bytes ('" + shown(table_->stopped, 60) +
+                              "'); the finished rows are imported");
+      for (std::size_t i : table_->records)
+        out_.records[i].extra["ended_early"] = true;
+    }
+    if (table_->test)
       return;
     out_.warnings.push_back(source_ + ":" + std::to_string(table_->header_line) + ": OSU test '" +
-                            table_->name + "' is not imported (lines " +
+                            shown(table_->name, 60) + "' is not imported (lines " +
                             std::to_string(table_->header_line) + "-" +
                             std::to_string(std::max(table_->header_line, table_->last_line)) +
                             " left out; supported: osu_allreduce, osu_allgather, osu_bcast, "
@@ -166,9 +252,14 @@ private:
     }
   }
 
-  bool row(std::size_t number, const std::string& t) {
+  bool row(std::size_t number, std::string_view t) {
     const auto tokens = split_whitespace(t);
     const auto& columns = table_->columns;
+    if (tokens.size() < columns.size() && table_->rows > 0 && table_->stopped.empty()) {
+      // A row cut short: the output stopped while it was being written.
+      table_->stopped = std::string(t);
+      table_->stopped_line = number;
+    }
     if (tokens.size() != columns.size())
       return false;
     const auto size = parse_long(tokens[0]);
@@ -184,7 +275,7 @@ private:
         continue;
       }
       const auto v = parse_double(tokens[c]);
-      if (!v)
+      if (!v || *v < 0)
         return false;
       values[columns[c]] = *v;
     }
@@ -246,8 +337,13 @@ private:
       r.extra["bidirectional"] = true;
     if (!table_->buffers.empty())
       r.extra["buffers"] = table_->buffers;
+    if (seconds <= 0)
+      return false;          // a zero time or rate is no figure
+    table_->stopped.clear(); // rows went on: what looked like the end was noise between them
+    table_->records.push_back(out_.records.size());
     out_.records.push_back(std::move(r));
     ++table_->rows;
+    table_->last_size = *size;
     return true;
   }
 
@@ -261,7 +357,7 @@ private:
 
 ImportedRun import_osu_text(const std::string& text, const std::string& source,
                             const OsuOptions& options) {
-  return OsuImporter(source, options).run(text);
+  return OsuImporter(shown(source, 100), options).run(text);
 }
 
 ImportedRun import_osu_file(const std::string& path, const OsuOptions& options) {

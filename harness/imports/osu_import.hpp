@@ -8,8 +8,11 @@
 // --np gives it. Point to point, 2 ranks: osu_latency -> links pt2pt_latency (latency_us),
 // osu_bw -> links pt2pt_bw (gbps), osu_bibw -> links pt2pt_bibw (gbps, both directions summed).
 // OSU's MB/s are 1e6 bytes per second. The header line ("# OSU MPI Allreduce Latency Test v7.4")
-// names the test; several tests may follow each other in one file. A Validation column gives the
-// check (Pass/Fail), else it is skipped.
+// names the test (CUDA-aware "OSU MPI-CUDA ..." headers too, backend cuda); several tests may
+// follow each other in one file. A Validation column gives the check (Pass/Fail), else it is
+// skipped; -f adds Min/Max Latency (min_time_us, max_time_us) and Iterations. Lines of other
+// programs (MPI start-up and debug lines) are reported and skipped; a table cut short by a rank
+// that died keeps its finished rows, marked extra.ended_early, with a warning saying so.
 #include <string>
 
 #include "imports/imported_run.hpp"

@@ -61,6 +61,10 @@ public:
   void judge(std::size_t index, const Record& r) {
     if (r.status == "skipped" || r.status == "failed")
       return;
+    if (auto pass = r.extra.find("second_pass"); pass != r.extra.end() && pass->is_object()) {
+      judge_second_pass(index, r, *pass);
+      return;
+    }
     judge_ranks_and_nodes(index, r);
     judge_links(index, r);
   }
@@ -182,6 +186,55 @@ private:
       judge_fleet(index, r, FleetKind::link, metric, links);
   }
 
+  // The verdicts of the pair tests' second pass: the nodes and links it named.
+  void judge_second_pass(std::size_t index, const Record& r, const json& pass) {
+    auto matrix = r.extra.find("matrix");
+    const std::size_t members = matrix != r.extra.end() && matrix->is_array() ? matrix->size() : 0;
+    if (static_cast<int>(members) < rules_.min_peers)
+      return;
+    ++report_.fleets_examined;
+    const std::string metric = pass.value("metric", matrix_metric(r));
+    const bool lower = lower_is_better(metric);
+    const double reference = pass.contains("reference") && pass["reference"].is_number()
+                                 ? pass["reference"].get<double>()
+                                 : 0.0;
+    auto verdicts = pass.find("verdicts");
+    if (verdicts == pass.end() || !verdicts->is_array())
+      return;
+    for (const auto& v : *verdicts) {
+      if (!v.is_object())
+        continue;
+      const std::string kind = string_field(v, "kind");
+      Outlier o;
+      o.record_index = index;
+      o.record = describe_record(r);
+      o.metric = metric;
+      o.fleet_median = reference;
+      o.fleet_size = members;
+      o.by_second_pass = true;
+      o.value = v.contains(metric) && v[metric].is_number() ? v[metric].get<double>() : 0.0;
+      if (lower) {
+        o.ratio = o.value > 0 ? reference / o.value : 0;
+      } else {
+        o.ratio = reference > 0 ? o.value / reference : 0;
+      }
+      if (kind == "node") {
+        o.kind = FleetKind::node;
+        o.who.host = string_field(v, "host");
+      } else if (kind == "link") {
+        auto hosts = v.find("hosts");
+        if (hosts == v.end() || !hosts->is_array() || hosts->size() != 2)
+          continue;
+        o.kind = FleetKind::link;
+        o.who.host = (*hosts)[0].is_string() ? (*hosts)[0].get<std::string>() : "";
+        o.to.host = (*hosts)[1].is_string() ? (*hosts)[1].get<std::string>() : "";
+      } else {
+        continue;
+      }
+      report_.outliers.push_back(std::move(o));
+    }
+  }
+
   const FleetRules& rules_;
   FleetReport& report_;
 };
@@ -217,6 +270,8 @@ std::vector<Suspect> name_suspects(const std::vector<Outlier>& outliers) {
     }
     add_finding(suspects, kind + "|" + member_key(o.who) + ">" + member_key(o.to), o.kind, o.who,
                 o.to, o.ratio, false);
+    if (o.by_second_pass)
+      continue; // the second pass already cleared both ends of a link it names
     for (const FleetMember* end : {&o.who, &o.to}) {
       add_finding(link_ends, member_key(*end), FleetKind::gpu, *end, {}, o.ratio, true);
     }
@@ -320,6 +375,11 @@ std::string member_label(FleetKind kind, const FleetMember& who, const FleetMemb
     return text;
   }
   case FleetKind::link: {
+    // A link between two nodes (the pair tests' node pairs) has no GPU at either end.
+    const bool node_link = who.device < 0 && who.rank < 0 && to.device < 0 && to.rank < 0 &&
+                           !who.host.empty() && !to.host.empty();
+    if (node_link)
+      return "link " + who.host + " <-> " + to.host;
     std::string text = on_host(who) + gpu(who) + " -> ";
     if (to.host != who.host && !to.host.empty())
       text += to.host + " ";

@@ -42,6 +42,10 @@ struct Outlier {
   std::size_t fleet_size = 0;
   bool by_robust_z = false;
   bool by_fraction = false;
+  // Named by the pair tests' second pass (extra.second_pass of links pair_bw / pair_latency):
+  // value is the member's retest against known-good partners, fleet_median the tier's reference
+  // pair (median for bandwidth, lowest for latency), fleet_size the members of the tier.
+  bool by_second_pass = false;
   // The member's performance relative to the fleet median (below 1 is worse), whichever way the
   // metric points.
   double ratio = 1;

@@ -156,6 +156,15 @@ std::string format_qualify_text(const QualifyReport& report) {
   if (!report.fleet.outliers.empty()) {
     out << "\noutliers (" << outlier_rules_text(spec.fleet) << "):\n";
     for (const auto& o : report.fleet.outliers) {
+      if (o.by_second_pass) {
+        out << "  " << member_label(o.kind, o.who, o.to) << ": retested at "
+            << with_unit(o.value, o.metric) << ", "
+            << (lower_is_better(o.metric) ? "lowest pair " : "median pair ")
+            << with_unit(o.fleet_median, o.metric) << " (" << format_ratio(o.ratio)
+            << "x; second pass of " << o.fleet_size << " nodes) in " << o.record << " ["
+            << o.metric << "]\n";
+        continue;
+      }
       out << "  " << member_label(o.kind, o.who, o.to) << ": " << with_unit(o.value, o.metric)
           << ", fleet median " << with_unit(o.fleet_median, o.metric) << " ("
           << format_ratio(o.ratio) << "x";
@@ -237,6 +246,8 @@ json qualify_to_json(const QualifyReport& report) {
       rules.push_back("robust_z");
     if (o.by_fraction)
       rules.push_back("fraction_of_median");
+    if (o.by_second_pass)
+      rules.push_back("second_pass");
     j["rules"] = std::move(rules);
     outliers.push_back(std::move(j));
   }

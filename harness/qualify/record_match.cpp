@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/units.hpp"
+#include "results/metric_table.hpp"
 
 namespace cb {
 namespace {
@@ -126,9 +127,23 @@ std::optional<double> measure_record(const Expectation& e, const Record& r, std:
 }
 
 std::string primary_metric(const json& candidates) {
-  static const char* preferred[] = {"busbw_gbps", "tflops",     "gflops", "gbps",
-                                    "iops",       "latency_us", "time_us"};
-  for (const char* name : preferred) {
+  // The metric table's headline throughputs, a storage import's IOPS, the headline latency, then
+  // the time every measured record carries.
+  static const std::vector<std::string> preferred = [] {
+    std::vector<std::string> names;
+    for (const MetricDefinition* m : headline_metric_definitions()) {
+      if (m->higher_is_better)
+        names.push_back(m->name);
+    }
+    names.push_back("iops");
+    for (const MetricDefinition* m : headline_metric_definitions()) {
+      if (!m->higher_is_better)
+        names.push_back(m->name);
+    }
+    names.push_back("time_us");
+    return names;
+  }();
+  for (const std::string& name : preferred) {
     auto it = candidates.find(name);
     if (it != candidates.end() && it->is_number())
       return name;

@@ -22,9 +22,9 @@ bool record_matches(const Expectation& e, const Record& r);
 // extra.matrix. nullopt when the record lacks it; `why` then says what is missing.
 std::optional<double> measure_record(const Expectation& e, const Record& r, std::string* why);
 
-// The figure a record is judged by when nothing names one: busbw_gbps, tflops, gflops, gbps,
-// iops, latency_us, time_us, the first of those the record has among `candidates` (its metrics
-// when null); empty when none.
+// The figure a record is judged by when nothing names one: busbw_gbps, gbps, tflops, gflops (the
+// metric table's headline throughputs), iops, latency_us, time_us, the first of those the record
+// has among `candidates` (its metrics when null); empty when none.
 std::string primary_metric(const nlohmann::json& candidates);
 
 // "compute/copy bytes=1G dtype=float gpus=8" — how reports name a record.

@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "qualify/spec_metrics.hpp"
+#include "results/metric_table.hpp"
 
 namespace cb {
 namespace {
@@ -289,6 +290,8 @@ json spec_to_json(const Spec& spec) {
 }
 
 bool lower_is_better(std::string_view metric) {
+  if (const MetricDefinition* known = find_metric(metric))
+    return !known->higher_is_better;
   auto ends_with = [&](std::string_view suffix) {
     return metric.size() >= suffix.size() && metric.substr(metric.size() - suffix.size()) == suffix;
   };
@@ -298,26 +301,8 @@ bool lower_is_better(std::string_view metric) {
 }
 
 std::string metric_unit(std::string_view metric) {
-  auto ends_with = [&](std::string_view suffix) {
-    return metric.size() >= suffix.size() && metric.substr(metric.size() - suffix.size()) == suffix;
-  };
-  if (ends_with("gbps"))
-    return "GB/s";
-  if (ends_with("tflops"))
-    return "TFLOP/s";
-  if (ends_with("gflops"))
-    return "GFLOP/s";
-  if (ends_with("_us"))
-    return "us";
-  if (ends_with("_ms"))
-    return "ms";
-  if (ends_with("_ns"))
-    return "ns";
-  if (ends_with("_s"))
-    return "s";
-  if (ends_with("iops"))
-    return "IO/s";
-  return "";
+  const MetricUnitSuffix* unit = unit_suffix_of(metric);
+  return unit ? unit->unit : "";
 }
 
 std::string_view measure_name(Measure m) {

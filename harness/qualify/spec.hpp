@@ -75,10 +75,11 @@ Spec spec_from_json(const nlohmann::json& j, const std::string& source);
 Spec load_spec_file(const std::string& path);
 nlohmann::json spec_to_json(const Spec& spec);
 
-// Latencies and times are better when lower; bandwidths and flop rates when higher. Decided by
-// the metric's unit suffix (_us, _ms, _s) or a latency/time prefix.
+// Latencies and times are better when lower; bandwidths and flop rates when higher. The metric
+// table (results/metrics.json) decides for the metrics it knows; others by their unit suffix
+// (_us, _ms, _ns, _s) or a latency/time prefix.
 bool lower_is_better(std::string_view metric);
-// "GB/s", "TFLOP/s", "us" ... from the metric's name, for reports.
+// "GB/s", "TFLOP/s", "us" ... from the metric's name (the metric table's unit suffixes).
 std::string metric_unit(std::string_view metric);
 
 std::string_view measure_name(Measure m);

@@ -221,7 +221,25 @@ Headline build_headline(const ResultsFile& results, const std::string& source,
   headline.parts = rank_parts(families, options);
   headline.stragglers = find_stragglers(families);
   headline.missing_parts = missing_prediction_parts(results);
+  headline.step = validate_step(results, source, headline.horizon_gpus);
+  if (headline.step) {
+    ReportOptions priced = options;
+    headline.priced_by_default = !options.gpu_hours;
+    if (!priced.gpu_hours) {
+      priced.gpu_hours = kExampleGpuHours;
+      priced.price = kExamplePrice;
+    }
+    headline.priced_gpu_hours = *priced.gpu_hours;
+    headline.priced_price = priced.price.value_or(0);
+    const int n = options.outlook_gpus.empty() ? headline.horizon_gpus : options.outlook_gpus.front();
+    if (auto e = step_efficiency_at(*headline.step, n, &headline.step_cost_how))
+      headline.step_cost = cost_outlook(n, *e, priced);
+  }
   if (!headline.missing_parts.empty())
+    return headline;
+  // A measured step speaks for the workload that ran; the default 7B shape, sized for GPUs, would
+  // only put a step no reader can use beside it. One the user asked for is kept.
+  if (headline.step && !options.step_given)
     return headline;
   PredictionConfig config = options.step;
   config.predict_to = headline.horizon_gpus;

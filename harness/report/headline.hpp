@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/measured_step.hpp"
 #include "analysis/prediction.hpp"
 #include "report/curve_report.hpp"
 
@@ -20,6 +21,9 @@ namespace cb::report {
 
 struct ReportOptions {
   PredictionConfig step;           // the training step predicted; see default_training_step()
+  // --model-params or --tokens-per-gpu given: the step predicted is the user's, shown even where
+  // a measured step (workload records) replaces the default one.
+  bool step_given = false;
   std::optional<double> gpu_hours; // the job's GPU-hours at perfect scaling: adds wall time
   std::optional<double> price;     // per GPU-hour, with gpu_hours: adds the cost
   std::vector<int> outlook_gpus = {64, 1024};
@@ -69,6 +73,10 @@ struct Straggler {
 // of the median; one entry per rank, the slowest first.
 std::vector<Straggler> find_stragglers(const std::vector<FamilyReport>& families);
 
+// The document's worked example: 4,000 GPU-hours at $2.50 per GPU-hour.
+inline constexpr double kExampleGpuHours = 4000;
+inline constexpr double kExamplePrice = 2.5;
+
 // What the lost efficiency costs at one GPU count.
 struct CostOutlook {
   int gpus = 0;
@@ -95,6 +103,16 @@ struct Headline {
   std::vector<StepTime> predicted;         // at outlook_gpus
   std::vector<CostOutlook> predicted_cost; // at outlook_gpus
   std::string prediction_problem;          // why no prediction although no part is missing
+
+  // The measured training step (workload/data_parallel_step), held against its prediction.
+  std::optional<StepValidation> step;
+  // The document's worked example priced from it: a job of priced_gpu_hours on
+  // step_cost->gpus GPUs at priced_price per GPU-hour (4,000 and 2.50 unless --gpu-hours and
+  // --price were given), at the efficiency measured there or predicted (step_cost_how says which).
+  std::optional<CostOutlook> step_cost;
+  std::string step_cost_how;
+  double priced_gpu_hours = 0, priced_price = 0;
+  bool priced_by_default = false;
 
   // The part that limits first, or null when no part falls under the threshold.
   const PartOutlook* limiting() const;

@@ -8,6 +8,9 @@ namespace cb::report {
 
 using PlotRun = cb::PlotRun;
 
-PlotRun draw_plots(const std::string& results_path, const std::string& out_dir);
+// `prediction_path`: the report's training-step comparison (JSON), drawn on step_anatomy.png;
+// empty for none.
+PlotRun draw_plots(const std::string& results_path, const std::string& out_dir,
+                   const std::string& prediction_path = "");
 
 } // namespace cb::report

@@ -7,6 +7,7 @@
 
 #include "analysis/cost.hpp"
 #include "report/report_format.hpp"
+#include "report/step_section.hpp"
 
 namespace cb::report {
 namespace {
@@ -135,6 +136,10 @@ std::string family_definition(const std::string& suite) {
     return "aggregate read throughput, all bytes over the slowest reader's time; E(N) = X(N) / "
            "(N · X(1)).";
   }
+  if (suite == "workload") {
+    return "a data-parallel training step measured whole, with the same work on every GPU: "
+           "tokens per second of all GPUs; E(N) = step(1) / step(N), utilization = compute / step.";
+  }
   return "E(N) = X(N) / (N · X(1)) for throughputs.";
 }
 
@@ -145,9 +150,11 @@ std::string outlook_header(const std::string& what, int gpus) {
 void add_headline(Document& doc, const ReportData& data) {
   const Headline& h = data.headline;
   doc.heading(2, "Headline");
-  std::vector<Paragraph> items;
+  std::vector<Paragraph> items = step_headline_items(h);
   items.push_back({"Limits scaling first:", limit_sentence(h)});
-  for (const auto& s : h.stragglers) {
+  // The one slowest GPU: synchronous work waits for it; the others are in the curves' notes.
+  for (std::size_t k = 0; k < h.stragglers.size() && k < 1; ++k) {
+    const Straggler& s = h.stragglers[k];
     std::string where;
     for (std::size_t i = 0; i < s.parts.size() && i < kMaxStragglerParts; ++i)
       where += (i ? ", " : "") + s.parts[i];
@@ -157,7 +164,13 @@ void add_headline(Document& doc, const ReportData& data) {
                                          " of its peers' median (" + where +
                                          "); synchronous work waits for it, so it caps scaling "
                                          "whatever the fitted laws say. Check it before trusting "
-                                         "the predictions."});
+                                         "the predictions." +
+                                         (h.stragglers.size() > 1
+                                              ? " " + std::to_string(h.stragglers.size() - 1) +
+                                                    " more GPU(s) fall under " +
+                                                    format_percent(kStragglerShare, 0) +
+                                                    " of the median somewhere (see the curves)."
+                                              : std::string())});
   }
   if (h.prediction) {
     for (std::size_t i = 0; i < h.predicted.size(); ++i) {
@@ -193,7 +206,7 @@ void add_headline(Document& doc, const ReportData& data) {
                          " (the prediction needs compute/gemm and collectives/all_reduce; "
                          "storage/seq_read, for input reads, is optional). The table below is "
                          "what the measured parts say on their own."});
-  } else {
+  } else if (!h.prediction_problem.empty()) {
     items.push_back({"No training-step prediction:", h.prediction_problem});
   }
   doc.bullets(std::move(items));
@@ -212,6 +225,7 @@ void add_headline(Document& doc, const ReportData& data) {
     doc.bullets(std::move(warnings));
   }
 
+  add_step_table(doc, h);
   if (h.parts.empty())
     return;
   Table table;
@@ -317,7 +331,19 @@ void add_models_table(Document& doc, const FamilyReport& family, const std::vect
                 "Models:");
 }
 
-void add_curve(Document& doc, const CurveReport& c) {
+// A fit's "needs at least N points / GPU counts" is said once for the whole report (see
+// unfitted_summary), not beside every curve of a run with too few counts.
+bool too_few_points(const std::string& warning) {
+  return warning.rfind("needs at least", 0) == 0;
+}
+
+struct Unfitted {
+  std::size_t curves = 0;
+  std::size_t single_count = 0; // curves measured at one GPU count
+  std::vector<std::string> reasons; // distinct, "USL: needs at least 3 points ..., have 2"
+};
+
+void add_curve(Document& doc, const CurveReport& c, Unfitted& unfitted) {
   doc.heading(3, c.label() + " — " + metric_label(c.curve().key.metric));
   const bool any_spread = std::any_of(c.rows.begin(), c.rows.end(),
                                       [](const CurveRow& r) { return r.spread.has_value(); });
@@ -359,9 +385,19 @@ void add_curve(Document& doc, const CurveReport& c) {
                                      " figures; cv = standard deviation / mean."});
   }
   std::vector<std::string> seen;
+  bool counted = false;
   auto note = [&](const std::string& model, const std::vector<std::string>& warnings) {
     for (const auto& w : warnings) {
       const std::string text = model + ": " + w;
+      if (too_few_points(w)) {
+        if (!counted)
+          ++unfitted.curves;
+        counted = true;
+        if (std::find(unfitted.reasons.begin(), unfitted.reasons.end(), text) ==
+            unfitted.reasons.end())
+          unfitted.reasons.push_back(text);
+        continue;
+      }
       if (std::find(seen.begin(), seen.end(), text) != seen.end())
         continue;
       seen.push_back(text);
@@ -379,8 +415,9 @@ void add_curve(Document& doc, const CurveReport& c) {
     }
   }
   if (c.series && c.scaling_points() < 2) {
-    // The fits' own warnings would only say, three ways, that one point is not a curve.
-    notes.push_back({"Note:", "measured at one GPU count: nothing to say about scaling."});
+    // The fits' own warnings would only say, three ways, that one point is not a curve; the
+    // report's closing line counts these curves once.
+    ++unfitted.single_count;
     doc.bullets(std::move(notes));
     return;
   }
@@ -463,12 +500,12 @@ void add_not_run(Document& doc, const FamilyReport& family) {
 }
 
 void add_family(Document& doc, const FamilyReport& family, const ReportData& data,
-                const PlotSet& plots) {
+                const PlotSet& plots, Unfitted& unfitted) {
   doc.heading(2, family.suite);
   doc.paragraph(family_definition(family.suite), "What it measures:");
   add_models_table(doc, family, data.options.outlook_gpus);
   for (const auto& c : family.curves)
-    add_curve(doc, c);
+    add_curve(doc, c, unfitted);
   if (family.curves.size() < family.curves_total) {
     doc.paragraph(std::to_string(family.curves_total - family.curves.size()) +
                       " more curves at smaller sizes are not shown; 'clusterbench fit' stores "
@@ -497,6 +534,8 @@ std::string plot_family(const std::string& path) {
     return "links";
   if (name == "storage_readers")
     return "storage";
+  if (name == "step_anatomy")
+    return "workload";
   return "";
 }
 
@@ -566,8 +605,9 @@ Document build_report_document(const ReportData& data, const PlotSet& plots) {
            std::to_string(n.failed) + " failed.";
   doc.paragraph(about, "Results:");
   add_headline(doc, data);
+  Unfitted unfitted;
   for (const auto& family : data.families)
-    add_family(doc, family, data, plots);
+    add_family(doc, family, data, plots, unfitted);
 
   std::vector<std::string> elsewhere;
   for (const auto& file : plots.files) {
@@ -584,6 +624,22 @@ Document build_report_document(const ReportData& data, const PlotSet& plots) {
     for (const auto& file : elsewhere) {
       doc.image(file, std::filesystem::path(file).filename().string());
     }
+  }
+  if (unfitted.curves > 0 || unfitted.single_count > 0) {
+    std::string text;
+    if (unfitted.curves > 0) {
+      std::string why;
+      for (const auto& r : unfitted.reasons)
+        why += (why.empty() ? "" : "; ") + r;
+      text = std::to_string(unfitted.curves) +
+             " curve(s) have too few GPU counts for a scaling law (" + why +
+             "); their efficiency is the measured one only.";
+    }
+    if (unfitted.single_count > 0) {
+      text += (text.empty() ? "" : " ") + std::to_string(unfitted.single_count) +
+              " curve(s) were measured at one GPU count: nothing to say about their scaling.";
+    }
+    doc.paragraph(text + " Sweep more counts (e.g. --gpus 1,2,4,8) to fit them.", "Not fitted:");
   }
   return doc;
 }

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/units.hpp"
+#include "results/metric_table.hpp"
 
 namespace cb::report {
 
@@ -85,19 +86,10 @@ std::string describe_params(const nlohmann::json& params) {
 }
 
 std::string metric_label(const std::string& metric) {
-  if (metric == "busbw_gbps")
-    return "busbw (GB/s)";
-  if (metric == "algbw_gbps")
-    return "algbw (GB/s)";
-  if (metric == "gbps")
-    return "GB/s";
-  if (metric == "tflops")
-    return "TFLOP/s";
-  if (metric == "gflops")
-    return "GFLOP/s";
-  if (metric == "latency_us")
-    return "latency (us)";
-  return metric;
+  const MetricDefinition* m = find_metric(metric);
+  if (!m)
+    return metric;
+  return m->short_name.empty() ? m->unit : m->short_name + " (" + m->unit + ")";
 }
 
 } // namespace cb::report

@@ -70,6 +70,17 @@ json headline_json(const Headline& h) {
               {"prediction_problem",
                h.prediction_problem.empty() ? json(nullptr) : json(h.prediction_problem)},
               {"prediction", nullptr}};
+  if (h.step) {
+    json step = step_validation_to_json(*h.step);
+    step["priced"] = {{"gpu_hours", h.priced_gpu_hours},
+                      {"price_per_gpu_hour", h.priced_price},
+                      {"example_defaults", h.priced_by_default},
+                      {"efficiency_from", h.step_cost_how},
+                      {"cost", h.step_cost ? cost_json(*h.step_cost) : json(nullptr)}};
+    out["training_step"] = std::move(step);
+  } else {
+    out["training_step"] = nullptr;
+  }
   if (h.prediction) {
     json prediction = prediction_to_json(*h.prediction);
     prediction["workload"] = describe_workload(h.prediction->model.config);

@@ -70,6 +70,7 @@ ReportCommandOptions read_report_flags(const ArgParser& args) {
   PredictionConfig& step = r.step;
   step = default_training_step();
   read_workload_flags(args, step);
+  r.step_given = args.has("model-params") || args.has("tokens-per-gpu");
   const auto at = args.get("at");
   if (at)
     r.outlook_gpus = parse_gpu_counts(*at, "--at");

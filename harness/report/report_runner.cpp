@@ -61,12 +61,21 @@ int run_report(const ReportCommandOptions& options, std::ostream& out, std::ostr
   PlotSet linked;   // the figures the Markdown and JSON name
   PlotSet embedded; // the figures the HTML page carries
   std::optional<TemporaryFolder> scratch;
+  // The measured step's comparison goes to the plot script in a file of our own, outside the
+  // user's folder.
+  std::optional<TemporaryFolder> step_file;
+  std::string prediction_path;
+  if ((options.plots_dir || options.html_path) && data.headline.step) {
+    step_file.emplace();
+    prediction_path = step_file->path() + "/step_prediction.json";
+    write_text_atomic(step_validation_to_json(*data.headline.step).dump(), prediction_path);
+  }
   if (options.plots_dir) {
-    linked = plot_set(draw_plots(options.results_path, *options.plots_dir));
+    linked = plot_set(draw_plots(options.results_path, *options.plots_dir, prediction_path));
     embedded = linked;
   } else if (options.html_path) {
     scratch.emplace();
-    embedded = plot_set(draw_plots(options.results_path, scratch->path()));
+    embedded = plot_set(draw_plots(options.results_path, scratch->path(), prediction_path));
   }
   const std::string& note = options.plots_dir ? linked.note : embedded.note;
   if (!note.empty())

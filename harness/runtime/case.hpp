@@ -82,7 +82,8 @@ public:
   using Factory = std::unique_ptr<BenchmarkCase> (*)();
   static CaseRegistry& instance();
   void add(Factory factory);
-  // Fresh instances of every registered case, ordered by suite (DESIGN order) then registration.
+  // Fresh instances of every registered case, ordered by suite (compute, links, collectives,
+  // storage) then registration.
   std::vector<std::unique_ptr<BenchmarkCase>> create_all() const;
   std::vector<std::string> suites() const;
   std::vector<std::string> case_names(const std::string& suite) const;

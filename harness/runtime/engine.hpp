@@ -1,11 +1,12 @@
 #pragma once
 // The measurement engine: how every benchmark is timed, whatever it measures.
 //
-// Rules (DESIGN.md): ranks never decide on their own. Batch size and stopping are decided on rank 0
-// and broadcast, so every rank runs the same number of operations and no collective deadlocks.
-// One sample = the time of a batch of k operations divided by k, max over ranks. Warm-up and the
-// calibration batches are never kept. Sampling stops when the relative standard deviation reaches
-// the target after a minimum count and time, or at the time cap (then the record is `noisy`).
+// Rules (docs/DESIGN.md, "Measurement rules"): ranks never decide on their own. Batch size and
+// stopping are decided on rank 0 and broadcast, so every rank runs the same number of operations
+// and no collective deadlocks. One sample = the time of a batch of k operations divided by k, max
+// over ranks. Warm-up and the calibration batches are never kept. Sampling stops when the robust
+// relative spread reaches the target after a minimum count and time, or at the time cap (then the
+// record is `noisy`).
 #include <functional>
 #include <vector>
 

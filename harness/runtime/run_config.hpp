@@ -36,6 +36,15 @@ struct RunConfig {
   std::uint64_t file_bytes = 0; // 0 = the family's default
   bool cleanup = false;
   bool buffered = false; // storage: skip O_DIRECT on purpose
+  // links: pair tests in concurrent round-robin rounds, or one pair at a time ("sequential")
+  std::string pairs = "rounds";
+  // workload (data-parallel training step)
+  double model_params = 0;                     // 0 = the family's default for the backend
+  double tokens_per_gpu = 0;                   // 0 = the family's default
+  std::uint64_t bucket_bytes = 25ull << 20;    // gradient bucket, as PyTorch DDP's 25 MB
+  int prefetch = 2;                            // batches the loader may read ahead
+  std::uint64_t input_bytes_per_step = 0;      // per GPU; 0 = no input reads
+  bool overlap = true;                         // all-reduce buckets during backward
   MeasureSettings measure;
 
   // The collective message sizes: min, min*f, ... <= max (always including min).

@@ -19,7 +19,7 @@ namespace cb {
 
 ArgParser run_argument_parser() {
   ArgParser p("clusterbench run", "clusterbench run [options]");
-  p.option("suite", "LIST", "families to run: compute,links,collectives,storage (default: all)")
+  p.option("suite", "LIST", "families to run: compute,links,collectives,storage,workload (default: all)")
       .option("cases", "LIST", "cases within them, e.g. all_reduce,broadcast (default: all)")
       .option("gpus", "LIST|auto",
               "GPU counts to sweep, e.g. 1,2,4 (default auto: powers of two, "
@@ -56,7 +56,20 @@ ArgParser run_argument_parser() {
       .option("queue-depth", "N", "storage: reads in flight per rank (default 1)")
       .option("file-bytes", "SIZE", "storage: file size per rank")
       .flag("buffered", "storage: read through the page cache instead of O_DIRECT")
-      .flag("cleanup", "storage: remove clusterbench's files afterwards");
+      .flag("cleanup", "storage: remove clusterbench's files afterwards")
+      .option("pairs", "HOW",
+              "links: rounds (default: all disjoint pairs of a round at once, n-1 rounds) or "
+              "sequential (one pair at a time, to isolate congestion)")
+      .option("model-params", "COUNT",
+              "workload: parameters of the model trained, e.g. 16M (default: a step of "
+              "~0.1-1 s on one core)")
+      .option("tokens-per-gpu", "COUNT", "workload: tokens per GPU per step (default 256)")
+      .option("bucket-bytes", "SIZE", "workload: gradient all-reduce bucket (default 25M, as DDP)")
+      .option("prefetch", "N", "workload: batches the loader reads ahead (default 2)")
+      .option("input-bytes-per-step", "SIZE",
+              "workload: input each GPU reads per step from --storage-dir (default 0: none)")
+      .option("overlap", "on|off",
+              "workload: all-reduce each bucket during backward (on, default) or after it");
   p.epilog(
       "Not started under MPI, run re-executes itself through mpirun with one rank per device and\n"
       "prints the command; under mpirun or srun it runs as it is; with --single-process it runs\n"
@@ -207,7 +220,40 @@ RunConfig run_config_from(const ArgParser& args) {
     c.file_bytes = parse_size(*args.get("file-bytes"), "--file-bytes");
   c.buffered = args.has("buffered");
   c.cleanup = args.has("cleanup");
+  if (args.has("model-params")) {
+    c.model_params = parse_count(*args.get("model-params"), "--model-params");
+    if (!(c.model_params >= 1))
+      throw InputError("--model-params: must be at least 1, got " + *args.get("model-params"));
+  }
+  if (args.has("tokens-per-gpu")) {
+    c.tokens_per_gpu = parse_count(*args.get("tokens-per-gpu"), "--tokens-per-gpu");
+    if (!(c.tokens_per_gpu >= 1) || c.tokens_per_gpu > 1e9) {
+      throw InputError("--tokens-per-gpu: must be 1..1e9, got " + *args.get("tokens-per-gpu"));
+    }
+  }
+  if (args.has("bucket-bytes"))
+    c.bucket_bytes = parse_size(*args.get("bucket-bytes"), "--bucket-bytes");
+  if (args.has("prefetch")) {
+    const long long n = parse_integer(*args.get("prefetch"), "--prefetch");
+    if (n < 1 || n > 64)
+      throw InputError("--prefetch: must be 1..64 batches, got " + *args.get("prefetch"));
+    c.prefetch = static_cast<int>(n);
+  }
+  if (args.has("input-bytes-per-step")) {
+    // 0 means no input reads (parse_size refuses 0, as a size of nothing elsewhere is a mistake).
+    const std::string text = *args.get("input-bytes-per-step");
+    c.input_bytes_per_step = text.find_first_not_of('0') == std::string::npos && !text.empty()
+                                 ? 0
+                                 : parse_size(text, "--input-bytes-per-step");
+  }
+  const std::string overlap = args.get_or("overlap", "on");
+  if (overlap != "on" && overlap != "off")
+    throw InputError("--overlap: expected on or off, got '" + overlap + "'");
+  c.overlap = overlap == "on";
   c.out = args.get_or("out", "");
+  c.pairs = args.get_or("pairs", "rounds");
+  if (c.pairs != "rounds" && c.pairs != "sequential")
+    throw InputError("--pairs: expected rounds or sequential, got '" + c.pairs + "'");
   return c;
 }
 

@@ -6,6 +6,7 @@
 
 #include "core/stats.hpp"
 #include "core/units.hpp"
+#include "results/metric_table.hpp"
 #include "verdicts/google_benchmark_json.hpp"
 
 namespace cb {
@@ -43,8 +44,32 @@ std::string CaseKey::id() const {
   return suite + '\x1f' + case_name + '\x1f' + params.dump() + '\x1f' + std::to_string(gpus);
 }
 
+nlohmann::json comparable_params(const std::string& suite, const nlohmann::json& params) {
+  if (!params.is_object())
+    return params;
+  nlohmann::json out = params;
+  // Element counts follow from bytes and dtype (and each tool counts them its own way).
+  out.erase("count");
+  // OSU's per-rank message size: "bytes" holds the same size the way nccl-tests counts it.
+  out.erase("message_bytes");
+  // fio's direct=1 and the storage suite's io=direct are one choice.
+  if (out.contains("io"))
+    out.erase("direct");
+  // Root 0 is every source's default; our broadcast and reduce always use it and do not say so.
+  if (auto it = out.find("root");
+      it != out.end() && it->is_number_integer() && it->get<long long>() == 0) {
+    out.erase(it);
+  }
+  // A storage read covers the file in whole blocks: its bytes follow from file_bytes and
+  // block_bytes.
+  if (suite == "storage" && out.contains("file_bytes") && out.contains("block_bytes"))
+    out.erase("bytes");
+  return out;
+}
+
 CaseKey key_of(const Record& record) {
-  return {record.suite, record.case_name, record.params, record.gpus};
+  return {record.suite, record.case_name, comparable_params(record.suite, record.params),
+          record.gpus};
 }
 
 std::string describe_params(const nlohmann::json& params) {
@@ -111,9 +136,17 @@ const char* to_string(Better better) {
 }
 
 const std::vector<HeadlineMetric>& headline_metrics() {
-  static const std::vector<HeadlineMetric> metrics = {
-      {"busbw_gbps", Better::higher}, {"gbps", Better::higher},      {"tflops", Better::higher},
-      {"gflops", Better::higher},     {"latency_us", Better::lower}, {"time_us", Better::lower}};
+  static const std::vector<HeadlineMetric> metrics = [] {
+    std::vector<HeadlineMetric> list;
+    auto add = [&](const MetricDefinition& m) {
+      list.push_back({m.name, m.higher_is_better ? Better::higher : Better::lower});
+    };
+    for (const MetricDefinition* m : headline_metric_definitions())
+      add(*m);
+    // Every measured record carries time_us: the figure of last resort.
+    add(*find_metric("time_us"));
+    return list;
+  }();
   return metrics;
 }
 

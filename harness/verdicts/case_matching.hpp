@@ -24,6 +24,12 @@ struct CaseKey {
   std::string id() const;
 };
 
+// A record's identity, the same whichever tool measured the case: the params without the size
+// keys that follow from others, so that an imported nccl-tests, OSU or fio run lines up with a
+// measured one. Dropped: "count" (from bytes and dtype), "message_bytes" (OSU's per-rank size;
+// "bytes" counts as nccl-tests does), "direct" beside "io", "root" 0 (the default root), and a
+// storage read's "bytes" beside "file_bytes" (the file in whole blocks).
+nlohmann::json comparable_params(const std::string& suite, const nlohmann::json& params);
 CaseKey key_of(const Record& record);
 // "bytes=64M dtype=float op=sum": sizes in bytes printed as nccl-tests users read them.
 std::string describe_params(const nlohmann::json& params);

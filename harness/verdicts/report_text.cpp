@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <utility>
+
+#include "results/metric_table.hpp"
 
 namespace cb {
 namespace {
@@ -14,16 +17,26 @@ std::string printf_string(const char* format, double value) {
   return buffer;
 }
 
-struct UnitSuffix {
-  const char* suffix;
-  const char* unit;
+// A quantity's unit from the metric table's suffixes, and the name before it: "busbw_gbps" ->
+// {"busbw", "GB/s"}, a bare unit name "gbps" -> {"", "GB/s"}; nullopt for a name with no unit.
+// The underscore between name and unit is the unit's own for time suffixes ("_us") and added for
+// the others ("gbps").
+struct NamedUnit {
+  std::string name;
+  std::string unit;
 };
-constexpr UnitSuffix kUnitSuffixes[] = {{"_gbps", "GB/s"},      {"_tflops", "TFLOP/s"},
-                                        {"_gflops", "GFLOP/s"}, {"_us", "us"},
-                                        {"_ms", "ms"},          {"_s", "s"}};
-// Bare metric names that are their own unit.
-constexpr UnitSuffix kBareUnits[] = {
-    {"gbps", "GB/s"}, {"tflops", "TFLOP/s"}, {"gflops", "GFLOP/s"}};
+std::optional<NamedUnit> split_unit(const std::string& quantity) {
+  for (const auto& u : metric_unit_suffixes()) {
+    if (u.suffix.front() != '_' && quantity == u.suffix)
+      return NamedUnit{"", u.unit};
+    const std::string suffix = u.suffix.front() == '_' ? u.suffix : "_" + u.suffix;
+    if (quantity.size() > suffix.size() &&
+        quantity.compare(quantity.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      return NamedUnit{quantity.substr(0, quantity.size() - suffix.size()), u.unit};
+    }
+  }
+  return std::nullopt;
+}
 
 // Display width of UTF-8 text: continuation bytes take no column.
 std::size_t display_width(const std::string& text) {
@@ -80,18 +93,10 @@ std::string format_p(double p) {
 std::string quantity_label(const std::string& quantity) {
   if (quantity == "time_s")
     return "time";
-  for (const auto& bare : kBareUnits) {
-    if (quantity == bare.suffix)
-      return bare.unit;
-  }
-  for (const auto& unit : kUnitSuffixes) {
-    const std::string suffix = unit.suffix;
-    if (quantity.size() > suffix.size() &&
-        quantity.compare(quantity.size() - suffix.size(), suffix.size(), suffix) == 0) {
-      return quantity.substr(0, quantity.size() - suffix.size()) + " " + unit.unit;
-    }
-  }
-  return quantity;
+  const auto named = split_unit(quantity);
+  if (!named)
+    return quantity;
+  return named->name.empty() ? named->unit : named->name + " " + named->unit;
 }
 
 std::string format_quantity(const std::string& quantity, double value) {
@@ -99,18 +104,8 @@ std::string format_quantity(const std::string& quantity, double value) {
     return format_seconds(value);
   if (std::isnan(value))
     return "-";
-  for (const auto& bare : kBareUnits) {
-    if (quantity == bare.suffix)
-      return format_figure(value) + " " + bare.unit;
-  }
-  for (const auto& unit : kUnitSuffixes) {
-    const std::string suffix = unit.suffix;
-    if (quantity.size() > suffix.size() &&
-        quantity.compare(quantity.size() - suffix.size(), suffix.size(), suffix) == 0) {
-      return format_figure(value) + " " + unit.unit;
-    }
-  }
-  return format_figure(value);
+  const auto named = split_unit(quantity);
+  return named ? format_figure(value) + " " + named->unit : format_figure(value);
 }
 
 MarkdownTable::MarkdownTable(std::vector<std::string> header) : header_(std::move(header)) {}

@@ -64,6 +64,18 @@ void gemm_square(bool is_double, int n, const void* a, const void* b, void* c) {
 #endif
 }
 
+void gemm_f32(bool transpose_a, bool transpose_b, int m, int n, int k, const float* a, int lda,
+              const float* b, int ldb, float* c, int ldc) {
+#if defined(CB_HAVE_OPENBLAS)
+  cblas_sgemm(CblasRowMajor, transpose_a ? CblasTrans : CblasNoTrans,
+              transpose_b ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
+#else
+  (void)transpose_a, (void)transpose_b, (void)m, (void)n, (void)k, (void)a, (void)lda, (void)b,
+      (void)ldb, (void)c, (void)ldc;
+  CB_RUN_ERROR(blas_description());
+#endif
+}
+
 double gemm_a_value(std::size_t row, std::size_t col) {
   return static_cast<double>(static_cast<long>((row * 7 + col * 3) % 17) - 8) / 8.0;
 }

@@ -19,6 +19,12 @@ double gemm_flops(double m, double n, double k);
 // Row-major square C = A * B of n x n, float (is_double = false) or double.
 void gemm_square(bool is_double, int n, const void* a, const void* b, void* c);
 
+// Row-major float C (m x n, leading dimension ldc) = op(A) op(B), op(X) = X or its transpose,
+// op(A) m x k and op(B) k x n: the rectangular and transposed products of a layer's forward and
+// backward pass (the workload family).
+void gemm_f32(bool transpose_a, bool transpose_b, int m, int n, int k, const float* a, int lda,
+              const float* b, int ldb, float* c, int ldc);
+
 // Inputs whose products and partial sums are exact in float for n <= 262144: multiples of 1/8 in
 // [-1, 1], so every product is a multiple of 1/64 and every sum fits in 24 bits of mantissa. Any
 // summation order gives the exact result, and C is checked for equality, not within a tolerance.

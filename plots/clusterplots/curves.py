@@ -1,6 +1,6 @@
 """Scaling curves: one case with fixed parameters, its headline metric against the GPU count.
 
-Efficiency (docs: DESIGN.md, Metrics):
+Efficiency (docs/REFERENCE.md, "Scaling efficiency"):
 - aggregate throughputs (gbps, gflops, tflops): weak-scaling E(N) = X(N) / (N * X(1));
 - collectives: E(N) = busbw(N) / busbw(2) at a fixed message size, the largest measured.
 Both are E(N) = (A(N) / N) / (A(N0) / N0) for an aggregate A and a baseline count N0: busbw is
@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .labels import format_param, format_size
+from .metric_table import HEADLINE_THROUGHPUTS
 
-HEADLINE_METRICS = ("busbw_gbps", "gbps", "tflops", "gflops")
+HEADLINE_METRICS = HEADLINE_THROUGHPUTS
 PER_RANK_METRICS = ("busbw_gbps",)   # figures already normalised per rank
 
 

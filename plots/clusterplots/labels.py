@@ -1,17 +1,11 @@
 """Human-readable labels: sizes, parameter sets, metric names with units."""
 
+from .metric_table import METRICS
+
 _SIZE_KEYS = ("bytes", "block_bytes", "file_bytes")
 _UNITS = ("B", "KiB", "MiB", "GiB", "TiB")
 
-METRIC_LABELS = {
-    "busbw_gbps": "bus bandwidth (GB/s)",
-    "algbw_gbps": "algorithm bandwidth (GB/s)",
-    "gbps": "throughput (GB/s)",
-    "tflops": "TFLOP/s",
-    "gflops": "GFLOP/s",
-    "latency_us": "latency (µs)",
-    "time_us": "time (µs)",
-}
+METRIC_LABELS = {m.name: m.axis_label for m in METRICS}
 
 
 def format_size(n):

@@ -10,8 +10,10 @@ The `fits` section is the one `clusterbench fit` writes (harness/analysis/fits_j
 `values` are the metric as measured; the USL is fitted to the aggregate series (N * busbw for
 collectives, the metric itself for throughputs), the same series this module fits. An entry is used
 when suite, case, metric and params equal the curve's, its USL figures are numbers (null means the
-fit failed) and its `values` agree with the measured points to 1 %. Anything else (no section,
-another layout, other points) falls back to a fit here, so a plot never depends on the section.
+fit failed) and its `values` agree with the measured points to 1 %. Then the curve is not fitted
+again here: the stored fit is drawn and its bootstrap band is laid around it. Anything else (no
+section, another layout, other points, a file written before `fit` ran) falls back to a fit here,
+so a plot never depends on the section.
 """
 
 import math
@@ -38,11 +40,14 @@ class CurveModel:
     r2: float
     source: str
     warnings: list = field(default_factory=list)
-    band_fit: object = None     # the fit here that the bootstrap band is computed around
+    band_fit: object = None     # the fit the bootstrap band is computed around (predict(n))
 
     @property
     def n_peak(self):
         return usl_peak(self.alpha, self.beta)
+
+    def predict(self, n):
+        return usl_throughput(n, self.alpha, self.beta, self.gamma)
 
     def efficiency(self, n):
         n = np.asarray(n, dtype=float)
@@ -50,7 +55,7 @@ class CurveModel:
             n, usl_throughput(n, self.alpha, self.beta, self.gamma))
 
     def band(self, n):
-        """(low, high) efficiency at n, or None: the bootstrap band of the fit here, as ratios to
+        """(low, high) efficiency at n, or None: the bootstrap band of band_fit, as ratios to
         that fit, laid around this model's curve."""
         if self.band_fit is None:
             return None
@@ -113,15 +118,19 @@ def _from_fits_section(curve, fits):
 
 
 def model_for(curve, fits):
-    """The model to draw through `curve`, or None when it has too few points to fit."""
-    own = fit_usl(curve.n, curve.aggregate) if len(set(curve.gpus)) >= PARAMETERS else None
-    chosen = _from_fits_section(curve, fits)
-    if chosen is None and own is not None:
-        chosen = CurveModel(curve=curve, alpha=own.alpha, beta=own.beta, gamma=own.gamma,
-                            r2=own.r2, source=FITTED_HERE)
-    if chosen is not None:
-        chosen.band_fit = own
-    return chosen
+    """The model to draw through `curve`: the stored fit when the fits section has one for it,
+    else a fit here; None when the curve has too few points to fit."""
+    enough_points = len(set(curve.gpus)) >= PARAMETERS
+    stored = _from_fits_section(curve, fits)
+    if stored is not None:
+        # The bootstrap refits resampled points, which needs as many GPU counts as parameters.
+        stored.band_fit = stored if enough_points else None
+        return stored
+    if not enough_points:
+        return None
+    own = fit_usl(curve.n, curve.aggregate)
+    return CurveModel(curve=curve, alpha=own.alpha, beta=own.beta, gamma=own.gamma, r2=own.r2,
+                      source=FITTED_HERE, band_fit=own)
 
 
 def evaluation_grids(curve, points=100):

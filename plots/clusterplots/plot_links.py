@@ -54,7 +54,13 @@ def direction_text(record):
 
 
 def rank_labels(record, size):
-    """'0 n1:2' (rank, host:device) for each rank where per_rank says where it ran, else '0'."""
+    """'0 n1:2' (rank, host:device) for each rank where per_rank says where it ran, else '0'.
+    A matrix of node pairs (extra.matrix_of == 'nodes') is labelled by its nodes' hosts."""
+    members = record.extra.get("matrix_members")
+    nodes = record.extra.get("matrix_of") == "nodes"
+    if nodes and isinstance(members, list) and len(members) == size:
+        return [f"{i}  {m.get('host')}" if isinstance(m, dict) else str(i)
+                for i, m in enumerate(members)]
     by_rank = {p.get("rank"): p for p in record.per_rank if isinstance(p, dict)}
     labels = []
     for rank in range(size):
@@ -77,8 +83,9 @@ def draw_matrix(fig, ax, record, values):
     size = values.shape[0]
     ax.set_xticks(range(size), labels=[str(rank) for rank in range(size)], fontsize="small")
     ax.set_yticks(range(size), labels=rank_labels(record, size), fontsize="x-small")
-    ax.set_xlabel("destination rank (GPU)")
-    ax.set_ylabel("source rank (GPU)")
+    of = "node" if record.extra.get("matrix_of") == "nodes" else "rank (GPU)"
+    ax.set_xlabel(f"destination {of}")
+    ax.set_ylabel(f"source {of}")
     midpoint = (vmin + vmax) / 2
     font = "small" if size <= 8 else "xx-small"
     for i in range(size):

@@ -8,3 +8,5 @@ PLOT_SCRIPT = os.path.join(PLOTS_DIR, "plot.py")
 FIXTURES = os.path.join(REPO, "tests", "fixtures", "plots")
 HOST_RUN = os.path.join(FIXTURES, "host_cluster.json")
 GPU_RUN = os.path.join(FIXTURES, "gpu_cluster.json")
+# Published USL fits, shared with the C++ fitter's tests (tests/unit/analysis/test_usl.cpp).
+USL_VECTORS_FILE = os.path.join(REPO, "tests", "fixtures", "usl_vectors.json")

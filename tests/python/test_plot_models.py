@@ -4,28 +4,35 @@ labels, and the results reader's checks."""
 import copy
 import json
 import math
+import os
 
 import numpy as np
 import pytest
 
 from clusterplots import curves as cv
-from clusterplots.labels import distinguishing_keys, format_param, format_size
+from clusterplots.labels import distinguishing_keys, format_param, format_size, metric_label
+from clusterplots.metric_table import BY_NAME, TABLE_FILE
 from clusterplots.model import FITTED_HERE, FROM_FITS, evaluation_grids, model_for
 from clusterplots.plot_links import link_matrix
 from clusterplots.results import ResultsError, cluster_label, load_results, results_from_json
 from clusterplots.usl import (bootstrap_band_ratio, fit_usl, fit_usl_batch, usl_peak,
                               usl_throughput)
-from plot_fixtures import GPU_RUN, HOST_RUN
+from plot_fixtures import GPU_RUN, HOST_RUN, USL_VECTORS_FILE
 
-# Published USL fits (bounded non-linear least squares), the vectors of
-# ../shared/reference/usl_vectors.json: R package 'usl' (tests/coef.R, generated from
-# alpha = beta = 0.02, gamma = 1) and SPEC SDM91 from Gunther, Guerrilla Capacity Planning.
-USL_VECTORS = [
-    ([1, 2, 4, 6, 8, 10], [1, 1.8868, 3.0769, 3.5294, 3.5398, 3.3557],
-     (0.02, 0.02, 1.0, 7.0), 0.01),
-    ([1, 18, 36, 72, 108, 144, 216], [64.9, 995.9, 1652.4, 1853.2, 1828.9, 1775.0, 1702.2],
-     (0.0277285, 1.044e-4, 89.99523, 96.51956), 0.002),
-]
+
+# Published USL fits (bounded non-linear least squares), from tests/fixtures/usl_vectors.json:
+# the R package 'usl' (tests/coef.R, generated from alpha = beta = 0.02, gamma = 1) and SPEC SDM91
+# from Gunther, Guerrilla Capacity Planning (docs/REFERENCE.md, "Test vectors").
+def _usl_vectors():
+    with open(USL_VECTORS_FILE) as f:
+        sets = json.load(f)["sets"]
+    return [pytest.param(s["n"], s["x"],
+                         tuple(s["nls"][k] for k in ("alpha", "beta", "gamma", "n_peak")),
+                         s["tolerance_relative"], id=s["name"])
+            for s in sets]
+
+
+USL_VECTORS = _usl_vectors()
 
 
 # ---- USL --------------------------------------------------------------------------------------
@@ -207,6 +214,43 @@ def test_model_is_fitted_here_when_the_fits_section_does_not_describe_the_curve(
     assert (model.alpha, model.beta, model.gamma) == (own.alpha, own.beta, own.gamma)
 
 
+def test_a_stored_fit_is_drawn_without_fitting_the_curve_again(monkeypatch):
+    import clusterplots.model as model_module
+
+    def no_refit(*args):
+        raise AssertionError("the curve was fitted again although the file has its fit")
+
+    monkeypatch.setattr(model_module, "fit_usl", no_refit)
+    results = parse(copy_curve_records(), {"curves": [fits_entry()]})
+    (curve,) = cv.build_scaling_curves(results.records)
+    model = model_for(curve, results.fits)
+    assert model.source == FROM_FITS and model.band_fit is model
+    n = np.array([1.0, 4.0, 32.0])
+    band = model.band(n)   # the bootstrap of the stored fit, laid around the stored curve
+    assert band is not None
+    low, high = band
+    assert np.all(low <= model.efficiency(n) + 1e-12)
+    assert np.all(model.efficiency(n) <= high + 1e-12)
+
+
+def test_without_a_stored_fit_the_curve_is_fitted_here_once(monkeypatch):
+    import clusterplots.model as model_module
+
+    calls = []
+    real_fit = model_module.fit_usl
+
+    def counting_fit(*args):
+        calls.append(args)
+        return real_fit(*args)
+
+    monkeypatch.setattr(model_module, "fit_usl", counting_fit)
+    results = parse(copy_curve_records())
+    (curve,) = cv.build_scaling_curves(results.records)
+    model = model_for(curve, results.fits)
+    assert model.source == FITTED_HERE and len(calls) == 1
+    assert (model.band_fit.alpha, model.band_fit.beta) == (model.alpha, model.beta)
+
+
 def test_fits_entry_of_a_collective_models_the_aggregate_n_times_busbw():
     # As `clusterbench fit` writes it: values are busbw as measured (0 on one GPU), the USL is of
     # N * busbw, and E(N) = busbw(N) / busbw(2).
@@ -318,3 +362,17 @@ def test_link_matrix_reading():
     broken.extra["matrix"][2][3] = "fast"
     with pytest.raises(ResultsError, match=r"extra.matrix'?: \[2\]\[3\] must be a number or null"):
         link_matrix(broken)
+
+
+# ---- the metric table -------------------------------------------------------------------------
+
+def test_labels_and_headline_metrics_come_from_the_table_the_tools_embed():
+    # The file the C++ build embeds (harness/results/metric_table.hpp), not a copy.
+    assert TABLE_FILE.endswith(os.path.join("results", "metrics.json"))
+    assert metric_label("busbw_gbps") == "bus bandwidth (GB/s)"
+    assert metric_label("gbps") == "throughput (GB/s)"
+    assert metric_label("tflops") == "TFLOP/s"
+    assert metric_label("latency_us") == "latency (µs)"
+    assert metric_label("widgets") == "widgets"
+    assert cv.HEADLINE_METRICS == ("busbw_gbps", "gbps", "tflops", "gflops")
+    assert not BY_NAME["latency_us"].higher_is_better and BY_NAME["latency_us"].headline

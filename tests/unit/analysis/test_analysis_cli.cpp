@@ -339,3 +339,46 @@ TEST_F(CliTest, CostRefusesFiguresPastItsBounds) {
   }
   EXPECT_EQ(run("cost --gpu-hours 1e12 --price 1e6 --gpus 8 --efficiency 1e-6").exit_code, 0);
 }
+
+namespace {
+
+// A run that measured the training step at 1 and 2 GPUs (and the parts, for the prediction).
+TEST_F(CliTest, CostFromARunWithTheMeasuredStepUsesItsEfficiency) {
+  const std::string path = write_results("parts.json");
+  cb::ResultsFile f = cb::load_results(path);
+  for (int gpus : {1, 2}) {
+    cb::Record r;
+    r.suite = "workload";
+    r.case_name = "data_parallel_step";
+    r.params = {{"model_params", 1e6}, {"tokens_per_gpu", 1000}, {"bucket_bytes", 1 << 20},
+                {"overlap", "on"},     {"input_bytes_per_step", 0}};
+    r.gpus = gpus;
+    r.ranks_per_node = gpus;
+    const double step = gpus == 1 ? 0.1 : 0.125;
+    r.samples_s.assign(5, step);
+    r.stats = cb::summarize(r.samples_s);
+    r.metrics = {{"step_s", step},           {"compute_s", 0.1},
+                 {"exposed_comm_s", step - 0.1}, {"input_wait_s", 0.0},
+                 {"utilization", 0.1 / step},   {"tokens_per_s", gpus * 1000 / step}};
+    r.extra = {{"gradient_bytes", 4e6}, {"largest_loss", "exposed_comm"}};
+    f.records.push_back(r);
+  }
+  cb::write_results_atomic(f, file("step.json"));
+  auto r = run("cost --from " + file("step.json") + " --gpu-hours 4000 --price 2.5 --gpus 2 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_NEAR(j["efficiency"].get<double>(), 0.8, 1e-12);
+  EXPECT_EQ(j["measured_step"]["efficiency_from"], "measured");
+  EXPECT_NEAR(j["cost"].get<double>(), 12500, 1e-6);
+  // Beyond the measured counts: the calibrated prediction, said to be one.
+  r = run("cost --from " + file("step.json") + " --gpu-hours 4000 --price 2.5 --gpus 64");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("calibrated"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1.0 M parameters"), std::string::npos) << r.out;
+  // A flag of another workload's is refused while the measured one is priced.
+  r = run("cost --from " + file("step.json") + " --gpu-hours 4000 --price 2.5 --gpus 2 --overlap 0.5");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--overlap"), std::string::npos) << r.err;
+}
+
+} // namespace

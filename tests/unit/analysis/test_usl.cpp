@@ -13,7 +13,7 @@ using namespace cb;
 namespace {
 
 nlohmann::json load_vectors() {
-  std::ifstream in(CB_ANALYSIS_FIXTURES "/usl_vectors.json");
+  std::ifstream in(CB_USL_VECTORS);
   return nlohmann::json::parse(in);
 }
 

@@ -21,9 +21,11 @@ TEST(FioImport, OneSequentialJob) {
   const Record& r = run.records[0];
   EXPECT_EQ(r.suite, "storage");
   EXPECT_EQ(r.case_name, "seq_read");
-  EXPECT_EQ(r.params,
-            (nlohmann::json{
-                {"block_bytes", 1048576}, {"queue_depth", 1}, {"direct", true}, {"io", "direct"}}));
+  EXPECT_EQ(r.params, (nlohmann::json{{"block_bytes", 1048576},
+                                      {"queue_depth", 1},
+                                      {"direct", true},
+                                      {"io", "direct"},
+                                      {"file_bytes", 268435456}})); // size=256M in "global options"
   EXPECT_EQ(r.gpus, 1);
   // fio's own bw_bytes for this job: 897777444 B/s = io_bytes / runtime.
   EXPECT_NEAR(r.metrics["gbps"].get<double>(), 0.897777444, 1e-9);
@@ -97,7 +99,8 @@ TEST(FioImport, WrongInputIsRejectedByName) {
               nccl + ": no fio JSON document found (run fio with --output-format=json)");
   }
   EXPECT_THROW(import_fio_json({{"jobs", nlohmann::json::array()}}, "empty.json"), InputError);
-  nlohmann::json bad_bs = {{"jobs",
+  nlohmann::json bad_bs = {{"fio version", "fio-3.36"},
+                           {"jobs",
                             {{{"jobname", "x"},
                               {"groupid", 0},
                               {"job options", {{"rw", "read"}, {"bs", "4k-16k"}}},

@@ -168,3 +168,60 @@ TEST(Fleet, LinkTiersAreSeparateFleetsAndLatencyMatricesPointDown) {
   EXPECT_EQ(report.outliers[0].fleet_size, 8u);
   EXPECT_NEAR(report.outliers[0].ratio, 2.0 / 3.5, 1e-12);
 }
+
+namespace {
+// A pair_bw record across 6 one-rank nodes whose second pass named `verdicts`; node n3's row is
+// slow, as every pair of a slow node is.
+Record node_pair_record(const nlohmann::json& verdicts) {
+  std::vector<double> per_node(6, 0.05);
+  per_node[2] = 0.016;
+  Record r = test::gpu_record("links", "pair_bw", per_node, {"n1", "n2", "n3", "n4", "n5", "n6"});
+  nlohmann::json matrix = nlohmann::json::array();
+  for (int a = 0; a < 6; ++a) {
+    nlohmann::json row = nlohmann::json::array();
+    for (int b = 0; b < 6; ++b)
+      row.push_back(a == b ? nlohmann::json(nullptr) : nlohmann::json(a == 2 || b == 2 ? 0.016 : 0.05));
+    matrix.push_back(row);
+  }
+  r.extra["matrix"] = matrix;
+  r.extra["matrix_metric"] = "gbps";
+  r.extra["second_pass"] = {{"metric", "gbps"}, {"reference", 0.05}, {"verdicts", verdicts}};
+  return r;
+}
+} // namespace
+
+TEST(Fleet, ASecondPassNamesTheSlowNodeAloneNotItsPartnersOrItsGpu) {
+  ResultsFile f;
+  f.records.push_back(node_pair_record(
+      nlohmann::json::array({{{"kind", "node"}, {"node", 2}, {"host", "n3"}, {"gbps", 0.016}}})));
+  const FleetReport report = analyze_fleet(f, FleetRules{});
+  ASSERT_EQ(report.outliers.size(), 1u);
+  EXPECT_EQ(report.outliers[0].kind, FleetKind::node);
+  EXPECT_EQ(report.outliers[0].who.host, "n3");
+  EXPECT_TRUE(report.outliers[0].by_second_pass);
+  EXPECT_NEAR(report.outliers[0].ratio, 0.32, 1e-9);
+  EXPECT_EQ(report.outliers[0].fleet_size, 6u);
+  ASSERT_EQ(report.suspects.size(), 1u);
+  EXPECT_EQ(report.suspects[0].label, "node n3");
+}
+
+TEST(Fleet, ASecondPassLinkIsNamedByItsHostsAndNoEndIsBlamed) {
+  ResultsFile f;
+  f.records.push_back(node_pair_record(nlohmann::json::array(
+      {{{"kind", "link"}, {"nodes", {1, 4}}, {"hosts", {"n2", "n5"}}, {"gbps", 0.02}}})));
+  const FleetReport report = analyze_fleet(f, FleetRules{});
+  ASSERT_EQ(report.outliers.size(), 1u);
+  EXPECT_EQ(report.outliers[0].kind, FleetKind::link);
+  EXPECT_EQ(member_label(FleetKind::link, report.outliers[0].who, report.outliers[0].to),
+            "link n2 <-> n5");
+  ASSERT_EQ(report.suspects.size(), 1u);
+  EXPECT_EQ(report.suspects[0].kind, FleetKind::link);
+}
+
+TEST(Fleet, ASecondPassWithoutVerdictsNamesNothingButCountsAsJudged) {
+  ResultsFile f;
+  f.records.push_back(node_pair_record(nlohmann::json::array()));
+  const FleetReport report = analyze_fleet(f, FleetRules{});
+  EXPECT_TRUE(report.outliers.empty());
+  EXPECT_EQ(report.fleets_examined, 1);
+}

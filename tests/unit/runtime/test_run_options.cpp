@@ -84,3 +84,12 @@ TEST(RunOptions, OutputPathChecks) {
   EXPECT_THROW(check_output_path("/tmp", false), InputError);
   EXPECT_NO_THROW(check_output_path("/tmp/cb-out-check.json", false));
 }
+
+TEST(RunOptions, PairsAreInRoundsUnlessSequentialIsAsked) {
+  EXPECT_EQ(parse({}).pairs, "rounds");
+  EXPECT_EQ(parse({"--pairs", "sequential"}).pairs, "sequential");
+  EXPECT_EQ(parse({"--pairs", "rounds"}).pairs, "rounds");
+  EXPECT_EQ(rejection({"--pairs", "parallel"}),
+            "--pairs: expected rounds or sequential, got 'parallel'");
+  EXPECT_NE(rejection({"--pairs", ""}).find("--pairs"), std::string::npos);
+}

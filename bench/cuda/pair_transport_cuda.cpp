@@ -1,0 +1,129 @@
+// The cuda backend's transport for links/pair_bw: NCCL send/recv between the two ranks' GPUs
+// (NVLink or NVSwitch within a node; across nodes each GPU's own NIC, as NCCL's topology search
+// picks it), timed with CUDA events on the backend's stream. Across nodes every local GPU i meets
+// GPU i of the other node at once (the rails), so the node pair is measured as its NICs carry it
+// and a slow rail names the node and the GPU.
+#include <string>
+
+#include "cuda/cuda_backend.hpp"
+#include "cuda/cuda_handles.hpp"
+#include "cuda/device_kernels.hpp"
+#include "cuda/nccl_collectives.hpp"
+#include "gpu_case.hpp"
+#include "links/links_case.hpp"
+
+namespace cb {
+namespace {
+
+#ifdef CB_HAVE_NCCL
+
+void check_nccl(ncclResult_t rc, const char* what) {
+  if (rc != ncclSuccess)
+    CB_RUN_ERROR(std::string(what) + " failed: " + ncclGetErrorString(rc));
+}
+
+// A rank's source holds 1 + its rank in every float (small integers are exact), so a transfer
+// from the wrong peer is caught as surely as a corrupted one.
+float pattern_of(int rank) {
+  return static_cast<float>(1 + rank);
+}
+
+class NcclPairTransport : public PairTransport {
+public:
+  NcclPairTransport(const CaseContext& ctx, cuda::CudaBackend& backend, std::size_t bytes)
+      : backend_(backend), bytes_(bytes), me_(ctx.comm.rank()),
+        comm_(ctx.comm, backend.device_index()) {
+    cuda::DeviceScope scope(backend_.device_index());
+    source_ = cuda::DeviceMemory(bytes_);
+    destination_ = cuda::DeviceMemory(bytes_);
+    cuda::launch_fill_constant(DType::f32, source_.get(), bytes_ / 4, pattern_of(me_),
+                               backend_.stream());
+    cuda::launch_fill_constant(DType::f32, destination_.get(), bytes_ / 4, 0, backend_.stream());
+    backend_.synchronize();
+  }
+
+  double timed(std::pair<int, int> p, int k, bool both_ways) override {
+    if (me_ != p.first && me_ != p.second)
+      return 0;
+    const int peer = me_ == p.first ? p.second : p.first;
+    const bool sends = both_ways || me_ == p.first;
+    const bool receives = both_ways || me_ == p.second;
+    cuda::DeviceScope scope(backend_.device_index());
+    start_.record(backend_.stream());
+    for (int i = 0; i < k; ++i) {
+      check_nccl(ncclGroupStart(), "ncclGroupStart");
+      try {
+        if (sends) {
+          check_nccl(ncclSend(source_.get(), bytes_, ncclChar, peer, comm_.get(),
+                              backend_.stream()),
+                     "ncclSend");
+        }
+        if (receives) {
+          check_nccl(ncclRecv(destination_.get(), bytes_, ncclChar, peer, comm_.get(),
+                              backend_.stream()),
+                     "ncclRecv");
+        }
+      } catch (...) {
+        ncclGroupEnd(); // a group left open would swallow this thread's next NCCL calls
+        throw;
+      }
+      check_nccl(ncclGroupEnd(), "ncclGroupEnd");
+    }
+    stop_.record(backend_.stream());
+    backend_.wait(stop_.get());
+    return cuda::elapsed_seconds(start_, stop_);
+  }
+
+  long long check(std::pair<int, int> p, bool both_ways) override {
+    const bool received = me_ == p.second || (both_ways && me_ == p.first);
+    if (!received)
+      return 0;
+    const int peer = me_ == p.first ? p.second : p.first;
+    const auto wrong = static_cast<long long>(
+        count_float_mismatches(backend_, destination_.get(), bytes_ / 4, pattern_of(peer)));
+    // Cleared, so the next pair's check cannot pass on this pair's data.
+    cuda::DeviceScope scope(backend_.device_index());
+    CB_CUDA(cudaMemsetAsync(destination_.get(), 0, bytes_, backend_.stream()));
+    backend_.synchronize();
+    return wrong;
+  }
+
+  std::string method() const override {
+    return "NCCL send/recv between the GPUs (ncclSend/ncclRecv in one group), CUDA events";
+  }
+  bool rails() const override { return true; }
+
+private:
+  cuda::CudaBackend& backend_;
+  std::size_t bytes_;
+  int me_;
+  cuda::NcclCommunicator comm_;
+  cuda::DeviceMemory source_, destination_;
+  cuda::Event start_, stop_;
+};
+
+std::unique_ptr<PairTransport> make_transport(const CaseContext& ctx, std::size_t bytes) {
+  auto* backend = dynamic_cast<cuda::CudaBackend*>(&ctx.backend);
+  if (!backend)
+    CB_RUN_ERROR("the cuda pair transport needs the cuda backend, not " + ctx.backend.name());
+  return std::make_unique<NcclPairTransport>(ctx, *backend, bytes);
+}
+
+[[maybe_unused]] const bool registered = [] {
+  PairTransportRegistry::instance().add("cuda", &make_transport);
+  return true;
+}();
+
+#else
+
+[[maybe_unused]] const bool registered = [] {
+  PairTransportRegistry::instance().add_why("cuda", [] {
+    return std::string("this build has no NCCL: the cuda pair transport is NCCL send/recv");
+  });
+  return true;
+}();
+
+#endif
+
+} // namespace
+} // namespace cb

@@ -1,0 +1,168 @@
+#include "links/pair_naming.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include "core/stats.hpp"
+
+namespace cb {
+
+double PairRule::reference(const std::vector<double>& values) const {
+  if (values.empty())
+    return 0;
+  return lower_is_better ? *std::min_element(values.begin(), values.end()) : median(values);
+}
+
+bool PairRule::suspect(double value, double ref) const {
+  return lower_is_better ? value > factor * ref : value < factor * ref;
+}
+
+PairRule bandwidth_rule() {
+  return {false, 0.93,
+          "suspect under 0.93 x the median pair of the tier (NVIDIA ClusterKit, Microsoft "
+          "SuperBench bandwidth acceptance)"};
+}
+
+PairRule latency_rule() {
+  return {true, 2.1,
+          "suspect over 2.1 x the lowest pair of the tier (NVIDIA ClusterKit, Microsoft "
+          "SuperBench latency acceptance)"};
+}
+
+PairNaming::PairNaming(int members, std::vector<PairFigure> figures, PairRule rule)
+    : members_(members), figures_(std::move(figures)), rule_(std::move(rule)),
+      good_(static_cast<std::size_t>(std::max(members, 0)), false),
+      retests_of_member_(static_cast<std::size_t>(std::max(members, 0))) {
+  std::vector<double> values;
+  std::vector<int> pairs_of(static_cast<std::size_t>(members), 0);
+  std::vector<int> suspect_of(static_cast<std::size_t>(members), 0);
+  for (const auto& f : figures_) {
+    if (f.a < 0 || f.b < 0 || f.a >= members || f.b >= members || f.a == f.b)
+      throw std::out_of_range("pair naming: pair of members outside the fleet");
+    values.push_back(f.value);
+  }
+  reference_ = rule_.reference(values);
+  for (std::size_t i = 0; i < figures_.size(); ++i) {
+    const auto& f = figures_[i];
+    ++pairs_of[static_cast<std::size_t>(f.a)];
+    ++pairs_of[static_cast<std::size_t>(f.b)];
+    if (rule_.suspect(f.value, reference_)) {
+      suspects_.push_back(i);
+      ++suspect_of[static_cast<std::size_t>(f.a)];
+      ++suspect_of[static_cast<std::size_t>(f.b)];
+    }
+  }
+  std::vector<int> good_members;
+  for (int m = 0; m < members; ++m) {
+    const auto i = static_cast<std::size_t>(m);
+    // A good member's suspect pairs are those it shares with bad ones: at most half of its pairs
+    // while fewer than half of the fleet is bad.
+    good_[i] = pairs_of[i] > 0 && 2 * suspect_of[i] <= pairs_of[i];
+    if (good_[i])
+      good_members.push_back(m);
+  }
+  // The ends to retest, each once, in member order.
+  std::vector<bool> is_end(static_cast<std::size_t>(members), false);
+  for (std::size_t s : suspects_) {
+    is_end[static_cast<std::size_t>(figures_[s].a)] = true;
+    is_end[static_cast<std::size_t>(figures_[s].b)] = true;
+  }
+  // Partners are spread over the good members (starting at a different one for each end), so the
+  // retests pack into few rounds instead of queueing on one partner.
+  // A partner whose first-pass pair with the end passed is preferred: retesting a bad link's end
+  // over that same link would only repeat it. A bad member has no such partner and takes any.
+  std::set<MemberPair> suspect_set;
+  for (std::size_t s : suspects_)
+    suspect_set.emplace(std::min(figures_[s].a, figures_[s].b),
+                        std::max(figures_[s].a, figures_[s].b));
+  std::size_t next = 0;
+  for (int m = 0; m < members; ++m) {
+    if (!is_end[static_cast<std::size_t>(m)] || good_members.empty())
+      continue;
+    auto& mine = retests_of_member_[static_cast<std::size_t>(m)];
+    for (const bool allow_suspect : {false, true}) {
+      for (std::size_t tried = 0; tried < good_members.size() && mine.size() < kPartners; ++tried) {
+        const int partner = good_members[(next + tried) % good_members.size()];
+        const MemberPair key{std::min(m, partner), std::max(m, partner)};
+        const bool taken = std::any_of(mine.begin(), mine.end(), [&](std::size_t i) {
+          return end_retests_[i].partner == partner;
+        });
+        if (partner == m || taken || (!allow_suspect && suspect_set.count(key)))
+          continue;
+        mine.push_back(end_retests_.size());
+        end_retests_.push_back({m, partner});
+        next = (next + tried + 1) % good_members.size();
+      }
+    }
+  }
+}
+
+bool PairNaming::member_slow(int member) const {
+  const auto& mine = retests_of_member_[static_cast<std::size_t>(member)];
+  // A slow member makes most of its own pairs suspect: one that is good by its first pass and
+  // slow only in its retests met noise, and its suspect pairs go to their own retest instead.
+  if (good_[static_cast<std::size_t>(member)])
+    return false;
+  return !mine.empty() && std::all_of(mine.begin(), mine.end(), [&](std::size_t i) {
+    return static_cast<bool>(end_slow_[i]);
+  });
+}
+
+void PairNaming::record_end_retests(const std::vector<double>& values) {
+  if (values.size() != end_retests_.size())
+    throw std::invalid_argument("pair naming: one figure per end retest");
+  end_values_ = values;
+  end_slow_.clear();
+  for (double v : values)
+    end_slow_.push_back(rule_.suspect(v, reference_));
+  stage1_done_ = true;
+  pair_retests_.clear();
+  for (std::size_t s : suspects_) {
+    const auto& f = figures_[s];
+    if (retests_of_member_[static_cast<std::size_t>(f.a)].empty() ||
+        retests_of_member_[static_cast<std::size_t>(f.b)].empty())
+      continue;
+    if (!member_slow(f.a) && !member_slow(f.b))
+      pair_retests_.emplace_back(std::min(f.a, f.b), std::max(f.a, f.b));
+  }
+}
+
+void PairNaming::record_pair_retests(const std::vector<double>& values) {
+  if (!stage1_done_)
+    throw std::logic_error("pair naming: the ends are retested before the pairs");
+  if (values.size() != pair_retests_.size())
+    throw std::invalid_argument("pair naming: one figure per pair retest");
+  pair_values_ = values;
+  stage2_done_ = true;
+}
+
+PairVerdicts PairNaming::verdicts() const {
+  if (!stage1_done_ || !stage2_done_)
+    throw std::logic_error("pair naming: verdicts before both retest stages");
+  PairVerdicts out;
+  for (int m = 0; m < members_; ++m) {
+    if (member_slow(m))
+      out.nodes.push_back(m);
+  }
+  auto slow_end = [&](int m) { return member_slow(m); };
+  std::map<MemberPair, double> retested;
+  for (std::size_t i = 0; i < pair_retests_.size(); ++i)
+    retested[pair_retests_[i]] = pair_values_[i];
+  for (std::size_t s : suspects_) {
+    const auto& f = figures_[s];
+    const MemberPair pair{std::min(f.a, f.b), std::max(f.a, f.b)};
+    if (slow_end(f.a) || slow_end(f.b))
+      continue; // explained by a named member
+    const auto it = retested.find(pair);
+    if (it == retested.end()) {
+      out.unresolved.push_back(pair);
+      continue;
+    }
+    (rule_.suspect(it->second, reference_) ? out.links : out.cleared).push_back(pair);
+  }
+  return out;
+}
+
+} // namespace cb

@@ -1,0 +1,102 @@
+#pragma once
+// The second pass of the pair tests: from the figures of every pair of one tier (node pairs
+// across nodes), which member (node) or which link between two members is bad.
+//
+// A pair is suspect when it is outside the rule's tolerance against the fleet of pairs: bandwidth
+// under 0.93 x the median pair, latency over 2.1 x the lowest pair (the acceptance thresholds of
+// NVIDIA ClusterKit and Microsoft SuperBench). One slow member makes every pair it is in suspect,
+// so a suspect pair alone cannot say which end is bad. Each end of a suspect pair is therefore
+// retested against known-good partners (two where there are): members at most half of whose pairs
+// are suspect (a good member's suspect pairs are the ones it shares with bad members). A member
+// that is not good and whose retests all stay outside the tolerance is named (a good member slow
+// only in its retests met noise: most of its own pairs passed). A suspect pair both of whose ends
+// pass is measured again alone, free of a round's congestion: still outside, the link between
+// them (cable, switch port) is named; inside, it was transient and is cleared. Ends without any
+// good partner (more than half the fleet suspect, or too few members) leave their pairs
+// unresolved, and the record says so.
+//
+// Pure: the case measures, this decides, so the rule is unit-tested on synthetic fleets.
+#include <string>
+#include <vector>
+
+#include "links/pair_schedule.hpp"
+
+namespace cb {
+
+struct PairRule {
+  bool lower_is_better = false; // latency: high is bad
+  double factor = 0.93; // bandwidth: suspect under factor x median; latency: over factor x lowest
+  std::string text;     // the rule and its source, for the record
+  // The fleet figure the tolerance is taken against: the median (bandwidth) or the lowest
+  // (latency).
+  double reference(const std::vector<double>& values) const;
+  bool suspect(double value, double reference) const;
+};
+PairRule bandwidth_rule();
+PairRule latency_rule();
+
+// One figure per unordered pair of members: for a one-way test, the worse of its two directions.
+struct PairFigure {
+  int a = 0, b = 0;
+  double value = 0;
+};
+
+struct EndRetest {
+  int member = 0;  // the end under test
+  int partner = 0; // its known-good partner
+};
+
+struct PairVerdicts {
+  std::vector<int> nodes;             // named members, ascending
+  std::vector<MemberPair> links;      // named links
+  std::vector<MemberPair> cleared;    // suspect pairs whose own retest passed
+  std::vector<MemberPair> unresolved; // suspect pairs with an end lacking a good partner
+};
+
+class PairNaming {
+public:
+  PairNaming(int members, std::vector<PairFigure> figures, PairRule rule);
+
+  double reference() const { return reference_; }
+  const PairRule& rule() const { return rule_; }
+  const std::vector<PairFigure>& figures() const { return figures_; }
+  // Indices into figures() of the suspect pairs.
+  const std::vector<std::size_t>& suspects() const { return suspects_; }
+  bool good(int member) const { return good_[static_cast<std::size_t>(member)]; }
+
+  // Stage 1: each distinct end of a suspect pair against up to kPartners good partners (fewer
+  // where the fleet has fewer). One retest alone could be one noisy measurement; a member is
+  // slow when every one of its retests is outside the tolerance.
+  static constexpr std::size_t kPartners = 2;
+  const std::vector<EndRetest>& end_retests() const { return end_retests_; }
+  // Their figures, in the order of end_retests().
+  void record_end_retests(const std::vector<double>& values);
+  bool end_slow(std::size_t retest) const { return end_slow_.at(retest); }
+  double end_value(std::size_t retest) const { return end_values_.at(retest); }
+  bool member_slow(int member) const; // after stage 1
+
+  // Stage 2 (after stage 1): suspect pairs neither of whose ends was found slow and both of whose
+  // ends were retested.
+  const std::vector<MemberPair>& pair_retests() const { return pair_retests_; }
+  void record_pair_retests(const std::vector<double>& values);
+  const std::vector<double>& pair_retest_values() const { return pair_values_; }
+
+  PairVerdicts verdicts() const;
+
+private:
+  int members_;
+  std::vector<PairFigure> figures_;
+  PairRule rule_;
+  double reference_ = 0;
+  std::vector<std::size_t> suspects_;
+  std::vector<bool> good_;
+  std::vector<EndRetest> end_retests_;
+  std::vector<bool> end_slow_;
+  std::vector<double> end_values_;
+  std::vector<std::vector<std::size_t>> retests_of_member_; // indices into end_retests_
+  std::vector<MemberPair> pair_retests_;
+  std::vector<double> pair_values_;
+  bool stage1_done_ = false, stage2_done_ = false;
+};
+
+} // namespace cb

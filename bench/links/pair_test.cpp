@@ -1,0 +1,495 @@
+// The pair tests' schedule, measurement and record: the rounds of bench/links/pair_schedule.hpp,
+// the second pass of bench/links/pair_naming.hpp, and the matrices.
+//
+// Size of the record: within a node a rank x rank matrix per node (8 x 8 on a GPU node); across
+// nodes one node x node matrix whose cells are node pairs, never a rank x rank matrix of the
+// whole job (1,024 nodes x 8 GPUs would be 67M cells). Time: n - 1 rounds per tier instead of
+// n (n - 1) pairs one after another.
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "core/stats.hpp"
+#include "links/links_case.hpp"
+#include "links/pair_naming.hpp"
+#include "links/pair_progress.hpp"
+
+namespace cb {
+namespace {
+
+using Pair = std::pair<int, int>;
+
+// Every rank gets rank 0's list of pairs.
+std::vector<Pair> broadcast_pairs(const Communicator& comm, std::vector<Pair> pairs) {
+  const int n = comm.broadcast_int(static_cast<int>(pairs.size()));
+  std::vector<int> flat;
+  for (const auto& [a, b] : pairs) {
+    flat.push_back(a);
+    flat.push_back(b);
+  }
+  flat.resize(static_cast<std::size_t>(2 * n));
+  if (n > 0)
+    comm.broadcast(flat.data(), static_cast<int>(flat.size() * sizeof(int)));
+  pairs.clear();
+  for (int i = 0; i < n; ++i)
+    pairs.emplace_back(flat[static_cast<std::size_t>(2 * i)],
+                       flat[static_cast<std::size_t>(2 * i + 1)]);
+  return pairs;
+}
+
+// The worse of two figures of one pair (its two directions).
+double worse(const PairRule& rule, double x, double y) {
+  return rule.lower_is_better ? std::max(x, y) : std::min(x, y);
+}
+
+} // namespace
+
+LinksCase::PairTimes
+LinksCase::measure_rounds(const CaseContext& ctx, int rounds,
+                          const std::function<std::vector<Pair>(int)>& round_pairs,
+                          const PairProbe& probe, const std::function<void(int)>& on_round) {
+  PairTimes out;
+  out.rounds = rounds;
+  const int me = ctx.comm.rank();
+  long long wrong = 0;
+  for (int r = 0; r < rounds; ++r) {
+    if (on_round)
+      on_round(r);
+    const std::vector<Pair> pairs = round_pairs(r);
+    for (int sub = 0; sub < (probe.directed ? 2 : 1); ++sub) {
+      std::optional<Pair> mine;
+      for (const auto& [a, b] : pairs) {
+        const Pair p = sub == 0 ? Pair{a, b} : Pair{b, a};
+        if (me == p.first || me == p.second)
+          mine = p;
+      }
+      probe.before();
+      ctx.comm.barrier();
+      const Measurement m = measure(ctx.comm, ctx.config.measure,
+                                    [&](int k) { return mine ? probe.timed(*mine, k) : 0.0; });
+      if (!m.converged)
+        ++out.capped;
+      for (const auto& [a, b] : pairs) {
+        const Pair p = sub == 0 ? Pair{a, b} : Pair{b, a};
+        out.pairs.push_back(p);
+        out.round_of.push_back(r);
+        if (me == 0) {
+          out.median_s.push_back(std::max(m.rank_median_s[static_cast<std::size_t>(p.first)],
+                                          m.rank_median_s[static_cast<std::size_t>(p.second)]));
+        }
+      }
+      if (mine)
+        wrong += probe.check(*mine);
+    }
+  }
+  out.wrong = wrong; // summed by the caller, once for all tiers
+  return out;
+}
+
+namespace {
+
+// One tier in rounds, or its pairs one at a time (--pairs sequential).
+struct TierRun {
+  int rounds;
+  std::function<std::vector<Pair>(int)> round_pairs;
+};
+
+TierRun tier_run(bool sequential, int rounds, const std::function<std::vector<Pair>(int)>& of_round,
+                 const std::vector<Pair>& every_pair) {
+  if (!sequential)
+    return {rounds, of_round};
+  auto all = std::make_shared<std::vector<Pair>>(every_pair);
+  return {static_cast<int>(all->size()),
+          [all](int i) { return std::vector<Pair>{(*all)[static_cast<std::size_t>(i)]}; }};
+}
+
+nlohmann::json pair_rounds_json(const std::vector<Pair>& pairs, const std::vector<int>& round_of,
+                                int first_round) {
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t i = 0; i < pairs.size(); ++i)
+    out.push_back({pairs[i].first, pairs[i].second, first_round + round_of[i]});
+  return out;
+}
+
+} // namespace
+
+void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const PairProbe& probe,
+                              const std::function<double(double)>& value_of,
+                              const std::string& metric, bool rails) {
+  const PairTiers tiers(node_of_members(ctx));
+  const bool sequential = ctx.config.pairs == "sequential";
+  const bool root = ctx.comm.rank() == 0;
+  const bool multi_node = tiers.nodes() > 1;
+  const PairRule rule = metric == "latency_us" ? latency_rule() : bandwidth_rule();
+
+  // Rank 0 keeps where the rounds are beside the results, for a run that stops in the middle.
+  std::unique_ptr<PairProgress> progress;
+  if (root) {
+    std::vector<std::string> hosts;
+    for (int node = 0; node < tiers.nodes(); ++node)
+      hosts.push_back(ctx.layout.host_of_rank[static_cast<std::size_t>(
+          ctx.members[static_cast<std::size_t>(tiers.leader(node))])]);
+    std::string what = record.suite + "/" + record.case_name;
+    for (const auto& [key, value] : record.params.items())
+      what += " " + key + "=" + (value.is_string() ? value.get<std::string>() : value.dump());
+    progress = std::make_unique<PairProgress>(ctx.config.out, what,
+                                              sequential ? "sequential" : "rounds", hosts);
+  }
+  auto track = [&](const std::string& tier, int rounds) {
+    return std::function<void(int)>([&progress, tier, rounds](int r) {
+      if (progress)
+        progress->at(tier, r, rounds);
+    });
+  };
+
+  const TierRun intra_run = tier_run(
+      sequential, tiers.intra_rounds(), [&](int r) { return tiers.intra_round(r); },
+      tiers.all_intra());
+  const PairTimes intra = measure_rounds(ctx, intra_run.rounds, intra_run.round_pairs, probe,
+                                         track("intra", intra_run.rounds));
+  PairTimes inter;
+  if (multi_node) {
+    // The unit is the node pair (with rails, all of its rails at once); sequential: one node
+    // pair per round.
+    std::vector<Pair> node_pairs;
+    for (int r = 0; r < tiers.inter_rounds(); ++r) {
+      for (const auto& p : circle_round(tiers.nodes(), r))
+        node_pairs.push_back(p);
+    }
+    auto ranks_of = [&](const std::vector<Pair>& of_nodes) {
+      std::vector<Pair> out;
+      for (const auto& [a, b] : of_nodes) {
+        for (const auto& p : tiers.node_pair_ranks(a, b, rails))
+          out.push_back(p);
+      }
+      return out;
+    };
+    const int inter_rounds = sequential ? static_cast<int>(node_pairs.size()) : tiers.inter_rounds();
+    inter = measure_rounds(
+        ctx, inter_rounds,
+        [&](int r) {
+          return sequential ? ranks_of({node_pairs[static_cast<std::size_t>(r)]})
+                            : ranks_of(circle_round(tiers.nodes(), r));
+        },
+        probe, track("inter", inter_rounds));
+  }
+
+  // The second pass, across nodes: rank 0 judges, every rank measures the retests it is given.
+  std::unique_ptr<PairNaming> naming;
+  if (multi_node && root) {
+    std::map<Pair, double> by_node_pair;
+    for (std::size_t i = 0; i < inter.pairs.size(); ++i) {
+      const int a = tiers.node_index_of_rank(inter.pairs[i].first);
+      const int b = tiers.node_index_of_rank(inter.pairs[i].second);
+      const Pair key{std::min(a, b), std::max(a, b)};
+      const double v = value_of(inter.median_s[i]);
+      auto [it, added] = by_node_pair.try_emplace(key, v);
+      if (!added)
+        it->second = worse(rule, it->second, v);
+    }
+    std::vector<PairFigure> figures;
+    for (const auto& [key, v] : by_node_pair)
+      figures.push_back({key.first, key.second, v});
+    naming = std::make_unique<PairNaming>(tiers.nodes(), std::move(figures), rule);
+  }
+  long long retest_wrong = 0;
+  int retest_capped = 0;
+  std::vector<Pair> worst_rank_pair; // rank 0: the slowest rail of each node pair of a retest
+  // Measures node pairs (rank 0's list, broadcast) packed into rounds, or each alone; rank 0 gets
+  // their figures.
+  auto retest = [&](std::vector<Pair> node_pairs, bool alone) {
+    node_pairs = broadcast_pairs(ctx.comm, std::move(node_pairs));
+    std::vector<std::vector<std::size_t>> packed;
+    if (alone) {
+      for (std::size_t i = 0; i < node_pairs.size(); ++i)
+        packed.push_back({i});
+    } else {
+      packed = pack_into_rounds(node_pairs, tiers.nodes());
+    }
+    const PairTimes t = measure_rounds(
+        ctx, static_cast<int>(packed.size()),
+        [&](int r) {
+          std::vector<Pair> out;
+          for (std::size_t i : packed[static_cast<std::size_t>(r)]) {
+            for (const auto& p :
+                 tiers.node_pair_ranks(node_pairs[i].first, node_pairs[i].second, rails))
+              out.push_back(p);
+          }
+          return out;
+        },
+        probe, track("retest", static_cast<int>(packed.size())));
+    retest_wrong += t.wrong;
+    retest_capped += t.capped;
+    std::vector<double> values(node_pairs.size(), 0);
+    worst_rank_pair.assign(node_pairs.size(), Pair{-1, -1});
+    if (!root)
+      return values;
+    std::vector<bool> seen(node_pairs.size(), false);
+    for (std::size_t k = 0; k < t.pairs.size(); ++k) {
+      // The node pair this rank pair stands for: node pairs of one round are disjoint.
+      const int a = tiers.node_index_of_rank(t.pairs[k].first);
+      const int b = tiers.node_index_of_rank(t.pairs[k].second);
+      for (std::size_t i : packed[static_cast<std::size_t>(t.round_of[k])]) {
+        if (Pair{std::min(a, b), std::max(a, b)} !=
+            Pair{std::min(node_pairs[i].first, node_pairs[i].second),
+                 std::max(node_pairs[i].first, node_pairs[i].second)})
+          continue;
+        const double v = value_of(t.median_s[k]);
+        if (!seen[i] || worse(rule, values[i], v) == v) {
+          values[i] = v;
+          worst_rank_pair[i] = t.pairs[k];
+        }
+        seen[i] = true;
+      }
+    }
+    return values;
+  };
+  std::vector<Pair> end_worst;
+  if (multi_node) {
+    std::vector<Pair> ends;
+    if (root) {
+      for (const auto& e : naming->end_retests())
+        ends.emplace_back(e.member, e.partner);
+    }
+    // The ends against their partners: many at scale (a slow node and each of its partners), so
+    // packed into rounds.
+    const std::vector<double> end_values = retest(ends, false);
+    end_worst = worst_rank_pair;
+    if (root)
+      naming->record_end_retests(end_values);
+    std::vector<Pair> again;
+    if (root)
+      again = naming->pair_retests();
+    // A link is named only by its own pair measured alone, free of the congestion of a round:
+    // these are few (suspect pairs both of whose ends passed).
+    const std::vector<double> pair_values = retest(again, true);
+    if (root)
+      naming->record_pair_retests(pair_values);
+  }
+
+  if (progress)
+    progress->finished();
+  const long long wrong = ctx.comm.sum(intra.wrong + inter.wrong + retest_wrong);
+  set_check(record, wrong, "words at the destinations");
+  const int capped = intra.capped + inter.capped + retest_capped;
+  if (capped > 0) {
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "%d measured rounds hit the %.3g s time cap above the %.2f%% cv target", capped,
+                  ctx.config.measure.max_time_s, ctx.config.measure.target_cv * 100);
+    record.status = "noisy";
+    record.reason = record.reason.empty() ? text : record.reason + "; " + text;
+  }
+  if (!root)
+    return;
+
+  // The figures: each node's own rank x rank matrix, and across nodes the node x node matrix.
+  const int n = ctx.comm.size();
+  LinkMatrix intra_matrix(multi_node ? 0 : n);
+  std::vector<LinkMatrix> per_node;
+  for (int node = 0; node < tiers.nodes(); ++node)
+    per_node.emplace_back(static_cast<int>(tiers.members(node).size()));
+  auto local_index = [&](int rank) {
+    const auto& m = tiers.members(tiers.node_index_of_rank(rank));
+    return static_cast<int>(std::find(m.begin(), m.end(), rank) - m.begin());
+  };
+  const bool symmetric = !probe.directed;
+  for (std::size_t i = 0; i < intra.pairs.size(); ++i) {
+    const auto [a, b] = intra.pairs[i];
+    const double v = value_of(intra.median_s[i]);
+    LinkMatrix& m = per_node[static_cast<std::size_t>(tiers.node_index_of_rank(a))];
+    m.set(local_index(a), local_index(b), v);
+    if (symmetric)
+      m.set(local_index(b), local_index(a), v);
+    if (!multi_node) {
+      intra_matrix.set(a, b, v);
+      if (symmetric)
+        intra_matrix.set(b, a, v);
+    }
+  }
+  LinkMatrix node_matrix(multi_node ? tiers.nodes() : 0);
+  for (std::size_t i = 0; i < inter.pairs.size(); ++i) {
+    const int a = tiers.node_index_of_rank(inter.pairs[i].first);
+    const int b = tiers.node_index_of_rank(inter.pairs[i].second);
+    double v = value_of(inter.median_s[i]);
+    // With rails the node pair's cell is its slowest rail.
+    if (const auto before = node_matrix.at(a, b))
+      v = worse(rule, *before, v);
+    node_matrix.set(a, b, v);
+    if (symmetric)
+      node_matrix.set(b, a, v);
+  }
+  const LinkMatrix& matrix = multi_node ? node_matrix : intra_matrix;
+
+  record.extra["schedule"] = sequential ? "sequential" : "rounds";
+  record.extra["rounds"] = intra.rounds + inter.rounds;
+  record.extra["rounds_by_tier"] = {{"intra", intra.rounds}, {"inter", inter.rounds}};
+  record.extra["round_note"] =
+      sequential
+          ? "one pair per round"
+          : std::string("round-robin (circle) schedule: every pair once, no rank twice in a "
+                        "round, all pairs of a round at once") +
+                (probe.directed ? "; the two directions of a pair in consecutive sub-rounds" : "");
+  // [source, destination, round] in comm ranks; intra-node rounds first, then the inter-node ones.
+  nlohmann::json pair_rounds = pair_rounds_json(intra.pairs, intra.round_of, 0);
+  for (auto& entry : pair_rounds_json(inter.pairs, inter.round_of, intra.rounds))
+    pair_rounds.push_back(std::move(entry));
+  record.extra["pair_rounds"] = std::move(pair_rounds);
+  record.extra["pair_rounds_layout"] = "[source rank, destination rank, round]";
+  record.extra["matrix"] = matrix.to_json();
+  record.extra["matrix_metric"] = metric;
+  if (multi_node) {
+    record.extra["matrix_of"] = "nodes";
+    record.extra["matrix_layout"] =
+        rails ? "rows = source node, columns = destination node (node order of matrix_members); "
+                "each cell is the node pair's slowest rail, every local GPU i with GPU i of the "
+                "other node at once"
+              : "rows = source node, columns = destination node (node order of matrix_members); "
+                "each cell is the node pair, measured between the first rank of each node";
+    std::vector<int> no_nodes(static_cast<std::size_t>(tiers.nodes()));
+    for (int i = 0; i < tiers.nodes(); ++i)
+      no_nodes[static_cast<std::size_t>(i)] = i;
+    record.extra["tier_matrix"] = tier_matrix(no_nodes);
+    nlohmann::json members = nlohmann::json::array();
+    for (int node = 0; node < tiers.nodes(); ++node)
+      members.push_back(rank_identity(ctx, tiers.leader(node)));
+    record.extra["matrix_members"] = std::move(members);
+    if (tiers.any_intra()) {
+      nlohmann::json nodes = nlohmann::json::array();
+      for (int node = 0; node < tiers.nodes(); ++node) {
+        if (tiers.members(node).size() < 2)
+          continue;
+        nodes.push_back({{"node", node},
+                         {"host", rank_identity(ctx, tiers.leader(node))["host"]},
+                         {"ranks", tiers.members(node)},
+                         {"matrix", per_node[static_cast<std::size_t>(node)].to_json()}});
+      }
+      record.extra["intra_matrices"] = std::move(nodes);
+      record.extra["intra_matrices_layout"] =
+          "per node: rows = source, columns = destination, in the order of its ranks";
+    }
+  } else {
+    record.extra["matrix_of"] = "ranks";
+    record.extra["matrix_layout"] = "rows = source rank, columns = destination rank (comm order)";
+    record.extra["tier_matrix"] = tier_matrix(node_of_members(ctx));
+  }
+  std::vector<double> medians = intra.median_s;
+  medians.insert(medians.end(), inter.median_s.begin(), inter.median_s.end());
+  record.extra["pairs"] = medians.size();
+  record.extra["samples_note"] = "samples_s holds one value per measured pair: its median seconds";
+  record.samples_s = medians;
+  record.stats = summarize(medians);
+  const PairSummary s = summarize_pairs(matrix);
+  record.metrics = {{"time_us", record.stats.median * 1e6},
+                    {metric, s.median},
+                    {"min_pair_" + metric, s.min},
+                    {"max_pair_" + metric, s.max}};
+  if (multi_node && tiers.any_intra()) {
+    std::vector<double> cells;
+    for (const auto& m : per_node) {
+      const auto v = m.values();
+      cells.insert(cells.end(), v.begin(), v.end());
+    }
+    if (!cells.empty())
+      record.metrics["intra_" + metric] = median(cells);
+  }
+  // Each rank's figure: the median of the pairs it was the source of (and destination of).
+  record.per_rank = nlohmann::json::array();
+  std::vector<std::vector<double>> out_of(static_cast<std::size_t>(n)),
+      into(static_cast<std::size_t>(n));
+  auto add = [&](const PairTimes& t) {
+    for (std::size_t i = 0; i < t.pairs.size(); ++i) {
+      const double v = value_of(t.median_s[i]);
+      out_of[static_cast<std::size_t>(t.pairs[i].first)].push_back(v);
+      into[static_cast<std::size_t>(t.pairs[i].second)].push_back(v);
+      if (symmetric) {
+        out_of[static_cast<std::size_t>(t.pairs[i].second)].push_back(v);
+        into[static_cast<std::size_t>(t.pairs[i].first)].push_back(v);
+      }
+    }
+  };
+  add(intra);
+  add(inter);
+  for (int r = 0; r < n; ++r) {
+    nlohmann::json entry = rank_identity(ctx, r);
+    if (!out_of[static_cast<std::size_t>(r)].empty())
+      entry[metric] = median(out_of[static_cast<std::size_t>(r)]);
+    if (!into[static_cast<std::size_t>(r)].empty())
+      entry["in_" + metric] = median(into[static_cast<std::size_t>(r)]);
+    record.per_rank.push_back(std::move(entry));
+  }
+
+  if (!naming)
+    return;
+  auto host_of_node = [&](int node) { return rank_identity(ctx, tiers.leader(node))["host"]; };
+  nlohmann::json pass = {{"tier", "inter"},
+                         {"unit", "node"},
+                         {"metric", metric},
+                         {"rule", naming->rule().text},
+                         {"reference", naming->reference()},
+                         {"reference_is", rule.lower_is_better ? "lowest pair" : "median pair"}};
+  nlohmann::json suspects = nlohmann::json::array();
+  for (std::size_t i : naming->suspects()) {
+    const auto& f = naming->figures()[i];
+    suspects.push_back({{"nodes", {f.a, f.b}}, {metric, f.value}});
+  }
+  pass["suspect_pairs"] = std::move(suspects);
+  nlohmann::json ends = nlohmann::json::array();
+  for (std::size_t i = 0; i < naming->end_retests().size(); ++i) {
+    const auto& e = naming->end_retests()[i];
+    ends.push_back({{"node", e.member},
+                    {"host", host_of_node(e.member)},
+                    {"partner", e.partner},
+                    {"partner_host", host_of_node(e.partner)},
+                    {metric, naming->end_value(i)},
+                    {"slow", naming->end_slow(i)}});
+  }
+  pass["end_retests"] = std::move(ends);
+  nlohmann::json again = nlohmann::json::array();
+  for (std::size_t i = 0; i < naming->pair_retests().size(); ++i) {
+    const auto& [a, b] = naming->pair_retests()[i];
+    again.push_back({{"nodes", {a, b}}, {metric, naming->pair_retest_values()[i]}});
+  }
+  pass["pair_retests"] = std::move(again);
+  const PairVerdicts v = naming->verdicts();
+  nlohmann::json verdicts = nlohmann::json::array();
+  for (int node : v.nodes) {
+    nlohmann::json named = {{"kind", "node"}, {"node", node}, {"host", host_of_node(node)}};
+    for (std::size_t i = 0; i < naming->end_retests().size(); ++i) {
+      if (naming->end_retests()[i].member != node)
+        continue;
+      named[metric] = naming->end_value(i);
+      // With rails, the GPU (and its NIC) of the slowest rail in this node's retest.
+      if (rails && i < end_worst.size() && end_worst[i].first >= 0) {
+        const auto [x, y] = end_worst[i];
+        const int mine = tiers.node_index_of_rank(x) == node ? x : y;
+        named["rail"] = tiers.local_index_of_rank(mine);
+        named["device"] = rank_identity(ctx, mine)["device"];
+      }
+    }
+    verdicts.push_back(std::move(named));
+  }
+  for (const auto& [a, b] : v.links) {
+    nlohmann::json named = {
+        {"kind", "link"}, {"nodes", {a, b}}, {"hosts", {host_of_node(a), host_of_node(b)}}};
+    for (std::size_t i = 0; i < naming->pair_retests().size(); ++i) {
+      if (naming->pair_retests()[i] == MemberPair{a, b})
+        named[metric] = naming->pair_retest_values()[i];
+    }
+    verdicts.push_back(std::move(named));
+  }
+  pass["verdicts"] = std::move(verdicts);
+  auto pair_list = [](const std::vector<MemberPair>& pairs) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& [a, b] : pairs)
+      out.push_back({a, b});
+    return out;
+  };
+  pass["cleared"] = pair_list(v.cleared);
+  pass["unresolved"] = pair_list(v.unresolved);
+  record.extra["second_pass"] = std::move(pass);
+}
+
+} // namespace cb

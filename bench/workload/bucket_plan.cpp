@@ -1,0 +1,42 @@
+#include "workload/bucket_plan.hpp"
+
+#include <algorithm>
+#include <climits>
+
+namespace cb {
+namespace {
+
+// Elements per bucket: an MPI count is an int.
+std::uint64_t bucket_elements(std::uint64_t bucket_bytes, std::uint64_t element_bytes) {
+  return std::clamp<std::uint64_t>(bucket_bytes / element_bytes, 1, INT_MAX);
+}
+
+} // namespace
+
+std::uint64_t bucket_count(int layers, std::uint64_t layer_elements, std::uint64_t bucket_bytes,
+                           std::uint64_t element_bytes) {
+  const std::uint64_t total = static_cast<std::uint64_t>(std::max(layers, 0)) * layer_elements;
+  const std::uint64_t per = bucket_elements(bucket_bytes, element_bytes);
+  return (total + per - 1) / per;
+}
+
+std::vector<GradientBucket> plan_buckets(int layers, std::uint64_t layer_elements,
+                                         std::uint64_t bucket_bytes, std::uint64_t element_bytes) {
+  std::vector<GradientBucket> buckets;
+  if (layers <= 0 || layer_elements == 0)
+    return buckets;
+  const std::uint64_t per = bucket_elements(bucket_bytes, element_bytes);
+  std::uint64_t end = static_cast<std::uint64_t>(layers) * layer_elements;
+  while (end > 0) {
+    GradientBucket b;
+    b.count = std::min(per, end);
+    b.offset = end - b.count;
+    // Backward runs from the last layer down: the bucket's lowest layer is the last it waits for.
+    b.ready_after = static_cast<int>(b.offset / layer_elements);
+    buckets.push_back(b);
+    end = b.offset;
+  }
+  return buckets;
+}
+
+} // namespace cb

@@ -1,0 +1,97 @@
+#pragma once
+// The training step as measured (workload/data_parallel_step records) held against the step
+// predicted from its parts (prediction.hpp) for the same workload shape:
+//   - the same GEMMs: 6 params tokens_per_gpu FLOP per step at compute/gemm's rate;
+//   - the same gradient bytes: 4 per parameter (the step all-reduces float gradients);
+//   - the same input bytes per step;
+//   - the bucket overlap as measured: with --overlap on, every bucket but the last one started
+//     (the one ready only after the first layer's backward) is hidden behind compute, so the
+//     hidden share is 1 - last bucket / gradient bytes; with --overlap off, none.
+// Per measured GPU count: predicted and measured step and efficiency, the error
+// (predicted / measured - 1) and, beyond kPredictionTolerance, the term that is off.
+//
+// Beyond the largest measured count the prediction is calibrated by the measured points: compute
+// scaled by measured / predicted compute at the largest measured count, the exposed
+// all-reduce scaled by measured / predicted at the largest measured count above 1 GPU (the
+// overlap actually achieved), the input wait held at its value at the largest measured count,
+// and E(N) = measured step(1) / calibrated step(N).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/prediction.hpp"
+#include "results/record.hpp"
+
+namespace cb {
+
+// Predictions further off than this (either way) say which term is off.
+inline constexpr double kPredictionTolerance = 0.15;
+
+struct MeasuredStep {
+  int gpus = 0;
+  int nodes = 1;
+  double step_s = 0, compute_s = 0, exposed_comm_s = 0, input_wait_s = 0;
+  double utilization = 0;
+  std::optional<double> efficiency; // step(1) / step(N), where one GPU was measured
+  double tokens_per_s = 0;
+  std::string largest_loss;
+};
+
+struct MeasuredWorkload {
+  nlohmann::json params; // the configuration measured at the most GPU counts
+  double model_params = 0, tokens_per_gpu = 0, gradient_bytes = 0, input_bytes_per_step = 0;
+  double bucket_bytes = 0;
+  bool overlap = true;
+  std::vector<MeasuredStep> steps; // by GPU count
+
+  const MeasuredStep* at(int gpus) const;
+  const MeasuredStep& largest() const { return steps.back(); }
+  // "16.8 M parameters, 256 tokens per GPU, 64 MiB of float gradients in 25 MiB buckets
+  // overlapped with backward, no input read" (what a report prices).
+  std::string describe() const;
+};
+
+// The usable workload/data_parallel_step records, grouped by configuration: the one measured at
+// the most GPU counts (then the most recent in the file). nullopt when there is none.
+std::optional<MeasuredWorkload> measured_workload(const ResultsFile& results);
+
+// The share of the all-reduce hidden behind compute by the buckets as they were run.
+double bucket_overlap(const MeasuredWorkload& workload);
+
+// The prediction's configuration for the measured shape, to `predict_to` GPUs.
+PredictionConfig workload_prediction_config(const MeasuredWorkload& workload, int predict_to);
+
+struct StepComparison {
+  int gpus = 0;
+  std::optional<MeasuredStep> measured;
+  StepTime predicted;                     // the model from the parts, uncalibrated
+  std::optional<double> error;            // predicted step / measured step - 1, where measured
+  std::optional<double> efficiency_error; // predicted E / measured E - 1
+  std::string off_term;                   // where |error| > tolerance: which term, and how
+  // Beyond the largest measured count: the calibrated prediction.
+  std::optional<double> calibrated_step_s, calibrated_efficiency;
+  bool extrapolated = false;
+};
+
+struct StepValidation {
+  MeasuredWorkload workload;
+  std::optional<TrainingStepModel> model; // when the parts could be modelled
+  std::string model_problem;              // why not (missing compute/gemm, all_reduce fits)
+  std::vector<StepComparison> rows;       // measured counts, then 2x ... up to predict_to
+  double compute_scale = 1, exposed_scale = 1, input_hold_s = 0; // the calibration
+  std::string calibration;                                       // how, in words
+  std::optional<double> largest_error; // the error at the largest measured count
+};
+
+// Throws nothing: a results file without workload records gives nullopt; one whose parts cannot
+// be modelled gives the measured rows with model_problem set.
+std::optional<StepValidation> validate_step(const ResultsFile& results, const std::string& source,
+                                            int predict_to);
+
+// The efficiency at N GPUs: measured where measured, else the calibrated prediction; nullopt when
+// neither is there. `how` says which ("measured", "predicted, calibrated; 12.3 % off at 2").
+std::optional<double> step_efficiency_at(const StepValidation& v, int gpus, std::string* how);
+
+nlohmann::json step_validation_to_json(const StepValidation& v);
+
+} // namespace cb

@@ -1,0 +1,41 @@
+#pragma once
+// The one table of metrics (results/metrics.json, embedded at build time): each metric's unit,
+// which direction is better, the names tables and plots print for it, and whether it is a family's
+// headline figure; and the units metric names end with. Every command that names, orders or
+// labels a metric asks here; plots/clusterplots/metric_table.py reads the same file.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cb {
+
+struct MetricDefinition {
+  std::string name;   // the key in a record's metrics, unit included: "busbw_gbps"
+  std::string unit;   // as text reports print it: "GB/s", "us"
+  std::string symbol; // as plots typeset it: "µs" (the unit when the file gives none)
+  bool higher_is_better = true;
+  std::string short_name; // printed before the unit in tables ("busbw"); empty: the unit alone
+  std::string label;      // printed before the unit on plot axes ("bus bandwidth")
+  bool headline = false;  // a family's headline figure
+};
+
+struct MetricUnitSuffix {
+  std::string suffix; // "gbps", "_us": how a metric's name ends
+  std::string unit;   // "GB/s", "us"
+};
+
+// Every metric of the table, in its order (the headline metrics' order of preference).
+const std::vector<MetricDefinition>& metric_table();
+// nullptr for a metric the table does not know.
+const MetricDefinition* find_metric(std::string_view name);
+// The headline metrics, most telling first: busbw_gbps, gbps, tflops, gflops, latency_us.
+std::vector<const MetricDefinition*> headline_metric_definitions();
+// The unit suffixes, first match wins.
+const std::vector<MetricUnitSuffix>& metric_unit_suffixes();
+// The first suffix `name` ends with (or is); nullptr when none.
+const MetricUnitSuffix* unit_suffix_of(std::string_view name);
+
+// The embedded text of results/metrics.json (generated at configure time).
+std::string_view metric_table_json();
+
+} // namespace cb

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# The pair tests on 6 emulated nodes, one rank each (ci/emulated-cluster): the node pairs run in 5
+# round-robin rounds, every pair once and no node twice in a round; with cbnode3 shaped to a third
+# of the others' rate, `clusterbench qualify` names exactly that node (kind node) and FAILs the
+# fleet; with every node at the same rate it names none.
+#   pair_rounds_test.sh CLUSTERBENCH
+# Exit 0 pass, 1 fail, 77 skip (not root, no namespaces).
+set -euo pipefail
+bin=$1
+cluster=$(cd "$(dirname "$0")/../../.." && pwd)/ci/emulated-cluster
+work=$(mktemp -d)
+trap '"$cluster" down >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+up() { local rc=0; "$cluster" up "$@" >/dev/null || rc=$?; [[ $rc -eq 0 ]] || exit "$rc"; }
+
+# run_pairs OUT: pair_bw (uni and bi, 8 MiB transfers of --quick) on the 6 nodes.
+run_pairs() {
+  timeout 400 "$cluster" run -- "$bin" run --backend host --np 6 --quick --max-time 1 \
+    --suite links --cases pair_bw --out "$1" >"$work/log" 2>&1 ||
+    { cat "$work/log"; fail "clusterbench run failed"; }
+}
+
+# The schedule in the records: 5 inter-node rounds, every node pair once per direction, no rank
+# twice in a (sub-)round, the two directions of a one-way pair in the same round.
+check_schedule() {
+  python3 - "$1" <<'PY' || fail "schedule"
+import collections, json, sys
+records = json.load(open(sys.argv[1]))["records"]
+assert len(records) == 2, [r["case"] for r in records]
+for r in records:
+    x, d = r["extra"], r["params"]["direction"]
+    assert x["schedule"] == "rounds" and x["rounds_by_tier"] == {"intra": 0, "inter": 5}, x["rounds_by_tier"]
+    assert x["matrix_of"] == "nodes" and len(x["matrix"]) == 6, x["matrix_of"]
+    entries = x["pair_rounds"]
+    pairs = collections.Counter((s, t) for s, t, _ in entries)
+    want = {(a, b) for a in range(6) for b in range(6) if a != b} if d == "uni" else \
+        {(a, b) for a in range(6) for b in range(a + 1, 6)}
+    assert set(pairs) == want and all(c == 1 for c in pairs.values()), pairs
+    by_round = collections.defaultdict(list)
+    for s, t, rnd in entries:
+        by_round[(rnd, s < t)].append((s, t))
+    for key, ps in by_round.items():
+        ranks = [m for p in ps for m in p]
+        assert len(ranks) == len(set(ranks)) == 6, (key, ps)
+    rounds = {rnd for _, _, rnd in entries}
+    assert rounds == set(range(5)), rounds
+    print(f"pair_bw {d}: 5 rounds of 3 node pairs" + (" (two sub-rounds each)" if d == "uni" else "") +
+          f", {len(entries)} pairs once each; matrix GB/s:")
+    for row in x["matrix"]:
+        print("   " + " ".join("    -  " if v is None else f"{v:7.4f}" for v in row))
+    sp = x["second_pass"]
+    print(f"  second pass: reference {sp['reference']:.4f} GB/s, {len(sp['suspect_pairs'])} suspect pairs,"
+          f" {len(sp['end_retests'])} end retests, {len(sp['pair_retests'])} pair retests,"
+          f" verdicts {[(v['kind'], v.get('host', v.get('hosts'))) for v in sp['verdicts']]}")
+PY
+}
+
+# qualify_named FILE: the outliers qualify names, as "kind host" lines, and the fleet's verdict.
+qualify_named() {
+  local rc=0
+  "$bin" qualify "$1" --spec host-cpu --json >"$work/q.json" 2>"$work/q.err" || rc=$?
+  [[ $rc -le 1 ]] || { cat "$work/q.err"; fail "qualify exit $rc"; }
+  python3 - "$work/q.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = sorted({f"{o['kind']} {o.get('host', '')}" + (f" {o['to'].get('host', '')}" if o["kind"] == "link" else "")
+                for o in d["outliers"]})
+print(d["fleet"]["verdict"], "|", ", ".join(names))
+PY
+}
+
+up 6 --rate 400mbit --rate-of 3=133mbit
+run_pairs "$work/slow.json"
+"$cluster" down >/dev/null
+check_schedule "$work/slow.json"
+got=$(qualify_named "$work/slow.json")
+echo "one node at a third of the rate: qualify says $got"
+[[ $got == "FAIL | node cbnode3" ]] || fail "expected the fleet to FAIL naming node cbnode3 alone, got: $got"
+"$bin" qualify "$work/slow.json" --spec host-cpu >"$work/q.txt" || true
+grep -E '^  node cbnode3: retested' "$work/q.txt" || fail "the text report does not name node cbnode3"
+
+up 6 --rate 400mbit
+run_pairs "$work/even.json"
+"$cluster" down >/dev/null
+check_schedule "$work/even.json"
+got=$(qualify_named "$work/even.json")
+echo "every node at the same rate: qualify says $got"
+[[ $got == "PASS | " ]] || fail "expected no outlier and a passing fleet, got: $got"
+
+# A node dropping out in the rounds: cbnode4's rank is killed once the first record is written.
+# The run ends with exit 3, the finished record stays, and the pairs never measured are named.
+up 6 --rate 400mbit
+rc=0
+timeout 400 "$cluster" run -- "$bin" run --backend host --np 6 --quick --max-time 0.5 \
+  --suite links --cases pair_bw --out "$work/drop.json" >"$work/drop.log" 2>&1 &
+runner=$!
+for _ in $(seq 120); do
+  sleep 1
+  python3 -c "import json,sys; sys.exit(0 if json.load(open('$work/drop.json'))['records'] else 1)" \
+    2>/dev/null && break
+done
+sleep 2
+for pid in $(ip netns pids cbnode4); do
+  # The rank itself, not the node's MPI daemon.
+  [[ $(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) == "$bin run "* ]] && kill -KILL "$pid"
+done
+wait "$runner" || rc=$?
+"$cluster" down >/dev/null
+[[ $rc -eq 3 ]] || { cat "$work/drop.log"; fail "a node dropping out: exit $rc, expected 3"; }
+grep -E 'stopped in inter round [0-9]+ of 5; [0-9]+ of 15 node pairs not measured' "$work/drop.log" ||
+  { cat "$work/drop.log"; fail "the missing pairs are not said"; }
+[[ $(python3 -c "import json; print(len(json.load(open('$work/drop.json'))['records']))") -ge 1 ]] ||
+  fail "the finished record was not kept"
+python3 -c "import json; print(len(json.load(open('$work/drop.json.pairs-progress.json'))['missing_node_pairs']), 'missing node pairs listed')"
+echo "PASS"

@@ -1,0 +1,174 @@
+// The second pass of the pair tests on synthetic fleets: one slow node among 6, 16 and 128 is
+// named alone (not its partners, though every pair it is in is suspect); one bad link is named as
+// a link; a clean fleet names nothing; a transient dip is cleared by its own retest.
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "links/pair_naming.hpp"
+
+namespace cb {
+namespace {
+
+// A fleet's true rate per member and per link: a pair moves at the slower of its ends, times its
+// link's factor. `noise(a, b)` perturbs the first pass only.
+struct Fleet {
+  int n;
+  std::vector<double> rate;
+  std::function<double(int, int)> link = [](int, int) { return 1.0; };
+  std::function<double(int, int)> noise = [](int, int) { return 1.0; };
+  double pair(int a, int b) const {
+    return std::min(rate[static_cast<std::size_t>(a)], rate[static_cast<std::size_t>(b)]) *
+           link(a, b);
+  }
+};
+
+Fleet uniform(int n, double gbps) {
+  return {n, std::vector<double>(static_cast<std::size_t>(n), gbps)};
+}
+
+PairVerdicts second_pass(const Fleet& f, const PairRule& rule = bandwidth_rule()) {
+  std::vector<PairFigure> figures;
+  for (int a = 0; a < f.n; ++a) {
+    for (int b = a + 1; b < f.n; ++b)
+      figures.push_back({a, b, f.pair(a, b) * f.noise(a, b)});
+  }
+  PairNaming naming(f.n, figures, rule);
+  std::vector<double> ends;
+  for (const auto& e : naming.end_retests()) {
+    EXPECT_NE(e.member, e.partner);
+    EXPECT_TRUE(naming.good(e.partner));
+    ends.push_back(f.pair(e.member, e.partner));
+  }
+  naming.record_end_retests(ends);
+  std::vector<double> again;
+  for (const auto& [a, b] : naming.pair_retests())
+    again.push_back(f.pair(a, b));
+  naming.record_pair_retests(again);
+  return naming.verdicts();
+}
+
+TEST(PairNaming, OneSlowNodeIsNamedAloneAmong6_16And128) {
+  for (int n : {6, 16, 128}) {
+    Fleet f = uniform(n, 12.0);
+    const int slow = n / 2 + 1;
+    f.rate[static_cast<std::size_t>(slow)] = 4.0; // a third of the others
+    const PairVerdicts v = second_pass(f);
+    EXPECT_EQ(v.nodes, std::vector<int>{slow}) << n;
+    EXPECT_TRUE(v.links.empty()) << n;
+    EXPECT_TRUE(v.unresolved.empty()) << n;
+    EXPECT_TRUE(v.cleared.empty()) << n;
+  }
+}
+
+TEST(PairNaming, EverySuspectPairOfTheSlowNodeIsExplainedByIt) {
+  Fleet f = uniform(16, 10.0);
+  f.rate[0] = 5.0;
+  std::vector<PairFigure> figures;
+  for (int a = 0; a < 16; ++a) {
+    for (int b = a + 1; b < 16; ++b)
+      figures.push_back({a, b, f.pair(a, b)});
+  }
+  const PairNaming naming(16, figures, bandwidth_rule());
+  EXPECT_EQ(naming.suspects().size(), 15u); // all of node 0's pairs
+  EXPECT_FALSE(naming.good(0));
+  for (int m = 1; m < 16; ++m)
+    EXPECT_TRUE(naming.good(m));
+  EXPECT_EQ(naming.end_retests().size(), 32u); // node 0 and each of its partners, twice
+}
+
+TEST(PairNaming, OneBadLinkIsNamedAsTheLinkNotItsEnds) {
+  for (int n : {6, 16, 128}) {
+    Fleet f = uniform(n, 12.0);
+    f.link = [](int a, int b) { return (a == 2 && b == 4) || (a == 4 && b == 2) ? 0.5 : 1.0; };
+    const PairVerdicts v = second_pass(f);
+    EXPECT_TRUE(v.nodes.empty()) << n;
+    EXPECT_EQ(v.links, (std::vector<MemberPair>{{2, 4}})) << n;
+  }
+}
+
+TEST(PairNaming, ACleanFleetNamesNothingAndRetestsNothing) {
+  for (int n : {2, 6, 16, 128}) {
+    Fleet f = uniform(n, 12.0);
+    // Spread within the tolerance: up to 5 % below the median.
+    f.noise = [](int a, int b) { return 1.0 - 0.05 * ((a * 7 + b * 3) % 5) / 4.0; };
+    const PairVerdicts v = second_pass(f);
+    EXPECT_TRUE(v.nodes.empty()) << n;
+    EXPECT_TRUE(v.links.empty()) << n;
+    EXPECT_TRUE(v.cleared.empty()) << n;
+  }
+}
+
+TEST(PairNaming, ATransientDipIsClearedByItsOwnRetest) {
+  Fleet f = uniform(8, 12.0);
+  f.noise = [](int a, int b) { return a == 1 && b == 5 ? 0.6 : 1.0; }; // first pass only
+  const PairVerdicts v = second_pass(f);
+  EXPECT_TRUE(v.nodes.empty());
+  EXPECT_TRUE(v.links.empty());
+  EXPECT_EQ(v.cleared, (std::vector<MemberPair>{{1, 5}}));
+}
+
+TEST(PairNaming, AGoodMemberSlowOnlyInItsRetestsIsNotNamed) {
+  // One noisy first-pass pair (1, 5); then member 1's retests both come out slow by chance. Most
+  // of member 1's own pairs passed, so it is not named; the pair's own retest passes: cleared.
+  std::vector<PairFigure> figures;
+  for (int a = 0; a < 6; ++a) {
+    for (int b = a + 1; b < 6; ++b)
+      figures.push_back({a, b, a == 1 && b == 5 ? 6.0 : 12.0});
+  }
+  PairNaming naming(6, figures, bandwidth_rule());
+  std::vector<double> ends;
+  for (const auto& e : naming.end_retests())
+    ends.push_back(e.member == 1 ? 7.0 : 12.0);
+  naming.record_end_retests(ends);
+  EXPECT_FALSE(naming.member_slow(1));
+  ASSERT_EQ(naming.pair_retests(), (std::vector<MemberPair>{{1, 5}}));
+  naming.record_pair_retests({12.0});
+  const PairVerdicts v = naming.verdicts();
+  EXPECT_TRUE(v.nodes.empty());
+  EXPECT_TRUE(v.links.empty());
+  EXPECT_EQ(v.cleared, (std::vector<MemberPair>{{1, 5}}));
+}
+
+TEST(PairNaming, LatencyRuleNamesTheNodeWithHighLatency) {
+  Fleet f = uniform(6, 1.0);
+  // As latencies: a pair takes the larger of its ends' figures (lower is better).
+  std::vector<double> latency(6, 20.0);
+  latency[3] = 90.0; // over 2.1 x the lowest pair
+  std::vector<PairFigure> figures;
+  for (int a = 0; a < 6; ++a) {
+    for (int b = a + 1; b < 6; ++b)
+      figures.push_back(
+          {a, b,
+           std::max(latency[static_cast<std::size_t>(a)], latency[static_cast<std::size_t>(b)])});
+  }
+  PairNaming naming(6, figures, latency_rule());
+  std::vector<double> ends;
+  for (const auto& e : naming.end_retests())
+    ends.push_back(std::max(latency[static_cast<std::size_t>(e.member)],
+                            latency[static_cast<std::size_t>(e.partner)]));
+  naming.record_end_retests(ends);
+  naming.record_pair_retests(std::vector<double>(naming.pair_retests().size(), 20.0));
+  EXPECT_EQ(naming.verdicts().nodes, std::vector<int>{3});
+  EXPECT_DOUBLE_EQ(naming.reference(), 20.0);
+}
+
+TEST(PairNaming, TwoMembersCannotTellWhichEndIsBad) {
+  // With one pair the fleet is that pair: nothing is outside its own median.
+  Fleet f = uniform(2, 12.0);
+  f.rate[1] = 1.0;
+  const PairVerdicts v = second_pass(f);
+  EXPECT_TRUE(v.nodes.empty());
+  EXPECT_TRUE(v.links.empty());
+}
+
+TEST(PairNaming, VerdictsNeedBothStages) {
+  PairNaming naming(3, {{0, 1, 1.0}, {0, 2, 1.0}, {1, 2, 1.0}}, bandwidth_rule());
+  EXPECT_THROW(naming.verdicts(), std::logic_error);
+  EXPECT_THROW(naming.record_pair_retests({}), std::logic_error);
+  EXPECT_THROW(naming.record_end_retests({1.0}), std::invalid_argument);
+  EXPECT_THROW(PairNaming(2, {{0, 2, 1.0}}, bandwidth_rule()), std::out_of_range);
+}
+
+} // namespace
+} // namespace cb

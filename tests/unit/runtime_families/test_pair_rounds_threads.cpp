@@ -1,0 +1,155 @@
+// The pair tests' rounds and second pass driven with ranks that are threads (no MPI), through the
+// same code a host run uses (LinksCase::run_pair_test): 256 ranks on 256 one-rank "nodes" run
+// 255 rounds in which every pair meets once and partners agree; with one node slowed, the record's
+// second pass names that node alone. The transfer is a stand-in whose seconds follow the slower
+// end's rate: this tests the schedule and the naming, not a link.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "links/links_case.hpp"
+#include "runtime/host_backend.hpp"
+
+namespace cb {
+namespace {
+
+class RoundsUnderTest : public LinksCase {
+public:
+  using LinksCase::PairProbe;
+  using LinksCase::run_pair_test;
+  std::string name() const override { return "rounds_under_test"; }
+  std::vector<nlohmann::json> instances(const RunConfig&) const override { return {}; }
+  std::vector<Record> run(const CaseContext&, const nlohmann::json&) override { return {}; }
+};
+
+struct Outcome {
+  Record record;                                     // rank 0's
+  std::vector<std::vector<std::pair<int, int>>> log; // per rank: (round, partner) it timed
+};
+
+// n thread ranks, `per_node` to a node; rate[i] is rank i's GB/s, a pair moves at the slower
+// end's. rails: node pairs meet rail by rail (local rank i with local rank i).
+Outcome run_on_threads(int n, const std::vector<double>& rate, const std::string& pairs = "rounds",
+                       int per_node = 1, bool rails = false) {
+  std::vector<Communicator> worlds = Communicator::threads(n);
+  std::vector<int> node_keys;
+  std::vector<std::string> hosts;
+  for (int r = 0; r < n; ++r) {
+    node_keys.push_back(r / per_node);
+    hosts.push_back("n" + std::to_string(r / per_node + 1));
+  }
+  const NodeLayout layout = make_layout(node_keys, hosts);
+  const std::vector<nlohmann::json> devices(static_cast<std::size_t>(n), {{"index", 0}});
+  RunConfig config;
+  config.backend = "host";
+  config.pairs = pairs;
+  // Stand-in figures are exact: the fewest samples the engine takes, no minimum time.
+  config.measure.min_samples = 3;
+  config.measure.min_time_s = 0;
+  config.measure.warmup_batches = 1;
+  std::vector<int> members(static_cast<std::size_t>(n));
+  for (int r = 0; r < n; ++r)
+    members[static_cast<std::size_t>(r)] = r;
+  Outcome out;
+  out.log.resize(static_cast<std::size_t>(n));
+  {
+    std::vector<std::jthread> threads;
+    for (int r = 0; r < n; ++r) {
+      threads.emplace_back([&, r] {
+        HostBackend backend(0);
+        const CaseContext ctx{
+            backend, worlds[static_cast<std::size_t>(r)], config, layout, members, Placement{n, 1},
+            devices};
+        int round = -1;
+        RoundsUnderTest::PairProbe probe;
+        probe.before = [&] { ++round; };
+        probe.timed = [&](std::pair<int, int> p, int k) {
+          const int partner = p.first == r ? p.second : p.first;
+          auto& mine = out.log[static_cast<std::size_t>(r)];
+          if (mine.empty() || mine.back() != std::pair{round, partner})
+            mine.emplace_back(round, partner);
+          const double gbps = std::min(rate[static_cast<std::size_t>(p.first)],
+                                       rate[static_cast<std::size_t>(p.second)]);
+          return k * 1.0 / gbps; // 1 GB per operation
+        };
+        probe.check = [](std::pair<int, int>) { return 0LL; };
+        Record record = ctx.new_record("links", "rounds_under_test", {{"direction", "bi"}});
+        RoundsUnderTest::run_pair_test(
+            ctx, record, probe, [](double s) { return 1.0 / s; }, "gbps", rails);
+        if (r == 0)
+          out.record = record;
+      });
+    }
+  }
+  return out;
+}
+
+TEST(PairRoundsOnThreads, TwoHundredFiftySixRanksMeetEveryPartnerOnceIn255Rounds) {
+  const int n = 256;
+  const Outcome out = run_on_threads(n, std::vector<double>(n, 10.0));
+  const auto& x = out.record.extra;
+  EXPECT_EQ(x["schedule"], "rounds");
+  EXPECT_EQ(x["rounds_by_tier"]["inter"], n - 1);
+  ASSERT_EQ(x["pair_rounds"].size(), static_cast<std::size_t>(n * (n - 1) / 2));
+  // Every rank met each other rank once, in the round its partner says, and once per round.
+  for (int r = 0; r < n; ++r) {
+    const auto& mine = out.log[static_cast<std::size_t>(r)];
+    ASSERT_EQ(mine.size(), static_cast<std::size_t>(n - 1)) << r;
+    std::set<int> partners, rounds;
+    for (const auto& [round, partner] : mine) {
+      EXPECT_TRUE(partners.insert(partner).second) << r;
+      EXPECT_TRUE(rounds.insert(round).second) << r;
+      const auto& theirs = out.log[static_cast<std::size_t>(partner)];
+      EXPECT_NE(std::find(theirs.begin(), theirs.end(), std::pair{round, r}), theirs.end());
+    }
+  }
+  EXPECT_TRUE(x["second_pass"]["verdicts"].empty());
+  EXPECT_EQ(out.record.metrics["gbps"], 10.0);
+}
+
+TEST(PairRoundsOnThreads, OneSlowNodeIsNamedByHostAmong6_16And64) {
+  for (int n : {6, 16, 64}) {
+    std::vector<double> rate(static_cast<std::size_t>(n), 12.0);
+    rate[3] = 4.0;
+    const Outcome out = run_on_threads(n, rate);
+    const auto& pass = out.record.extra["second_pass"];
+    ASSERT_EQ(pass["verdicts"].size(), 1u) << n << " " << pass.dump();
+    EXPECT_EQ(pass["verdicts"][0]["kind"], "node");
+    EXPECT_EQ(pass["verdicts"][0]["host"], "n4");
+    EXPECT_EQ(pass["suspect_pairs"].size(), static_cast<std::size_t>(n - 1));
+    EXPECT_DOUBLE_EQ(pass["reference"].get<double>(), 12.0);
+  }
+}
+
+TEST(PairRoundsOnThreads, RailsNameTheNodeAndTheGpuOfItsSlowRail) {
+  // 6 nodes of 2 ranks; rank 7 (node n4, local rank 1) is slow: only rail 1 of n4's node pairs.
+  std::vector<double> rate(12, 12.0);
+  rate[7] = 4.0;
+  const Outcome out = run_on_threads(12, rate, "rounds", 2, true);
+  const auto& x = out.record.extra;
+  EXPECT_EQ(x["rounds_by_tier"]["inter"], 5);
+  EXPECT_EQ(x["rounds_by_tier"]["intra"], 1);
+  EXPECT_EQ(x["matrix"].size(), 6u);
+  ASSERT_EQ(x["intra_matrices"].size(), 6u);
+  const auto& pass = x["second_pass"];
+  ASSERT_EQ(pass["verdicts"].size(), 1u) << pass.dump();
+  EXPECT_EQ(pass["verdicts"][0]["host"], "n4");
+  EXPECT_EQ(pass["verdicts"][0]["rail"], 1);
+  // Node n4's pairs are its slowest rail's figure; the others run at 12.
+  EXPECT_DOUBLE_EQ(x["matrix"][3][0].get<double>(), 4.0);
+  EXPECT_DOUBLE_EQ(x["matrix"][0][1].get<double>(), 12.0);
+}
+
+TEST(PairRoundsOnThreads, SequentialMeasuresOnePairPerRound) {
+  const Outcome out = run_on_threads(5, std::vector<double>(5, 10.0), "sequential");
+  EXPECT_EQ(out.record.extra["schedule"], "sequential");
+  EXPECT_EQ(out.record.extra["rounds_by_tier"]["inter"], 10);
+  for (const auto& mine : out.log)
+    EXPECT_EQ(mine.size(), 4u);
+}
+
+} // namespace
+} // namespace cb
