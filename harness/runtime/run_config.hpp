@@ -37,6 +37,10 @@ struct RunConfig {
   bool cleanup = false;
   bool buffered = false; // storage: skip O_DIRECT on purpose
   MeasureSettings measure;
+  // planning (harness/planning): a time budget for the whole sweep (0 = none) and the spec whose
+  // data-sheet figures the cuda backend's time model uses (empty = h200-sxm).
+  double budget_s = 0;
+  std::string plan_spec;
 
   // The collective message sizes: min, min*f, ... <= max (always including min).
   std::vector<std::uint64_t> message_sizes() const;

@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "core/duration.hpp"
 #include "runtime/case.hpp"
 #include "runtime/dtype.hpp"
 
@@ -54,7 +55,12 @@ ArgParser run_argument_parser() {
       .option("queue-depth", "N", "storage: reads in flight per rank (default 1)")
       .option("file-bytes", "SIZE", "storage: file size per rank")
       .flag("buffered", "storage: read through the page cache instead of O_DIRECT")
-      .flag("cleanup", "storage: remove clusterbench's files afterwards");
+      .flag("cleanup", "storage: remove clusterbench's files afterwards")
+      .option("budget", "DURATION",
+              "plan the sweep to fit, e.g. 15m, 900s, 1h (fewer sizes at the counts between one "
+              "node and the job, then shorter caps); refused when even the smallest plan does not")
+      .option("plan-spec", "NAME|FILE",
+              "spec whose data-sheet figures the plan's time model uses on cuda (default h200-sxm)");
   p.epilog(
       "Not started under MPI, run re-executes itself through mpirun with one rank per device and\n"
       "prints the command; under mpirun or srun it runs as it is; with --single-process it runs\n"
@@ -196,6 +202,9 @@ RunConfig run_config_from(const ArgParser& args) {
   c.buffered = args.has("buffered");
   c.cleanup = args.has("cleanup");
   c.out = args.get_or("out", "");
+  if (args.has("budget"))
+    c.budget_s = parse_duration(*args.get("budget"), "--budget");
+  c.plan_spec = args.get_or("plan-spec", "");
   return c;
 }
 
