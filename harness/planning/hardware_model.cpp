@@ -27,7 +27,12 @@ HardwareModel host_hardware_model() {
   // One core's share of a small VM's memory: copy reaches 13-40 GB/s per rank there (the README's
   // quick run shows 39 GB/s for copy on 2 ranks); 20 GB/s is the middle.
   m.memory_bw = 20e9;
-  m.fma_flops = 50e9;  // one AVX2 core, two FMA ports, ~3 GHz, fp32
+  // Two cores share one memory controller: the README's quick run loses a quarter to a half of the
+  // second rank's STREAM bandwidth.
+  m.node_memory_bw = 30e9;
+  // Page faults and the initial fill of the STREAM arrays: 0.2 GB/s per rank measured on the
+  // project's shared 2-core VM (three 2 GB arrays in 28 s, load average 9), ~1 GB/s when idle.
+  m.first_touch_bw = 0.5e9;  m.fma_flops = 50e9;  // one AVX2 core, two FMA ports, ~3 GHz, fp32
   m.gemm_flops = 40e9; // OpenBLAS sgemm on one core reaches ~80 % of the FMA peak
   m.host_link_bw = m.memory_bw;
   m.storage_bw_per_node = 1.3e9; // the README's quick run: seq_read 1.3 GB/s on a virtual disk
@@ -55,6 +60,7 @@ HardwareModel cuda_hardware_model(const Spec* spec) {
   // Streaming kernels reach ~90 % of HBM (RRZE gpu-benches, as the specs say).
   m.memory_bw = 0.9e9 * figure(spec, "hbm-copy", 4800, src);
   m.sources["memory_bw"] = src + " x 0.9";
+  m.first_touch_bw = m.memory_bw / 2; // cudaMalloc + a fill kernel
   src = "H200 SXM data sheet";
   m.fma_flops = 0.9e12 * figure(spec, "fma-fp32", 67, src);
   m.sources["fma_flops"] = src + " x 0.9";

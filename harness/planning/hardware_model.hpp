@@ -16,6 +16,8 @@ struct HardwareModel {
   std::string description; // where the figures come from, one line
   // Per device (bytes/s, flop/s).
   double memory_bw = 0;            // streaming copy, read + write counted
+  double node_memory_bw = 0;       // shared by the ranks of a node (0: each device has its own)
+  double first_touch_bw = 0;       // allocating and initialising arrays (page faults on the host)
   double fma_flops = 0;            // fp32 FMA peak as reached
   double gemm_flops = 0;           // dense GEMM as reached (bf16 on GPUs, fp32 on the host)
   double host_link_bw = 0;         // host <-> device (PCIe); host backend: memory

@@ -214,9 +214,11 @@ RunPlan make_plan(const std::vector<PlanCase>& cases, const RunConfig& config,
           pi.measure = settings_at(config.measure, level, pi.launch_bound);
           const RecordEstimate e = estimate_measurement(pi.op_s, sync, pi.measure, pi.launch_bound);
           pi.expect = e.expect;
-          pi.estimate_s = c.records_per_instance * (model.record_setup_s + e.seconds);
-          phase.worst_case_s += c.records_per_instance *
-                                (model.record_setup_s + worst_case(pi.op_s, sync, pi.measure));
+          const double setup =
+              model.record_setup_s + setup_seconds(c.suite, c.name, params, shape, model);
+          pi.estimate_s = c.records_per_instance * (setup + e.seconds);
+          phase.worst_case_s +=
+              c.records_per_instance * (setup + worst_case(pi.op_s, sync, pi.measure));
           phase.estimate_s += pi.estimate_s;
           phase.records += c.records_per_instance;
           phase.instances.push_back(std::move(pi));

@@ -33,6 +33,13 @@ double operation_seconds(const std::string& suite, const std::string& name,
                          const nlohmann::json& params, const PhaseShape& shape,
                          const HardwareModel& model);
 
+// What a record costs before and after its measurement beyond model.record_setup_s: the STREAM
+// arrays' first touch (three arrays), the storage file written the first time (its bytes at the
+// node's storage bandwidth), nothing for the others.
+double setup_seconds(const std::string& suite, const std::string& name,
+                     const nlohmann::json& params, const PhaseShape& shape,
+                     const HardwareModel& model);
+
 // One engine barrier + gather + broadcast (each a log2-depth tree), seconds.
 double sync_seconds(const PhaseShape& shape, const HardwareModel& model);
 
@@ -48,7 +55,7 @@ struct RecordEstimate {
 // one calibration batch when the batch is larger than one, then samples of `batch` operations
 // (each plus one sync) until
 //   converged: min_samples and min_time reached (what the planner expects of most records), or
-//   settled:   for launch-bound operations, the first settle check after settle_window samples,
+//   settled:   for launch-bound operations, the settle check after twice settle_window samples,
 // whichever applies, never past the cap (the engine stops at the first sample ending after it) nor
 // max_samples.
 RecordEstimate estimate_measurement(double op_s, double sync_s, const MeasureSettings& settings,
