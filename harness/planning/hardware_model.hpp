@@ -33,6 +33,8 @@ struct HardwareModel {
   double sync_step_intra_s = 0;
   double sync_step_inter_s = 0;
   double record_setup_s = 0; // buffers, fills, verification and the results write, per record
+  double links_setup_s = 0;  // a links record's own set-up (its fabric of buffers and peers)
+  double storage_setup_s = 0; // a storage record's own: create, write, sync and evict the file
   // Operations shorter than this are launch-bound: their spread is expected to settle above the
   // target rather than converge (engine.hpp, the settle rule), so they are planned to run until
   // it settles.

@@ -161,8 +161,10 @@ void plan_pair_phase(Phase& phase, const PlanCase& c, const PlanTarget& t, const
     const RecordEstimate a = estimate_measurement(op_across, sync, pi.measure, pi.launch_bound);
     const RecordEstimate w = estimate_measurement(op_within, sync, pi.measure, pi.launch_bound);
     pi.expect = inter > 0 ? a.expect : w.expect;
-    pi.estimate_s = model.record_setup_s + passes * (inter * a.seconds + intra * w.seconds);
-    phase.worst_case_s += model.record_setup_s +
+    const double setup =
+        model.record_setup_s + setup_seconds(c.suite, c.name, params, whole, model);
+    pi.estimate_s = setup + passes * (inter * a.seconds + intra * w.seconds);
+    phase.worst_case_s += setup +
                           passes * (inter * worst_case(op_across, sync, pi.measure) +
                                     intra * worst_case(op_within, sync, pi.measure));
     phase.pair_rounds += passes * (inter + intra);

@@ -121,9 +121,11 @@ double setup_seconds(const std::string& suite, const std::string& name,
   if (suite == "compute" && is_stream(name) && model.first_touch_bw > 0)
     return 3 * array_bytes(params) / model.first_touch_bw;
   if (suite == "storage" && model.storage_bw_per_node > 0) {
-    return number(params, "file_bytes", number(params, "bytes", 0)) * shape.ranks_per_node /
-           model.storage_bw_per_node;
+    return model.storage_setup_s + number(params, "file_bytes", number(params, "bytes", 0)) *
+                                       shape.ranks_per_node / model.storage_bw_per_node;
   }
+  if (suite == "links")
+    return model.links_setup_s;
   return 0;
 }
 
