@@ -100,8 +100,11 @@ void CaseContext::finish_record(Record& record, const Measurement& m,
                             {"node", layout.node_of_rank[static_cast<std::size_t>(world_rank)]},
                             {"device", device.value("index", 0)},
                             {"uuid", device.value("uuid", "")},
-                            {"median_s", m.rank_median_s[i]}};
-    entry.update(metrics(m.rank_median_s[i], false));
+                            {"median_s", round_significant(m.rank_median_s[i], 6)}};
+    const nlohmann::json figures = metrics(m.rank_median_s[i], false);
+    for (const auto& [key, value] : figures.items())
+      entry[key] = value.is_number_float() ? nlohmann::json(round_significant(value.get<double>(), 6))
+                                           : value;
     record.per_rank.push_back(std::move(entry));
   }
 }
