@@ -26,6 +26,7 @@ struct RunConfig {
   std::vector<std::string> dtypes{"float"};
   std::vector<std::string> ops{"sum"};
   std::vector<bool> in_place{false, true};
+  bool cuda_graph = false; // time each batch as one captured CUDA graph (nccl-tests -G)
   // compute
   std::uint64_t array_bytes = 0; // 0 = the family's default (a multiple of the LLC)
   std::vector<int> gemm_sizes;   // empty = the family's default

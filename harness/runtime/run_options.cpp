@@ -44,6 +44,9 @@ ArgParser run_argument_parser() {
       .option("placement", "WHICH",
               "collectives: both|out|in, out-of-place and/or in-place "
               "(default both)")
+      .flag("cuda-graph",
+            "collectives: time each batch of k operations as one captured CUDA graph launch "
+            "(nccl-tests -G) instead of k stream launches; cuda backend only")
       .option("target-cv", "FRACTION", "stop sampling at this relative stddev (default 0.01)")
       .option("max-time", "SECONDS", "sampling cap per record; records that hit it are 'noisy'")
       .option("array-bytes", "SIZE", "compute: array size per rank (default 4 x last-level cache)")
@@ -170,6 +173,7 @@ RunConfig run_config_from(const ArgParser& args) {
       throw InputError("--placement: expected both, out or in, got '" + p + "'");
     }
   }
+  c.cuda_graph = args.has("cuda-graph");
   if (args.has("target-cv"))
     c.measure.target_cv = positive_number(args, "target-cv");
   if (args.has("max-time"))
