@@ -89,6 +89,16 @@ Record CollectiveCase::run_one(const CaseContext& ctx, CollectiveComm& comm,
     CaseContext::skip(record, why);
     return record;
   }
+  // --cuda-graph: a record timed as graphs is never matched with one timed as stream launches
+  // (params differ); stream timing keeps the params it always had.
+  record.extra["timing"] = ctx.config.cuda_graph ? "cuda_graph" : "stream";
+  if (ctx.config.cuda_graph) {
+    record.params["timing"] = "cuda_graph";
+    if (auto why = ctx.backend.why_no_graphs(); !why.empty()) {
+      CaseContext::skip(record, "--cuda-graph: " + why);
+      return record;
+    }
+  }
 
   // Buffers: out of place, separate send and receive; in place, one buffer holding both.
   std::unique_ptr<DeviceBuffer> send_buffer, recv_buffer;
@@ -122,14 +132,21 @@ Record CollectiveCase::run_one(const CaseContext& ctx, CollectiveComm& comm,
   // a NIC's line rate.
   const int nodes = ctx.placement.nodes;
   const double node_factor = busbw_factor(kind_, nodes);
-  ctx.measure_into(record, one_op, [&](double seconds, bool) {
+  auto metrics = [&](double seconds, bool) {
     const double algbw = gbps(bytes, seconds);
     nlohmann::json m{
         {"time_us", seconds * 1e6}, {"algbw_gbps", algbw}, {"busbw_gbps", algbw * factor}};
     if (nodes > 1)
       m["node_link_gbps"] = algbw * node_factor;
     return m;
-  });
+  };
+  if (ctx.config.cuda_graph) {
+    // The batch of k calls is captured once per sample and launched as one graph.
+    ctx.measure_timed_into(
+        record, [&](int k) { return ctx.backend.time_batch_graph(k, one_op); }, metrics);
+  } else {
+    ctx.measure_into(record, one_op, metrics);
+  }
 
   // Verification outside the timed region: fresh data (in-place timing overwrote it), one call.
   // Out of place, the receive buffer still holds the timed calls' results: poison it first

@@ -14,8 +14,11 @@
 #include "cli/command.hpp"
 #include "core/error.hpp"
 #include "core/stats.hpp"
+#include "core/duration.hpp"
 #include "core/units.hpp"
 #include "links/pair_progress.hpp"
+#include "planning/plan_text.hpp"
+#include "planning/run_plan.hpp"
 #include "results/results_io.hpp"
 #include "runtime/backend_registry.hpp"
 #include "runtime/communicator.hpp"
@@ -49,6 +52,32 @@ std::string too_many_ranks_for_gpus(const std::string& backend_name, int ranks_o
   return too_many_ranks_for_devices(ranks_on_node, gpus, host_name());
 }
 
+// The plan of this run (harness/planning/run_plan.hpp), fitted to --budget: the same on every rank,
+// as it depends only on the flags, the backend and the layout. Throws InputError naming --budget
+// when even the smallest plan does not fit.
+RunPlan plan_for(const RunConfig& config, const std::string& backend, const NodeLayout& layout,
+                 const std::vector<int>& counts) {
+  RunConfig resolved = config;
+  resolved.backend = backend;
+  PlanTarget target;
+  target.nodes = std::max(1, layout.node_count());
+  target.gpus_per_node = std::max(1, layout.ranks_on_node(0));
+  target.counts = counts;
+  return plan_to_budget(plan_cases_from_registry(resolved), resolved, target,
+                        hardware_model_for(backend, config.plan_spec), config.budget_s);
+}
+
+std::vector<SweepPhasePlan> sweep_plan_of(const RunPlan& plan) {
+  std::vector<SweepPhasePlan> out;
+  for (const auto& phase : plan.phases) {
+    SweepPhasePlan p{phase.suite, phase.name, phase.gpus, {}};
+    for (const auto& instance : phase.instances)
+      p.instances.emplace_back(instance.index, instance.measure);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
 struct LaunchPlan {
   std::string backend; // "auto" resolved
   int ranks = 0;
@@ -74,6 +103,12 @@ LaunchPlan plan_launch(const RunConfig& config, bool spread_over_nodes) {
   }
   for (const auto& c : chosen_cases(config))
     c->check_input(config, local_ranks);
+  // A budget no plan meets is refused before any rank starts (on one node, where the layout is
+  // known here; the ranks check again with the real layout).
+  if (!spread_over_nodes) {
+    const NodeLayout layout = uniform_layout(1, plan.ranks);
+    plan_for(config, plan.backend, layout, sweep_counts(config.gpus, layout));
+  }
   // Said once the input is known to be good, so that bad input stays one line.
   if (!note.empty() && config.backend == "auto" && plan.backend == "host")
     std::cerr << "clusterbench run: " << note << "using the host backend\n";
@@ -172,10 +207,10 @@ long peak_rss_bytes() {
 
 void print_summary(const SweepSummary& s, const std::vector<double>& rss, const std::string& out,
                    bool threads) {
-  std::printf("#\n# %d records: %d ok, %d noisy (hit the time cap), %d skipped, %d failed, "
-              "%d failed data checks\n",
-              s.records, s.records - s.noisy - s.skipped - s.failed, s.noisy, s.skipped, s.failed,
-              s.check_failed);
+  std::printf("#\n# %d records: %d ok, %d noisy (%d settled above the target, %d at the time "
+              "cap), %d skipped, %d failed, %d failed data checks\n",
+              s.records, s.records - s.noisy - s.skipped - s.failed, s.noisy, s.settled,
+              s.noisy - s.settled, s.skipped, s.failed, s.check_failed);
   if (!s.noisy_cv.empty()) {
     std::printf("# noisy records' cv: min %.2f%%, median %.2f%%, max %.2f%%\n",
                 *std::min_element(s.noisy_cv.begin(), s.noisy_cv.end()) * 100,
@@ -252,6 +287,9 @@ int run_sweep(const Communicator& world, const RunConfig& config,
       }
     }
 
+    // The plan, before anything is written: a budget that cannot be met is bad input.
+    const RunPlan plan = plan_for(config, backend_name, layout, counts);
+
     std::unique_ptr<IncrementalResultsWriter> writer;
     int writer_ok = 1;
     std::string writer_error;
@@ -270,6 +308,8 @@ int run_sweep(const Communicator& world, const RunConfig& config,
         throw InputError(writer_error);
       return 2;
     }
+    if (root)
+      writer->set_run_field("plan", plan_to_json(plan));
 
     if (root) {
       std::printf("# clusterbench run: %d ranks on %d node%s, backend %s, GPU counts %s\n",
@@ -282,12 +322,18 @@ int run_sweep(const Communicator& world, const RunConfig& config,
                     return join(items, ",");
                   }()
                       .c_str());
+      std::printf("# plan: %s%s\n", plan_summary(plan).c_str(),
+                  plan.budget_s > 0 ? (", budget " + format_budget(plan.budget_s) + ", level " +
+                                       std::to_string(plan.level))
+                                          .c_str()
+                                    : "");
       std::fflush(stdout);
     }
     // Cases see the backend actually in use (auto resolved), to choose their instances.
     RunConfig resolved = config;
     resolved.backend = backend_name;
     SweepRunner runner(*backend, world, resolved, layout, devices, counts);
+    runner.set_plan(sweep_plan_of(plan));
     sweeping = true;
     const SweepSummary summary = runner.run(cases, writer.get(), root ? &std::cout : nullptr);
 
@@ -298,6 +344,8 @@ int run_sweep(const Communicator& world, const RunConfig& config,
       for (double v : rss)
         rss_json.push_back(static_cast<long long>(v));
       writer->set_run_field("peak_rss_bytes", rss_json);
+      writer->set_run_field("plan", plan_to_json(plan, summary.phase_seconds));
+      print_measured_vs_planned(std::cout, plan, summary.phase_seconds);
       print_summary(summary, rss, config.out, !world.is_mpi());
       exit_code = summary.exit_code();
     }

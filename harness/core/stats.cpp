@@ -70,4 +70,12 @@ Stats summarize(const std::vector<double>& values) {
   return s;
 }
 
+double round_significant(double value, int digits) {
+  if (value == 0 || !std::isfinite(value))
+    return value;
+  const double scale = std::pow(10.0, digits - 1 - std::floor(std::log10(std::abs(value))));
+  const double rounded = std::round(value * scale) / scale;
+  return std::isfinite(rounded) ? rounded : value;
+}
+
 } // namespace cb

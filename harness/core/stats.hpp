@@ -19,5 +19,9 @@ double coefficient_of_variation(const std::vector<double>& values);
 // Median absolute deviation (unscaled).
 double median_absolute_deviation(const std::vector<double>& values);
 Stats summarize(const std::vector<double>& values);
+// `value` to `digits` significant digits (0, inf and NaN unchanged): per-rank figures are written
+// to the precision a timer gives, not the 17 digits a double prints with, which at a thousand
+// ranks per record is most of a results file.
+double round_significant(double value, int digits);
 
 } // namespace cb

@@ -308,11 +308,29 @@ void write_text_atomic(const std::string& text, const std::string& path,
 
 void write_results_atomic(const ResultsFile& results, const std::string& path,
                           const std::vector<std::string>& inputs) {
-  // Text taken from other tools' logs may hold invalid UTF-8; it is written replaced (U+FFFD)
+  // One record per line, compact: a whole cluster's per-rank data indented one value per line was
+  // over half whitespace. The run header stays indented for people reading it.
+  // Text taken from other tools' logs may hold invalid UTF-8: it is written replaced (U+FFFD)
   // rather than failing the write.
-  write_text_atomic(
-      results_to_json(results).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
-      path, inputs);
+  constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
+  const nlohmann::json j = results_to_json(results);
+  std::string text = "{";
+  bool first = true;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    text += first ? "\n " : ",\n ";
+    first = false;
+    text += nlohmann::json(it.key()).dump(-1, ' ', false, kReplace) + ": ";
+    if (it.key() == "records" && it->is_array()) {
+      text += "[";
+      for (std::size_t i = 0; i < it->size(); ++i)
+        text += (i == 0 ? "\n  " : ",\n  ") + (*it)[i].dump(-1, ' ', false, kReplace);
+      text += it->empty() ? "]" : "\n ]";
+    } else {
+      text += it->dump(1, ' ', false, kReplace);
+    }
+  }
+  text += "\n}\n";
+  write_text_atomic(text, path, inputs);
 }
 
 IncrementalResultsWriter::IncrementalResultsWriter(std::string path, nlohmann::json run)

@@ -61,6 +61,16 @@ public:
   // Seconds for k operations issued by enqueue_one, to completion. Host: steady clock around the
   // loop. GPU: events around the enqueued batch, then a synchronize.
   virtual double time_batch(int k, const std::function<void()>& enqueue_one) = 0;
+  // The same k operations captured into one CUDA graph (untimed) and timed as one graph launch,
+  // like nccl-tests -G: what is left of a launch-bound operation without the host's per-call
+  // launch cost. Every rank of a collective captures and launches alike. Backends without graphs
+  // say why (why_no_graphs) and never get this call.
+  virtual std::string why_no_graphs() const {
+    return "the " + name() + " backend has no CUDA graphs";
+  }
+  virtual double time_batch_graph(int k, const std::function<void()>& enqueue_one) {
+    return time_batch(k, enqueue_one);
+  }
   virtual void synchronize() = 0;
   virtual std::unique_ptr<CollectiveComm> collectives(const Communicator& comm) = 0;
   // Why this backend has no collectives at all for these ranks ("" when it has): cheap, without

@@ -65,10 +65,19 @@ void CaseContext::finish_record(Record& record, const Measurement& m,
   record.stats = summarize(m.samples_s);
   record.extra["batch"] = m.batch;
   record.extra["robust_spread"] = robust_relative_spread(m.samples_s);
+  record.extra["stop"] = m.stop;
+  record.extra["sampling_s"] = m.sampling_s;
   if (!m.converged) {
     record.status = "noisy";
-    char text[160];
-    if (static_cast<int>(m.samples_s.size()) < config.measure.min_samples) {
+    char text[200];
+    if (m.stop == "settled") {
+      std::snprintf(text, sizeof text,
+                    "spread %.2f%% (robust; cv %.2f%%) settled above the %.2f%% target after %zu "
+                    "samples, %.2f s of the %.2f s cap",
+                    robust_relative_spread(m.samples_s) * 100, record.stats.cv * 100,
+                    config.measure.target_cv * 100, m.samples_s.size(), m.sampling_s,
+                    config.measure.max_time_s);
+    } else if (static_cast<int>(m.samples_s.size()) < config.measure.min_samples) {
       std::snprintf(text, sizeof text, "only %zu samples (minimum %d) before the %.2f s cap",
                     m.samples_s.size(), config.measure.min_samples, config.measure.max_time_s);
     } else {
@@ -91,8 +100,11 @@ void CaseContext::finish_record(Record& record, const Measurement& m,
                             {"node", layout.node_of_rank[static_cast<std::size_t>(world_rank)]},
                             {"device", device.value("index", 0)},
                             {"uuid", device.value("uuid", "")},
-                            {"median_s", m.rank_median_s[i]}};
-    entry.update(metrics(m.rank_median_s[i], false));
+                            {"median_s", round_significant(m.rank_median_s[i], 6)}};
+    const nlohmann::json figures = metrics(m.rank_median_s[i], false);
+    for (const auto& [key, value] : figures.items())
+      entry[key] = value.is_number_float() ? nlohmann::json(round_significant(value.get<double>(), 6))
+                                           : value;
     record.per_rank.push_back(std::move(entry));
   }
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "core/stats.hpp"
 #include "runtime/communicator.hpp"
@@ -15,6 +16,43 @@ double robust_relative_spread(const std::vector<double>& samples) {
   return med == 0.0 ? 0.0 : 1.4826 * median_absolute_deviation(samples) / med;
 }
 
+bool spread_settled(const std::vector<double>& samples, const MeasureSettings& settings) {
+  const auto n = static_cast<int>(samples.size());
+  const int window = settings.settle_window;
+  if (!settings.settle || window < 2 || n <= window || settings.settle_every < 1 ||
+      n % settings.settle_every != 0) {
+    return false;
+  }
+  // The spread after each of the last `window` samples (prefixes of the sample list).
+  std::vector<double> spreads;
+  spreads.reserve(static_cast<std::size_t>(window));
+  for (int end = n - window + 1; end <= n; ++end) {
+    spreads.push_back(robust_relative_spread(
+        std::vector<double>(samples.begin(), samples.begin() + end)));
+  }
+  const double current = spreads.back();
+  if (current <= 0)
+    return false;
+  // nvbench's test: the window's standard deviation about the current value, relative to it.
+  double about_current = 0;
+  for (double v : spreads)
+    about_current += (v - current) * (v - current);
+  about_current = std::sqrt(about_current / static_cast<double>(spreads.size())) / current;
+  // The trend: least-squares slope over the window, as the change across the whole window.
+  const double mid = (window - 1) / 2.0;
+  double mean = 0;
+  for (double v : spreads)
+    mean += v;
+  mean /= window;
+  double num = 0, den = 0;
+  for (int i = 0; i < window; ++i) {
+    num += (i - mid) * (spreads[static_cast<std::size_t>(i)] - mean);
+    den += (i - mid) * (i - mid);
+  }
+  const double drift = std::abs(num / den) * (window - 1) / current;
+  return about_current < settings.settle_tolerance && drift < settings.settle_tolerance;
+}
+
 StopDecision stopping_rule(const std::vector<double>& samples, double elapsed_s,
                            const MeasureSettings& settings) {
   const bool enough =
@@ -22,6 +60,8 @@ StopDecision stopping_rule(const std::vector<double>& samples, double elapsed_s,
   if (enough && robust_relative_spread(samples) <= settings.target_cv) {
     return StopDecision::converged;
   }
+  if (enough && spread_settled(samples, settings))
+    return StopDecision::settled;
   if (elapsed_s >= settings.max_time_s ||
       static_cast<int>(samples.size()) >= settings.max_samples) {
     // At the cap with too few samples to judge, it still counts as capped: the record says so.
@@ -82,6 +122,15 @@ Measurement measure(const Communicator& comm, const MeasureSettings& settings,
     decision = comm.broadcast_int(decision);
     if (decision != static_cast<int>(StopDecision::keep_going)) {
       m.converged = decision == static_cast<int>(StopDecision::converged);
+      m.sampling_s = std::chrono::duration<double>(clock::now() - start).count();
+      if (decision == static_cast<int>(StopDecision::settled)) {
+        m.stop = "settled";
+      } else if (decision == static_cast<int>(StopDecision::capped)) {
+        // Rank 0 knows which limit it was; the others only that it was one.
+        m.stop = root && static_cast<int>(m.samples_s.size()) >= settings.max_samples
+                     ? "max_samples"
+                     : "cap";
+      }
       break;
     }
   }

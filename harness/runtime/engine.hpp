@@ -4,10 +4,12 @@
 // Rules (docs/DESIGN.md, "Measurement rules"): ranks never decide on their own. Batch size and
 // stopping are decided on rank 0 and broadcast, so every rank runs the same number of operations
 // and no collective deadlocks. One sample = the time of a batch of k operations divided by k, max
-// over ranks. Warm-up and the calibration batches are never kept. Sampling stops when the robust
-// relative spread reaches the target after a minimum count and time, or at the time cap (then the
-// record is `noisy`).
+// over ranks. Warm-up and the calibration batches are never kept. Sampling stops when the relative standard deviation reaches
+// the target after a minimum count and time (`converged`), when it stays above the target but has
+// stopped changing (`settled`, nvbench's stdrel criterion: the record is `noisy` and more samples
+// would not make it less so), or at the time cap (`cap`, `noisy`).
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace cb {
@@ -23,14 +25,27 @@ struct MeasureSettings {
   double batch_time_s = 0.002; // grow the batch until one takes at least this long
   int max_batch = 1 << 20;
   int warmup_batches = 1;
+  // Stably noisy records (nvbench's stdrel criterion): every `settle_every` samples, once more than
+  // `settle_window` samples are in, the spread of the last `settle_window` sample counts is looked
+  // at; when its own relative standard deviation about the current spread, and the drift of its
+  // trend across the window, are both under `settle_tolerance`, sampling stops. nvbench uses 64
+  // values, every 16 samples, 5 %.
+  bool settle = true;
+  int settle_window = 64;
+  int settle_every = 16;
+  double settle_tolerance = 0.05;
 };
 
-enum class StopDecision { keep_going, converged, capped };
+// Values are broadcast as ints: keep_going must stay 0.
+enum class StopDecision { keep_going = 0, converged = 1, capped = 2, settled = 3 };
 
 // The relative standard deviation used by the stopping rule, estimated robustly:
 // 1.4826 x MAD / median (equal to stddev / mean for normal samples). One batch preempted by the OS
 // would otherwise hold sampling open until the cap on a shared machine.
 double robust_relative_spread(const std::vector<double>& samples);
+
+// Whether the spread of `samples` has settled above the target (the `settle` rule above).
+bool spread_settled(const std::vector<double>& samples, const MeasureSettings& settings);
 
 // The stopping rule alone, for unit tests and for rank 0.
 StopDecision stopping_rule(const std::vector<double>& samples, double elapsed_s,
@@ -41,6 +56,8 @@ struct Measurement {
   std::vector<double> rank_median_s; // rank 0 only: each rank's own median, seconds per operation
   int batch = 1;                     // operations per sample
   bool converged = false;
+  std::string stop = "converged"; // why sampling stopped: converged | settled | cap | max_samples
+  double sampling_s = 0;          // wall time of the sampling loop (warm-up and calibration not in)
 };
 
 // `timed_batch(k)` runs k operations and returns this rank's seconds for them. Every rank of comm

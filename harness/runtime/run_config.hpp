@@ -26,6 +26,7 @@ struct RunConfig {
   std::vector<std::string> dtypes{"float"};
   std::vector<std::string> ops{"sum"};
   std::vector<bool> in_place{false, true};
+  bool cuda_graph = false; // time each batch as one captured CUDA graph (nccl-tests -G)
   // compute
   std::uint64_t array_bytes = 0; // 0 = the family's default (a multiple of the LLC)
   std::vector<int> gemm_sizes;   // empty = the family's default
@@ -46,6 +47,10 @@ struct RunConfig {
   std::uint64_t input_bytes_per_step = 0;      // per GPU; 0 = no input reads
   bool overlap = true;                         // all-reduce buckets during backward
   MeasureSettings measure;
+  // planning (harness/planning): a time budget for the whole sweep (0 = none) and the spec whose
+  // data-sheet figures the cuda backend's time model uses (empty = h200-sxm).
+  double budget_s = 0;
+  std::string plan_spec;
 
   // The collective message sizes: min, min*f, ... <= max (always including min).
   std::vector<std::uint64_t> message_sizes() const;

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "core/duration.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "results/results_io.hpp"
@@ -19,7 +20,8 @@ namespace cb {
 
 ArgParser run_argument_parser() {
   ArgParser p("clusterbench run", "clusterbench run [options]");
-  p.option("suite", "LIST", "families to run: compute,links,collectives,storage,workload (default: all)")
+  p.option("suite", "LIST",
+           "families to run: compute,links,collectives,storage,workload (default: all)")
       .option("cases", "LIST", "cases within them, e.g. all_reduce,broadcast (default: all)")
       .option("gpus", "LIST|auto",
               "GPU counts to sweep, e.g. 1,2,4 (default auto: powers of two, "
@@ -45,6 +47,9 @@ ArgParser run_argument_parser() {
       .option("placement", "WHICH",
               "collectives: both|out|in, out-of-place and/or in-place "
               "(default both)")
+      .flag("cuda-graph",
+            "collectives: time each batch of k operations as one captured CUDA graph launch "
+            "(nccl-tests -G) instead of k stream launches; cuda backend only")
       .option("target-cv", "FRACTION", "stop sampling at this relative stddev (default 0.01)")
       .option("max-time", "SECONDS", "sampling cap per record; records that hit it are 'noisy'")
       .option("array-bytes", "SIZE", "compute: array size per rank (default 4 x last-level cache)")
@@ -69,7 +74,13 @@ ArgParser run_argument_parser() {
       .option("input-bytes-per-step", "SIZE",
               "workload: input each GPU reads per step from --storage-dir (default 0: none)")
       .option("overlap", "on|off",
-              "workload: all-reduce each bucket during backward (on, default) or after it");
+              "workload: all-reduce each bucket during backward (on, default) or after it")
+      .option("budget", "DURATION",
+              "plan the sweep to fit, e.g. 15m, 900s, 1h (fewer sizes at the counts between one "
+              "node and the job, then shorter caps); refused when even the smallest plan does not")
+      .option(
+          "plan-spec", "NAME|FILE",
+          "spec whose data-sheet figures the plan's time model uses on cuda (default h200-sxm)");
   p.epilog(
       "Not started under MPI, run re-executes itself through mpirun with one rank per device and\n"
       "prints the command; under mpirun or srun it runs as it is; with --single-process it runs\n"
@@ -189,6 +200,7 @@ RunConfig run_config_from(const ArgParser& args) {
       throw InputError("--placement: expected both, out or in, got '" + shown(p) + "'");
     }
   }
+  c.cuda_graph = args.has("cuda-graph");
   if (args.has("target-cv"))
     c.measure.target_cv = positive_number(args, "target-cv", 10);
   if (args.has("max-time"))
@@ -254,6 +266,9 @@ RunConfig run_config_from(const ArgParser& args) {
   c.pairs = args.get_or("pairs", "rounds");
   if (c.pairs != "rounds" && c.pairs != "sequential")
     throw InputError("--pairs: expected rounds or sequential, got '" + c.pairs + "'");
+  if (args.has("budget"))
+    c.budget_s = parse_duration(*args.get("budget"), "--budget");
+  c.plan_spec = args.get_or("plan-spec", "");
   return c;
 }
 

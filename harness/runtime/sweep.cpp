@@ -1,6 +1,7 @@
 #include "runtime/sweep.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <ostream>
 
 #include "core/error.hpp"
@@ -45,13 +46,26 @@ void SweepRunner::wait_idle() const {
   world_.idle_barrier();
 }
 
+int SweepRunner::planned_phase(const BenchmarkCase& c, int n) const {
+  for (std::size_t i = 0; i < plan_.size(); ++i) {
+    if (plan_[i].suite == c.suite() && plan_[i].name == c.name() && plan_[i].gpus == n)
+      return static_cast<int>(i);
+  }
+  return -1;
+}
+
 SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases,
                               IncrementalResultsWriter* writer, std::ostream* table) {
   SweepSummary summary;
   const bool root = world_.rank() == 0;
+  summary.phase_seconds.assign(plan_.size(), -1.0);
   long total = 0;
   for (const auto& c : cases) {
-    total += static_cast<long>(c->instances(config_).size() * counts_for(*c).size());
+    for (int n : counts_for(*c)) {
+      const int phase = planned_phase(*c, n);
+      total += static_cast<long>(phase >= 0 ? plan_[static_cast<std::size_t>(phase)].instances.size()
+                                            : c->instances(config_).size());
+    }
   }
   Progress progress(total, root);
   Watchdog watchdog(config_.timeout_s, world_.rank());
@@ -97,6 +111,16 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
       const std::size_t index =
           static_cast<std::size_t>(std::find(counts_.begin(), counts_.end(), n) - counts_.begin());
       const Communicator& comm = comms[index];
+      const int phase = planned_phase(*c, n);
+      const auto phase_start = std::chrono::steady_clock::now();
+      // Rank 0 takes part in every count, so its clock spans the whole phase, waits included.
+      auto end_phase = [&] {
+        if (root && phase >= 0) {
+          summary.phase_seconds[static_cast<std::size_t>(phase)] =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - phase_start)
+                  .count();
+        }
+      };
       if (!comm.valid()) {
         wait_idle();
         continue;
@@ -107,7 +131,19 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
       const auto instances = c->instances(config_);
       if (instances.empty()) { // the case has nothing to run on this backend or with these flags
         wait_idle();
+        end_phase();
         continue;
+      }
+      // The instances this phase runs, each with its engine settings: the plan's, else all.
+      std::vector<std::pair<std::size_t, MeasureSettings>> chosen;
+      if (phase >= 0) {
+        for (const auto& [i, settings] : plan_[static_cast<std::size_t>(phase)].instances) {
+          if (i < instances.size())
+            chosen.emplace_back(i, settings);
+        }
+      } else {
+        for (std::size_t i = 0; i < instances.size(); ++i)
+          chosen.emplace_back(i, config_.measure);
       }
       if (root) {
         progress.stage(c->suite() + " " + c->name() + " on " + std::to_string(n));
@@ -115,19 +151,26 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
         c->print_header(*table, ctx);
         table->flush();
       }
-      for (const auto& params : instances) {
+      for (const auto& [instance, settings] : chosen) {
+        const nlohmann::json& params = instances[instance];
+        RunConfig instance_config = config_;
+        instance_config.measure = settings;
+        const CaseContext instance_ctx{backend_,       comm,
+                                       instance_config, layout_,
+                                       members[index],  ctx.placement,
+                                       world_devices_};
         std::vector<Record> records;
         {
           WatchdogScope guard(watchdog, c->suite() + "/" + c->name() + " " + params.dump() +
                                             " on " + std::to_string(n) + " ranks");
           try {
-            records = c->run(ctx, params);
+            records = c->run(instance_ctx, params);
           } catch (const Error& e) {
             // A device or library error (CUDA, NCCL, cuBLASLt, MPI), or another rank's: the other
             // ranks may wait for this one inside a collective, so the job ends (exit 3). When the
             // rank keeping the results saw it, the file ends with the failed record and why.
             if (root && writer) {
-              Record failed = ctx.new_record(c->suite(), c->name(), params);
+              Record failed = instance_ctx.new_record(c->suite(), c->name(), params);
               failed.status = "failed";
               failed.check = "skipped";
               failed.reason = e.what();
@@ -143,6 +186,8 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
           ++summary.records;
           if (r.status == "noisy") {
             ++summary.noisy;
+            if (r.extra.value("stop", "") == "settled")
+              ++summary.settled;
             summary.noisy_cv.push_back(r.stats.cv);
           }
           if (r.status == "skipped")
@@ -160,6 +205,7 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
         progress.advance();
       }
       wait_idle();
+      end_phase();
     }
   }
   return summary;

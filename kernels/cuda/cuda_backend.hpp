@@ -31,6 +31,8 @@ public:
   // Events around the batch on the backend's stream; returns the event time. The host time of
   // the same batch is kept: host_to_event_ratio() (1.0 = the clocks agree).
   double time_batch(int k, const std::function<void()>& enqueue_one) override;
+  std::string why_no_graphs() const override { return ""; }
+  double time_batch_graph(int k, const std::function<void()>& enqueue_one) override;
   void synchronize() override;
   std::unique_ptr<CollectiveComm> collectives(const Communicator& comm) override;
   std::string why_no_collectives(const Communicator& comm) const override;

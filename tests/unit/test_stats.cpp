@@ -43,3 +43,12 @@ TEST(Stats, SummarizeFillsEveryField) {
   EXPECT_LT(s.p05, s.p95);
   EXPECT_EQ(summarize({}).count, 0u);
 }
+
+TEST(RoundSignificant, KeepsTheGivenDigitsAndLeavesSpecialValues) {
+  EXPECT_DOUBLE_EQ(cb::round_significant(0.00023279786517564527, 6), 0.000232798);
+  EXPECT_DOUBLE_EQ(cb::round_significant(123456789.0, 3), 123000000.0);
+  EXPECT_DOUBLE_EQ(cb::round_significant(-1.23456, 2), -1.2);
+  EXPECT_EQ(cb::round_significant(0.0, 6), 0.0);
+  EXPECT_TRUE(std::isinf(cb::round_significant(INFINITY, 6)));
+  EXPECT_TRUE(std::isnan(cb::round_significant(NAN, 6)));
+}

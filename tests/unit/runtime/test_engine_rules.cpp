@@ -71,3 +71,54 @@ TEST(RobustSpread, MatchesTheStandardDeviationOfNormalSamples) {
   EXPECT_NEAR(robust_relative_spread(samples), 0.01, 0.002);
   EXPECT_EQ(robust_relative_spread({5.0}), 0.0);
 }
+
+namespace {
+// Samples spread evenly over 1.0 .. 1.2 in a scrambled order (a fixed linear congruential
+// sequence): a spread of ~10 %, far above a 1 % target, that stops changing once enough are in.
+std::vector<double> stably_noisy(int n) {
+  std::vector<double> out;
+  unsigned state = 12345;
+  for (int i = 0; i < n; ++i) {
+    state = state * 1103515245u + 12345u;
+    out.push_back(1.0 + 0.2 * ((state >> 8) % 1000) / 1000.0);
+  }
+  return out;
+}
+} // namespace
+
+TEST(SettleRule, StablyNoisySamplesSettleAtACheckAfterTheWindow) {
+  MeasureSettings s;
+  s.min_samples = 5;
+  s.min_time_s = 0;
+  s.max_time_s = 100;
+  s.target_cv = 0.01;
+  // Not before the window is full, nor while the spreads of short prefixes still swing (at 80
+  // samples the window starts at 17), and only at a check (every 16 samples).
+  EXPECT_FALSE(spread_settled(stably_noisy(64), s));
+  EXPECT_FALSE(spread_settled(stably_noisy(80), s));
+  EXPECT_TRUE(spread_settled(stably_noisy(160), s));
+  EXPECT_FALSE(spread_settled(stably_noisy(161), s));
+  EXPECT_EQ(stopping_rule(stably_noisy(160), 1.0, s), StopDecision::settled);
+  EXPECT_EQ(stopping_rule(stably_noisy(159), 1.0, s), StopDecision::keep_going);
+  s.settle = false;
+  EXPECT_EQ(stopping_rule(stably_noisy(160), 1.0, s), StopDecision::keep_going);
+}
+
+TEST(SettleRule, ASpreadStillChangingDoesNotSettle) {
+  MeasureSettings s;
+  s.min_time_s = 0;
+  s.max_time_s = 100;
+  // Quiet at first, then ever wider swings: the spread keeps growing over the window.
+  std::vector<double> samples;
+  for (int i = 0; i < 80; ++i)
+    samples.push_back(1.0 + (i % 2 == 0 ? 1 : -1) * 0.002 * i);
+  EXPECT_FALSE(spread_settled(samples, s));
+  EXPECT_EQ(stopping_rule(samples, 1.0, s), StopDecision::keep_going);
+}
+
+TEST(SettleRule, ConvergedStillWinsOverSettled) {
+  MeasureSettings s;
+  s.min_time_s = 0;
+  const std::vector<double> steady(80, 1.0);
+  EXPECT_EQ(stopping_rule(steady, 1.0, s), StopDecision::converged);
+}

@@ -1,0 +1,80 @@
+// clusterbench plan: what `run` would do, phase by phase, and how long it would take, for this job
+// or for a described cluster (--nodes, --gpus-per-node), without running anything.
+#include <iostream>
+
+#include "cli/command.hpp"
+#include "core/error.hpp"
+#include "core/units.hpp"
+#include "planning/plan_text.hpp"
+#include "planning/run_plan.hpp"
+#include "runtime/backend_registry.hpp"
+#include "runtime/run_options.hpp"
+
+namespace cb {
+namespace {
+
+int at_least_one(const ArgParser& args, const std::string& flag) {
+  const long long v = parse_integer(*args.get(flag), "--" + flag);
+  if (v < 1 || v > 1000000)
+    throw InputError("--" + flag + ": must be 1..1000000, got " + *args.get(flag));
+  return static_cast<int>(v);
+}
+
+int plan_main(const std::vector<std::string>& args) {
+  ArgParser parser = run_argument_parser();
+  parser
+      .option("nodes", "N", "plan for N nodes instead of this job (default 1, or this job's)")
+      .option("gpus-per-node", "G",
+              "ranks per node of the described cluster (default: --np, else this machine's "
+              "devices; 8 for cuda on a machine without GPUs)")
+      .flag("json", "print {\"phases\": [...], \"total_s\": ..., \"pair_rounds\": ...}");
+  parser.epilog("clusterbench plan takes run's flags and runs nothing: it prints each phase (suite, "
+                "case, GPU count)\nwith its instances, pair rounds and estimated seconds, and the "
+                "total. Exit codes: 0 ok, 2 bad input\n(a --budget the smallest plan cannot meet).");
+  if (!parser.parse(args)) {
+    std::cout << parser.help() << "\n";
+    return 0;
+  }
+  RunConfig config = run_config_from(parser);
+  const int nodes = parser.has("nodes") ? at_least_one(parser, "nodes") : 1;
+  std::string backend = config.backend;
+  if (backend == "auto") {
+    std::string note;
+    backend = BackendRegistry::instance().resolve(backend, note);
+  } else if (backend != "host" && backend != "cuda") {
+    throw InputError("--backend: expected auto, host or cuda, got '" + backend + "'");
+  }
+  config.backend = backend;
+  int per_node = 0;
+  if (parser.has("gpus-per-node")) {
+    per_node = at_least_one(parser, "gpus-per-node");
+  } else if (config.np > 0) {
+    per_node = (config.np + nodes - 1) / nodes;
+  } else {
+    std::string why;
+    const BackendInfo* info = BackendRegistry::instance().find(backend);
+    per_node = info ? info->count_devices(why) : 0;
+    if (per_node < 1)
+      per_node = backend == "cuda" ? 8 : 1;
+  }
+  PlanTarget target;
+  target.nodes = nodes;
+  target.gpus_per_node = per_node;
+  target.counts = sweep_counts(config.gpus, uniform_layout(nodes, per_node));
+  const HardwareModel model = hardware_model_for(backend, config.plan_spec);
+  const RunPlan plan =
+      plan_to_budget(plan_cases_from_registry(config), config, target, model, config.budget_s);
+  if (parser.has("json")) {
+    std::cout << plan_to_json(plan).dump(2) << "\n";
+  } else {
+    print_plan(std::cout, plan);
+  }
+  return 0;
+}
+
+} // namespace
+
+CB_REGISTER_COMMAND("plan", "what run would do and how long it would take, without running it",
+                    plan_main);
+
+} // namespace cb

@@ -1,0 +1,109 @@
+#include "planning/hardware_model.hpp"
+
+#include "qualify/spec.hpp"
+
+namespace cb {
+namespace {
+
+// The expected figure of a spec's check, or `fallback` when the spec has no such check.
+double figure(const Spec* spec, const std::string& id, double fallback, std::string& source) {
+  if (spec) {
+    for (const auto& check : spec->checks) {
+      if (check.id == id && check.expected > 0) {
+        source = spec->name + " check " + id + " (" + check.source.substr(0, 80) + ")";
+        return check.expected;
+      }
+    }
+  }
+  return fallback;
+}
+
+} // namespace
+
+HardwareModel host_hardware_model() {
+  HardwareModel m;
+  m.backend = "host";
+  m.description = "host backend: figures measured with clusterbench run --quick on a 2-core VM";
+  // One core's share of a small VM's memory: copy reaches 13-40 GB/s per rank there (the README's
+  // quick run shows 39 GB/s for copy on 2 ranks); 20 GB/s is the middle.
+  m.memory_bw = 20e9;
+  // Two cores share one memory controller: the README's quick run loses a quarter to a half of the
+  // second rank's STREAM bandwidth.
+  m.node_memory_bw = 30e9;
+  // Page faults and the initial fill of the STREAM arrays: 0.2 GB/s per rank measured on the
+  // project's shared 2-core VM (three 2 GB arrays in 28 s, load average 9), ~1 GB/s when idle.
+  m.first_touch_bw = 0.5e9;  m.fma_flops = 50e9;  // one AVX2 core, two FMA ports, ~3 GHz, fp32
+  m.gemm_flops = 40e9; // OpenBLAS sgemm on one core reaches ~80 % of the FMA peak
+  m.host_link_bw = m.memory_bw;
+  m.storage_bw_per_node = 1.3e9; // the README's quick run: seq_read 1.3 GB/s on a virtual disk
+  m.storage_latency_s = 100e-6;
+  // MPI through shared memory on one node; TCP between nodes (emulated cluster, 1-10 Gb/s).
+  m.intra_bw = 8e9; // plain MPI_Allreduce loop on 2 ranks at 2 MiB: ~8 GB/s busbw
+  m.inter_bw = 1e9;
+  m.alpha_launch_s = 0.2e-6;
+  m.alpha_intra_s = 0.3e-6;
+  m.alpha_inter_s = 30e-6;
+  m.sync_step_intra_s = 1e-6;
+  m.sync_step_inter_s = 40e-6;
+  // Measured with ci/plan-vs-measured on the project's 2-core VM: 20-70 ms per collective record
+  // outside its sampling (allocation, fills, verification, the fsync'd results write), ~0.4 s per
+  // links record (its fabric), 0.3-0.6 s per storage record (the file written and evicted).
+  m.record_setup_s = 40e-3;
+  m.links_setup_s = 0.4;
+  m.storage_setup_s = 0.3;
+  // Ranks sharing a few cores with the OS rarely reach a 1-2 % spread below ~1 ms per operation:
+  // on that VM nearly every collective record of the quick sweep ended noisy. They are planned to
+  // run until their spread settles (or the cap).
+  m.launch_bound_s = 1e-3;
+  m.sources["all"] = m.description;
+  return m;
+}
+
+HardwareModel cuda_hardware_model(const Spec* spec) {
+  HardwareModel m;
+  m.backend = "cuda";
+  m.description = spec ? "cuda backend: data-sheet figures of spec " + spec->name
+                       : "cuda backend: NVIDIA H200 SXM data-sheet figures";
+  std::string src = "H200 SXM data sheet";
+  // Streaming kernels reach ~90 % of HBM (RRZE gpu-benches, as the specs say).
+  m.memory_bw = 0.9e9 * figure(spec, "hbm-copy", 4800, src);
+  m.sources["memory_bw"] = src + " x 0.9";
+  m.first_touch_bw = m.memory_bw / 2; // cudaMalloc + a fill kernel
+  src = "H200 SXM data sheet";
+  m.fma_flops = 0.9e12 * figure(spec, "fma-fp32", 67, src);
+  m.sources["fma_flops"] = src + " x 0.9";
+  src = "H200 SXM data sheet";
+  m.gemm_flops = 0.7e12 * figure(spec, "gemm-bf16", 989, src); // sustained at the power cap
+  m.sources["gemm_flops"] = src + " x 0.7";
+  src = "PCIe Gen5 x16";
+  m.host_link_bw = 0.85e9 * figure(spec, "h2d-pinned", 63, src);
+  m.sources["host_link_bw"] = src + " x 0.85";
+  src = "NVLink per direction";
+  // NCCL's all-reduce bus bandwidth inside an HGX node; the spec's own floor when it has one.
+  m.intra_bw = 1e9 * figure(spec, "all-reduce-8gpu", 0.8 * figure(spec, "nvlink-p2p", 450, src),
+                            src);
+  m.sources["intra_bw"] = src;
+  // Not in the specs: one 400 Gb/s NIC per GPU (ConnectX-7 / rail-optimised HGX designs), of which
+  // NCCL's bus bandwidth reaches ~90 %.
+  m.inter_bw = 0.9 * 50e9;
+  m.sources["inter_bw"] = "one 400 Gb/s NIC per GPU x 0.9 (not in the spec)";
+  // NCCL latencies: ~10 us for a small all-reduce in a node, ~2-5 us more per tree level across
+  // nodes (nccl-tests small-message rows on HGX systems).
+  m.alpha_launch_s = 8e-6;
+  m.alpha_intra_s = 1e-6;
+  m.alpha_inter_s = 4e-6;
+  m.sources["alpha"] = "NCCL small-message latencies on HGX nodes (nccl-tests)";
+  // Local NVMe, read by every GPU of the node through the page cache or O_DIRECT.
+  m.storage_bw_per_node = 10e9;
+  m.storage_latency_s = 80e-6;
+  m.sources["storage_bw_per_node"] = "local NVMe RAID, 10 GB/s per node (not in the spec)";
+  m.sync_step_intra_s = 3e-6;
+  m.sync_step_inter_s = 15e-6;
+  m.record_setup_s = 10e-3; // device allocation, fills and verification through the device
+  m.links_setup_s = 50e-3;
+  m.storage_setup_s = 0.1;
+  m.launch_bound_s = 50e-6;
+  return m;
+}
+
+} // namespace cb

@@ -1,0 +1,51 @@
+#pragma once
+// The figures the planner's time model uses for one backend: bandwidths, latencies and rates per
+// device, and the fixed costs the engine adds around a measurement. On the cuda backend they come
+// from a qualification spec's data-sheet figures (harness/specs/*.json, by check id) times the share
+// real kernels reach; on the host backend from figures measured on a small virtual machine.
+// Every figure says where it came from (`sources`), and `plan --json` prints them.
+#include <map>
+#include <string>
+
+namespace cb {
+
+struct Spec;
+
+struct HardwareModel {
+  std::string backend;     // host | cuda
+  std::string description; // where the figures come from, one line
+  // Per device (bytes/s, flop/s).
+  double memory_bw = 0;            // streaming copy, read + write counted
+  double node_memory_bw = 0;       // shared by the ranks of a node (0: each device has its own)
+  double first_touch_bw = 0;       // allocating and initialising arrays (page faults on the host)
+  double fma_flops = 0;            // fp32 FMA peak as reached
+  double gemm_flops = 0;           // dense GEMM as reached (bf16 on GPUs, fp32 on the host)
+  double host_link_bw = 0;         // host <-> device (PCIe); host backend: memory
+  double storage_bw_per_node = 0;  // sequential reads, the node's share of its storage
+  double storage_latency_s = 0;    // one small random read
+  // Collectives, alpha-beta (Hockney): T = alpha_launch + steps(n) alpha_step + bytes factor / bw.
+  double intra_bw = 0;             // bus bandwidth inside a node per device
+  double inter_bw = 0;             // per device across nodes (one NIC rail per GPU)
+  double alpha_launch_s = 0;       // a collective's fixed cost (launch, setup)
+  double alpha_intra_s = 0;        // per step inside a node
+  double alpha_inter_s = 0;        // per step across nodes
+  // The engine's own costs: one barrier + gather + broadcast per sample, per log2 step.
+  double sync_step_intra_s = 0;
+  double sync_step_inter_s = 0;
+  double record_setup_s = 0; // buffers, fills, verification and the results write, per record
+  double links_setup_s = 0;  // a links record's own set-up (its fabric of buffers and peers)
+  double storage_setup_s = 0; // a storage record's own: create, write, sync and evict the file
+  // Operations shorter than this are launch-bound: their spread is expected to settle above the
+  // target rather than converge (engine.hpp, the settle rule), so they are planned to run until
+  // it settles.
+  double launch_bound_s = 0;
+  std::map<std::string, std::string> sources; // figure -> where it comes from
+};
+
+// The host backend's figures (documented in the .cpp).
+HardwareModel host_hardware_model();
+// The cuda backend's: data-sheet figures from `spec` where it has them (hbm-copy, fma-fp32,
+// gemm-bf16, h2d-pinned, nvlink-p2p, all-reduce-8gpu), else the H200 figures this file states.
+HardwareModel cuda_hardware_model(const Spec* spec);
+
+} // namespace cb

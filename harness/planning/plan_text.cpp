@@ -1,0 +1,89 @@
+#include "planning/plan_text.hpp"
+
+#include <cstdio>
+#include <ostream>
+
+#include "core/duration.hpp"
+
+namespace cb {
+
+std::string plan_summary(const RunPlan& plan) {
+  return std::to_string(plan.records()) + " records in " + std::to_string(plan.phases.size()) +
+         " phases, estimated " + format_budget(plan.total_s) +
+         " (every record at its cap: " + format_budget(plan.worst_case_s) + ")";
+}
+
+void print_plan(std::ostream& out, const RunPlan& plan) {
+  char line[256];
+  std::string counts;
+  for (int n : plan.target.counts)
+    counts += (counts.empty() ? "" : ",") + std::to_string(n);
+  out << "# clusterbench plan: " << plan.target.nodes << " node"
+      << (plan.target.nodes == 1 ? "" : "s") << " x " << plan.target.gpus_per_node << " ("
+      << plan.target.nodes * plan.target.gpus_per_node << " ranks), backend " << plan.backend
+      << ", GPU counts " << counts << "\n";
+  out << "# figures: " << plan.model.description << "\n";
+  out << "# profile: level " << plan.level << ", " << plan.level_description() << "\n";
+  std::snprintf(line, sizeof line, "# %-12s %-18s %6s %6s %6s %8s %7s %9s %10s\n", "suite", "case",
+                "gpus", "nodes", "inst", "records", "rounds", "cap (s)", "est (s)");
+  out << line;
+  for (const auto& p : plan.phases) {
+    const double cap = p.instances.empty() ? 0.0 : p.instances.front().measure.max_time_s;
+    std::snprintf(line, sizeof line, "  %-12s %-18s %6d %6d %6zu %8d %7s %9.3g %10.2f%s\n",
+                  p.suite.c_str(), p.name.c_str(), p.gpus, p.nodes, p.instances.size(), p.records,
+                  p.pair_rounds > 0 ? std::to_string(p.pair_rounds).c_str() : "-", cap,
+                  p.estimate_s, p.thinned ? "  (sizes thinned)" : "");
+    out << line;
+  }
+  out << "# total: " << plan_summary(plan) << "\n";
+  if (plan.inter_pair_rounds > 0 || plan.intra_pair_rounds > 0) {
+    out << "# pair rounds: " << plan.inter_pair_rounds << " between nodes (node pairs), "
+        << plan.intra_pair_rounds << " within a node (GPU pairs)\n";
+  }
+  if (plan.budget_s > 0)
+    out << "# budget: " << format_budget(plan.budget_s) << "\n";
+}
+
+void print_measured_vs_planned(std::ostream& out, const RunPlan& plan,
+                               const std::vector<double>& measured_s) {
+  char line[256];
+  out << "#\n# time per phase, measured beside planned:\n";
+  std::snprintf(line, sizeof line, "# %-12s %-18s %6s %10s %10s %7s\n", "suite", "case", "gpus",
+                "planned", "measured", "ratio");
+  out << line;
+  double planned = 0, measured = 0;
+  for (std::size_t i = 0; i < plan.phases.size() && i < measured_s.size(); ++i) {
+    const Phase& p = plan.phases[i];
+    if (measured_s[i] < 0)
+      continue;
+    planned += p.estimate_s;
+    measured += measured_s[i];
+    std::snprintf(line, sizeof line, "# %-12s %-18s %6d %9.2fs %9.2fs %7.2f\n", p.suite.c_str(),
+                  p.name.c_str(), p.gpus, p.estimate_s, measured_s[i],
+                  p.estimate_s > 0 ? measured_s[i] / p.estimate_s : 0.0);
+    out << line;
+  }
+  std::snprintf(line, sizeof line, "# %-12s %-18s %6s %9.2fs %9.2fs %7.2f\n", "total", "", "",
+                planned, measured, planned > 0 ? measured / planned : 0.0);
+  out << line;
+}
+
+NodeLayout uniform_layout(int nodes, int gpus_per_node) {
+  std::vector<int> keys;
+  std::vector<std::string> hosts;
+  keys.reserve(static_cast<std::size_t>(nodes) * gpus_per_node);
+  for (int node = 0; node < nodes; ++node) {
+    for (int g = 0; g < gpus_per_node; ++g) {
+      keys.push_back(node);
+      hosts.push_back("node" + std::to_string(node));
+    }
+  }
+  return make_layout(keys, hosts);
+}
+
+std::vector<int> sweep_counts(const std::string& gpus, const NodeLayout& layout) {
+  return gpus == "auto" ? auto_gpu_counts(layout)
+                        : parse_gpu_counts(gpus, static_cast<int>(layout.node_of_rank.size()));
+}
+
+} // namespace cb

@@ -1,0 +1,25 @@
+#pragma once
+// The plan as people read it: a table of phases, one summary line, and after a run the measured
+// time of each phase beside the planned one.
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "planning/run_plan.hpp"
+#include "runtime/topology.hpp"
+
+namespace cb {
+
+// "312 records in 48 phases, estimated 4m 12s (every record at its cap: 1h 02m 10s)".
+std::string plan_summary(const RunPlan& plan);
+void print_plan(std::ostream& out, const RunPlan& plan);
+// One row per phase that ran: planned, measured, measured / planned; then the totals.
+void print_measured_vs_planned(std::ostream& out, const RunPlan& plan,
+                               const std::vector<double>& measured_s);
+
+// `nodes` nodes of `gpus_per_node` ranks each, in rank order, hosts node0, node1, ...
+NodeLayout uniform_layout(int nodes, int gpus_per_node);
+// The GPU counts `run` would sweep on `layout` for config.gpus (auto or a list).
+std::vector<int> sweep_counts(const std::string& gpus, const NodeLayout& layout);
+
+} // namespace cb

@@ -1,0 +1,322 @@
+#include "planning/run_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+#include "core/error.hpp"
+#include "core/duration.hpp"
+#include "planning/time_model.hpp"
+#include "qualify/spec.hpp"
+#include "qualify/spec_locator.hpp"
+#include "runtime/case.hpp"
+
+namespace cb {
+
+int round_robin_rounds(int units) {
+  if (units < 2)
+    return 0;
+  return units % 2 == 0 ? units - 1 : units;
+}
+
+std::vector<PlanCase> plan_cases_from_registry(const RunConfig& config) {
+  std::vector<PlanCase> out;
+  for (const auto& c : CaseRegistry::instance().create_all()) {
+    if (!config.wants_case(c->suite(), c->name()))
+      continue;
+    PlanCase p;
+    p.suite = c->suite();
+    p.name = c->name();
+    p.min_gpus = c->min_gpus();
+    p.largest_count_only = c->largest_count_only();
+    p.instances = c->instances(config);
+    p.records_per_instance =
+        p.suite == "collectives" ? static_cast<int>(config.in_place.size()) : 1;
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+const Phase* RunPlan::find(const std::string& suite, const std::string& name, int gpus) const {
+  for (const auto& p : phases) {
+    if (p.suite == suite && p.name == name && p.gpus == gpus)
+      return &p;
+  }
+  return nullptr;
+}
+
+int RunPlan::records() const {
+  int n = 0;
+  for (const auto& p : phases)
+    n += p.records;
+  return n;
+}
+
+std::string RunPlan::level_description() const {
+  static const char* text[] = {
+      "default: full size sweep within one node, at one node and at the whole job; sizes 16x "
+      "apart at the counts in between",
+      "sizes 16x apart also at the counts below one node",
+      "three sizes (smallest, middle, largest) at the thinned counts",
+      "three sizes at the thinned counts; caps 0.1 s (launch-bound) and 0.5 s",
+      "three sizes at the thinned counts; caps 0.05 s / 0.25 s, min time and batch target halved"};
+  return text[std::clamp(level, 0, kMaxPlanLevel)];
+}
+
+namespace {
+
+bool is_pair_case(const PlanCase& c) {
+  return c.suite == "links" && (c.name == "pair_bw" || c.name == "pair_latency");
+}
+
+// Whether the collectives at count n are thinned at this level.
+bool thinned_count(int n, const PlanTarget& t, int level) {
+  const int world = t.nodes * t.gpus_per_node;
+  if (n == world || n == t.gpus_per_node)
+    return false;
+  return n > t.gpus_per_node || level >= 1;
+}
+
+// The message sizes kept at a thinned count: every 16x-apart size and the largest (level < 2), or
+// the smallest, middle and largest (level >= 2).
+std::vector<std::uint64_t> kept_sizes(const RunConfig& config, int level) {
+  const std::vector<std::uint64_t> all = config.message_sizes();
+  std::vector<std::uint64_t> kept;
+  if (all.size() <= 3)
+    return all;
+  if (level >= 2)
+    return {all.front(), all[all.size() / 2], all.back()};
+  const int stride =
+      std::max(1, static_cast<int>(std::lround(std::log(16.0) / std::log(config.step_factor))));
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (i % static_cast<std::size_t>(stride) == 0 || i + 1 == all.size())
+      kept.push_back(all[i]);
+  }
+  return kept;
+}
+
+MeasureSettings settings_at(const MeasureSettings& base, int level, bool launch_bound) {
+  MeasureSettings s = base;
+  if (level >= 3)
+    s.max_time_s = std::min(s.max_time_s, launch_bound ? 0.1 : 0.5);
+  if (level >= 4) {
+    s.max_time_s = std::min(s.max_time_s, launch_bound ? 0.05 : 0.25);
+    s.min_time_s /= 2;
+    s.batch_time_s /= 2;
+  }
+  s.min_time_s = std::min(s.min_time_s, s.max_time_s);
+  return s;
+}
+
+// Every measurement at its cap: the same rules with min_time at the cap and no early stop.
+double worst_case(double op_s, double sync_s, const MeasureSettings& s) {
+  MeasureSettings at_cap = s;
+  at_cap.min_time_s = s.max_time_s;
+  at_cap.settle = false;
+  return estimate_measurement(op_s, sync_s, at_cap, false).seconds;
+}
+
+std::vector<int> counts_for(const PlanCase& c, const std::vector<int>& counts) {
+  std::vector<int> out;
+  for (int n : counts) {
+    if (n >= c.min_gpus)
+      out.push_back(n);
+  }
+  if (c.largest_count_only && !out.empty())
+    out = {out.back()};
+  return out;
+}
+
+PhaseShape shape_at(int n, const PlanTarget& t) {
+  PhaseShape s;
+  s.ranks = n;
+  s.nodes = (n + t.gpus_per_node - 1) / t.gpus_per_node;
+  s.ranks_per_node = std::min(n, t.gpus_per_node);
+  return s;
+}
+
+void plan_pair_phase(Phase& phase, const PlanCase& c, const PlanTarget& t, const RunConfig& config,
+                     const HardwareModel& model, int level, int& inter_rounds, int& intra_rounds) {
+  const PhaseShape whole = shape_at(phase.gpus, t);
+  const int inter = whole.nodes > 1 ? round_robin_rounds(whole.nodes) : 0;
+  const int intra = round_robin_rounds(whole.ranks_per_node);
+  inter_rounds = std::max(inter_rounds, inter);
+  intra_rounds = std::max(intra_rounds, intra);
+  const double sync = sync_seconds(whole, model);
+  PhaseShape across = whole, within = whole;
+  across.nodes = 2;
+  within.nodes = 1;
+  for (std::size_t i = 0; i < c.instances.size(); ++i) {
+    const auto& params = c.instances[i];
+    const int passes = params.value("direction", "") == "uni" ? 2 : 1;
+    PlannedInstance pi;
+    pi.index = i;
+    pi.params = params;
+    const double op_across = operation_seconds(c.suite, c.name, params, across, model);
+    const double op_within = operation_seconds(c.suite, c.name, params, within, model);
+    pi.op_s = inter > 0 ? op_across : op_within;
+    pi.launch_bound = pi.op_s < model.launch_bound_s;
+    pi.measure = settings_at(config.measure, level, pi.launch_bound);
+    const RecordEstimate a = estimate_measurement(op_across, sync, pi.measure, pi.launch_bound);
+    const RecordEstimate w = estimate_measurement(op_within, sync, pi.measure, pi.launch_bound);
+    pi.expect = inter > 0 ? a.expect : w.expect;
+    const double setup =
+        model.record_setup_s + setup_seconds(c.suite, c.name, params, whole, model);
+    pi.estimate_s = setup + passes * (inter * a.seconds + intra * w.seconds);
+    phase.worst_case_s += setup +
+                          passes * (inter * worst_case(op_across, sync, pi.measure) +
+                                    intra * worst_case(op_within, sync, pi.measure));
+    phase.pair_rounds += passes * (inter + intra);
+    phase.estimate_s += pi.estimate_s;
+    phase.records += 1;
+    phase.instances.push_back(std::move(pi));
+  }
+}
+
+} // namespace
+
+RunPlan make_plan(const std::vector<PlanCase>& cases, const RunConfig& config,
+                  const PlanTarget& target, const HardwareModel& model, int level) {
+  RunPlan plan;
+  plan.backend = model.backend;
+  plan.target = target;
+  plan.level = level;
+  plan.model = model;
+  for (const auto& c : cases) {
+    if (c.instances.empty())
+      continue;
+    for (int n : counts_for(c, target.counts)) {
+      Phase phase;
+      phase.suite = c.suite;
+      phase.name = c.name;
+      phase.gpus = n;
+      const PhaseShape shape = shape_at(n, target);
+      phase.nodes = shape.nodes;
+      if (is_pair_case(c)) {
+        plan_pair_phase(phase, c, target, config, model, level, plan.inter_pair_rounds,
+                        plan.intra_pair_rounds);
+      } else {
+        const bool thin = c.suite == "collectives" && thinned_count(n, target, level);
+        phase.thinned = thin;
+        const std::vector<std::uint64_t> kept = thin ? kept_sizes(config, level)
+                                                     : std::vector<std::uint64_t>{};
+        const double sync = sync_seconds(shape, model);
+        for (std::size_t i = 0; i < c.instances.size(); ++i) {
+          const auto& params = c.instances[i];
+          if (thin && std::find(kept.begin(), kept.end(), params.value("bytes", 0ull)) ==
+                          kept.end()) {
+            continue;
+          }
+          PlannedInstance pi;
+          pi.index = i;
+          pi.params = params;
+          pi.op_s = operation_seconds(c.suite, c.name, params, shape, model);
+          pi.launch_bound = pi.op_s < model.launch_bound_s;
+          pi.measure = settings_at(config.measure, level, pi.launch_bound);
+          const RecordEstimate e = estimate_measurement(pi.op_s, sync, pi.measure, pi.launch_bound);
+          pi.expect = e.expect;
+          const double setup =
+              model.record_setup_s + setup_seconds(c.suite, c.name, params, shape, model);
+          pi.estimate_s = c.records_per_instance * (setup + e.seconds);
+          phase.worst_case_s +=
+              c.records_per_instance * (setup + worst_case(pi.op_s, sync, pi.measure));
+          phase.estimate_s += pi.estimate_s;
+          phase.records += c.records_per_instance;
+          phase.instances.push_back(std::move(pi));
+        }
+      }
+      plan.total_s += phase.estimate_s;
+      plan.worst_case_s += phase.worst_case_s;
+      plan.phases.push_back(std::move(phase));
+    }
+  }
+  return plan;
+}
+
+RunPlan plan_to_budget(const std::vector<PlanCase>& cases, const RunConfig& config,
+                       const PlanTarget& target, const HardwareModel& model, double budget_s) {
+  RunPlan plan = make_plan(cases, config, target, model, 0);
+  if (budget_s <= 0)
+    return plan;
+  for (int level = 1; plan.total_s > budget_s && level <= kMaxPlanLevel; ++level)
+    plan = make_plan(cases, config, target, model, level);
+  if (plan.total_s > budget_s) {
+    throw InputError("--budget: " + format_budget(budget_s) +
+                     " is below the smallest feasible plan for this job: " +
+                     format_budget(std::ceil(plan.total_s)) + " (" +
+                     std::to_string(static_cast<long long>(std::ceil(plan.total_s))) +
+                     " s, with three sizes at the thinned counts and the shortest caps)");
+  }
+  plan.budget_s = budget_s;
+  return plan;
+}
+
+nlohmann::json plan_to_json(const RunPlan& plan, const std::vector<double>& measured_s) {
+  nlohmann::json phases = nlohmann::json::array();
+  for (std::size_t i = 0; i < plan.phases.size(); ++i) {
+    const Phase& p = plan.phases[i];
+    nlohmann::json j{{"suite", p.suite},
+                     {"case", p.name},
+                     {"gpus", p.gpus},
+                     {"nodes", p.nodes},
+                     {"instances", p.instances.size()},
+                     {"records", p.records},
+                     {"estimated_s", p.estimate_s},
+                     {"worst_case_s", p.worst_case_s}};
+    if (p.pair_rounds > 0)
+      j["pair_rounds"] = p.pair_rounds;
+    if (p.thinned) {
+      nlohmann::json sizes = nlohmann::json::array();
+      for (const auto& pi : p.instances) {
+        const auto bytes = pi.params.value("bytes", 0ull);
+        if (std::find(sizes.begin(), sizes.end(), bytes) == sizes.end())
+          sizes.push_back(bytes);
+      }
+      j["thinned_sizes"] = sizes;
+    }
+    if (!p.instances.empty())
+      j["max_time_s"] = p.instances.front().measure.max_time_s;
+    if (i < measured_s.size() && measured_s[i] >= 0) {
+      j["measured_s"] = measured_s[i];
+      if (p.estimate_s > 0)
+        j["measured_over_planned"] = measured_s[i] / p.estimate_s;
+    }
+    phases.push_back(std::move(j));
+  }
+  nlohmann::json model{{"description", plan.model.description}};
+  for (const auto& [figure, source] : plan.model.sources)
+    model["sources"][figure] = source;
+  nlohmann::json out{{"phases", std::move(phases)},
+                     {"total_s", plan.total_s},
+                     {"worst_case_s", plan.worst_case_s},
+                     {"pair_rounds", plan.inter_pair_rounds},
+                     {"intra_node_pair_rounds", plan.intra_pair_rounds},
+                     {"records", plan.records()},
+                     {"backend", plan.backend},
+                     {"nodes", plan.target.nodes},
+                     {"gpus_per_node", plan.target.gpus_per_node},
+                     {"counts", plan.target.counts},
+                     {"level", plan.level},
+                     {"profile", plan.level_description()},
+                     {"model", std::move(model)}};
+  if (plan.budget_s > 0)
+    out["budget_s"] = plan.budget_s;
+  if (!measured_s.empty()) {
+    double total = 0;
+    for (double v : measured_s)
+      total += std::max(0.0, v);
+    out["measured_total_s"] = total;
+  }
+  return out;
+}
+
+HardwareModel hardware_model_for(const std::string& backend, const std::string& spec_argument) {
+  if (backend != "cuda")
+    return host_hardware_model();
+  const Spec spec = load_spec_file(resolve_spec_argument(spec_argument.empty() ? "h200-sxm"
+                                                                               : spec_argument));
+  return cuda_hardware_model(&spec);
+}
+
+} // namespace cb

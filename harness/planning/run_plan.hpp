@@ -1,0 +1,115 @@
+#pragma once
+// What `run` will do, and how long it will take, before anything runs: one phase per (case, GPU
+// count), each with the instances it runs, the engine settings of each, and its estimated seconds
+// (time_model.hpp); the total; and the plan fitted to a time budget.
+//
+// The default profile, and what a budget changes (levels, each keeping the ones before):
+//   0 (default) the full message-size sweep at every count within one node, at one whole node and
+//     at the whole job; at the counts in between (2 .. N/2 nodes) the collectives keep every
+//     16x-apart size of the sweep (every 4th at the default step of 2) and the largest. Those
+//     sizes keep a curve over every count; the others are measured at one node and at the job,
+//     the two ends of the scaling curve, where a fault or a cliff shows.
+//   1 the counts below one node are thinned the same way.
+//   2 the thinned counts keep three sizes: the smallest, the middle one and the largest.
+//   3 shorter caps: launch-bound records (time_model's launch_bound_s) 0.1 s, the others 0.5 s.
+//   4 shorter sampling: min_time halved, the batch target halved, caps 0.05 s / 0.25 s.
+// A budget picks the first level whose total fits; when even level 4 does not, the run is refused
+// (exit 2) with that total as the smallest feasible budget. The full sweep at one node and at the
+// whole job is never dropped: those are the figures a qualification needs.
+//
+// Pair tests (links/pair_bw, links/pair_latency) run in round-robin rounds: n - 1 rounds for even
+// n, n for odd n, over node pairs across nodes (every GPU i <-> i of the two nodes at once) and
+// over GPU pairs within a node (every node at once); one engine measurement per round, two per
+// round for one-way bandwidth (both directions in consecutive sub-rounds).
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "planning/hardware_model.hpp"
+#include "runtime/engine.hpp"
+#include "runtime/run_config.hpp"
+
+namespace cb {
+
+// Rounds of the round-robin schedule of n units (0 for fewer than 2).
+int round_robin_rounds(int units);
+
+// One case as the planner sees it: what the registry's case says about itself.
+struct PlanCase {
+  std::string suite;
+  std::string name;
+  int min_gpus = 1;
+  bool largest_count_only = false;
+  std::vector<nlohmann::json> instances;
+  int records_per_instance = 1; // collectives: one per placement (out of place, in place)
+};
+
+// The registered cases this config chooses (needs the cases linked in, as the CLI has them).
+std::vector<PlanCase> plan_cases_from_registry(const RunConfig& config);
+
+struct PlannedInstance {
+  std::size_t index = 0; // into the case's instances(config)
+  nlohmann::json params;
+  MeasureSettings measure;
+  double op_s = 0;
+  double estimate_s = 0;
+  bool launch_bound = false;
+  std::string expect;
+};
+
+struct Phase {
+  std::string suite;
+  std::string name;
+  int gpus = 0;
+  int nodes = 0;
+  int records = 0;
+  int pair_rounds = 0; // engine measurements of pair rounds (pair cases only)
+  bool thinned = false;
+  std::vector<PlannedInstance> instances;
+  double estimate_s = 0;
+  double worst_case_s = 0; // every measurement at its cap
+};
+
+struct PlanTarget {
+  int nodes = 1;
+  int gpus_per_node = 1;
+  std::vector<int> counts; // the GPU counts of the sweep
+};
+
+struct RunPlan {
+  std::string backend;
+  PlanTarget target;
+  std::vector<Phase> phases;
+  double total_s = 0;
+  double worst_case_s = 0;
+  int inter_pair_rounds = 0; // one pass over the node pairs
+  int intra_pair_rounds = 0; // one pass over the GPU pairs of a node
+  int level = 0;
+  double budget_s = 0; // 0 = none
+  HardwareModel model;
+
+  const Phase* find(const std::string& suite, const std::string& name, int gpus) const;
+  std::string level_description() const;
+  int records() const;
+};
+
+inline constexpr int kMaxPlanLevel = 4;
+
+// The plan at one level of the profile.
+RunPlan make_plan(const std::vector<PlanCase>& cases, const RunConfig& config,
+                  const PlanTarget& target, const HardwareModel& model, int level);
+
+// The first level that fits `budget_s` (0: the default level). Throws InputError naming --budget
+// with the smallest feasible budget when none does.
+RunPlan plan_to_budget(const std::vector<PlanCase>& cases, const RunConfig& config,
+                       const PlanTarget& target, const HardwareModel& model, double budget_s);
+
+// {"phases": [...], "total_s", "worst_case_s", "pair_rounds", ...}; with measured seconds per
+// phase when `measured_s` has one per phase (negative = not run).
+nlohmann::json plan_to_json(const RunPlan& plan, const std::vector<double>& measured_s = {});
+
+// The hardware model for a backend ("host" or "cuda"); `spec_argument` names a spec for cuda
+// (default h200-sxm).
+HardwareModel hardware_model_for(const std::string& backend, const std::string& spec_argument);
+
+} // namespace cb

@@ -1,0 +1,64 @@
+#pragma once
+// The planner's time model: seconds per operation of each family, and the seconds a record takes
+// under the engine's rules (runtime/engine.hpp) for a given operation time.
+//
+// Per operation (one call the engine times), per family:
+//   compute      streaming kernels: bytes moved / memory bandwidth (copy, scale 2x the array, add,
+//                triad 3x, read 1x); gemm: 2mnk / GEMM rate (half for double); fma_peak: 1 ms
+//                (its kernels are sized to about that).
+//   links        pair_bw, ring_bw, p2p_matrix, copies: bytes / the link's bandwidth (inside a node
+//                or across nodes); pair_latency: a round trip, 2 x the tier's step latency.
+//   collectives  alpha-beta (Hockney, as harness/analysis/alpha_beta fits it):
+//                alpha_launch + steps x alpha_step + bytes x busbw_factor(n) / bus bandwidth, with
+//                log2 n steps (trees and recursive doubling; n - 1 for alltoall), the step latency
+//                and the bandwidth of the slowest tier taking part.
+//   storage      one read of the rank's bytes, the node's storage bandwidth shared by its ranks;
+//                random reads add one latency per block (divided by the queue depth).
+// Anything else: 1 ms.
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "planning/hardware_model.hpp"
+#include "runtime/engine.hpp"
+
+namespace cb {
+
+struct PhaseShape {
+  int ranks = 1;
+  int nodes = 1;
+  int ranks_per_node = 1;
+};
+
+double operation_seconds(const std::string& suite, const std::string& name,
+                         const nlohmann::json& params, const PhaseShape& shape,
+                         const HardwareModel& model);
+
+// What a record costs before and after its measurement beyond model.record_setup_s: the STREAM
+// arrays' first touch (three arrays), the storage file written the first time (its bytes at the
+// node's storage bandwidth), nothing for the others.
+double setup_seconds(const std::string& suite, const std::string& name,
+                     const nlohmann::json& params, const PhaseShape& shape,
+                     const HardwareModel& model);
+
+// One engine barrier + gather + broadcast (each a log2-depth tree), seconds.
+double sync_seconds(const PhaseShape& shape, const HardwareModel& model);
+
+struct RecordEstimate {
+  double seconds = 0;    // the whole measurement: warm-up, calibration, sampling
+  double sampling_s = 0; // the sampling loop alone
+  int batch = 1;
+  int samples = 0;
+  std::string expect; // converged | settled | cap
+};
+
+// One engine measurement (engine.cpp's measure()): warm-up batches, one calibration operation,
+// one calibration batch when the batch is larger than one, then samples of `batch` operations
+// (each plus one sync) until
+//   converged: min_samples and min_time reached (what the planner expects of most records), or
+//   settled:   for launch-bound operations, the settle check after twice settle_window samples,
+// whichever applies, never past the cap (the engine stops at the first sample ending after it) nor
+// max_samples.
+RecordEstimate estimate_measurement(double op_s, double sync_s, const MeasureSettings& settings,
+                                    bool launch_bound);
+
+} // namespace cb

@@ -1,0 +1,140 @@
+#include <gtest/gtest.h>
+
+#include "core/error.hpp"
+#include "planning/plan_text.hpp"
+#include "planning/run_plan.hpp"
+
+using namespace cb;
+
+namespace {
+
+RunConfig cuda_config() {
+  RunConfig c;
+  c.backend = "cuda";
+  return c;
+}
+
+PlanTarget cluster(int nodes, int per_node) {
+  PlanTarget t;
+  t.nodes = nodes;
+  t.gpus_per_node = per_node;
+  t.counts = sweep_counts("auto", uniform_layout(nodes, per_node));
+  return t;
+}
+
+RunPlan default_plan(int nodes, const RunConfig& config = cuda_config()) {
+  return make_plan(plan_cases_from_registry(config), config, cluster(nodes, 8),
+                   hardware_model_for("cuda", ""), 0);
+}
+
+} // namespace
+
+TEST(RunPlan, DefaultProfileFits128NodesIn15MinutesWith127Rounds) {
+  const RunPlan plan = default_plan(128);
+  EXPECT_LE(plan.total_s, 15 * 60);
+  EXPECT_EQ(plan.inter_pair_rounds, 127);
+  EXPECT_EQ(plan.intra_pair_rounds, 7);
+  EXPECT_GT(plan.total_s, 60); // a real sweep, not an empty plan
+}
+
+TEST(RunPlan, TotalGrowsNoFasterThanTheNodeCount) {
+  double previous = 0;
+  for (int nodes : {16, 32, 64, 128}) {
+    const double total = default_plan(nodes).total_s;
+    if (previous > 0) {
+      EXPECT_LE(total / previous, 2.0) << nodes << " nodes";
+    }
+    previous = total;
+  }
+  EXPECT_LE(default_plan(128).total_s / default_plan(16).total_s, 8.0);
+}
+
+TEST(RunPlan, FullSweepAtOneNodeAndTheJobThinnedInBetween) {
+  const RunConfig config = cuda_config();
+  const RunPlan plan = default_plan(16, config);
+  const std::size_t all = config.message_sizes().size() * config.dtypes.size() * config.ops.size();
+  const Phase* node = plan.find("collectives", "all_reduce", 8);
+  const Phase* job = plan.find("collectives", "all_reduce", 128);
+  const Phase* between = plan.find("collectives", "all_reduce", 32);
+  const Phase* within = plan.find("collectives", "all_reduce", 4);
+  ASSERT_TRUE(node && job && between && within);
+  EXPECT_EQ(node->instances.size(), all);
+  EXPECT_EQ(job->instances.size(), all);
+  EXPECT_EQ(within->instances.size(), all);
+  EXPECT_TRUE(between->thinned);
+  // Every 16x apart (every 4th at step 2) and the largest: 8 B ... 8 MiB, 64 MiB.
+  EXPECT_EQ(between->instances.size(), 7u);
+  EXPECT_EQ(between->instances.back().params.value("bytes", 0ull), config.max_bytes);
+  // Pair tests once, at the whole job, in rounds.
+  const Phase* pairs = plan.find("links", "pair_bw", 128);
+  ASSERT_TRUE(pairs);
+  EXPECT_EQ(pairs->pair_rounds, 3 * (15 + 7)); // uni twice, bi once
+  EXPECT_EQ(plan.find("links", "pair_bw", 64), nullptr);
+}
+
+TEST(RunPlan, EveryRecordEstimateIsBoundedByItsCap) {
+  const RunPlan plan = default_plan(16);
+  for (const auto& phase : plan.phases) {
+    if (phase.pair_rounds > 0)
+      continue;
+    for (const auto& pi : phase.instances)
+      EXPECT_LE(pi.measure.min_time_s, pi.measure.max_time_s);
+    EXPECT_LE(phase.estimate_s, phase.worst_case_s + 1e-9) << phase.suite << "/" << phase.name;
+  }
+}
+
+TEST(RunPlan, BudgetPicksTheFirstLevelThatFits) {
+  const RunConfig config = cuda_config();
+  const auto cases = plan_cases_from_registry(config);
+  const PlanTarget target = cluster(16, 8);
+  const HardwareModel model = hardware_model_for("cuda", "");
+  const RunPlan base = make_plan(cases, config, target, model, 0);
+  // A budget the default meets keeps it.
+  EXPECT_EQ(plan_to_budget(cases, config, target, model, base.total_s + 1).level, 0);
+  // Tighter: a later level, each one cheaper than the one before.
+  double previous = base.total_s;
+  for (int level = 1; level <= kMaxPlanLevel; ++level) {
+    const double total = make_plan(cases, config, target, model, level).total_s;
+    EXPECT_LE(total, previous) << "level " << level;
+    previous = total;
+  }
+  const RunPlan fitted = plan_to_budget(cases, config, target, model, previous + 1);
+  EXPECT_LE(fitted.total_s, previous + 1);
+  EXPECT_GT(fitted.level, 0);
+  // The full sweep at one node and at the job survives every level.
+  const RunPlan smallest = make_plan(cases, config, target, model, kMaxPlanLevel);
+  EXPECT_EQ(smallest.find("collectives", "all_reduce", 8)->instances.size(),
+            config.message_sizes().size());
+  EXPECT_EQ(smallest.find("collectives", "all_reduce", 128)->instances.size(),
+            config.message_sizes().size());
+}
+
+TEST(RunPlan, BudgetBelowTheSmallestPlanIsRefusedWithTheSmallestFeasible) {
+  const RunConfig config = cuda_config();
+  const auto cases = plan_cases_from_registry(config);
+  const PlanTarget target = cluster(16, 8);
+  const HardwareModel model = hardware_model_for("cuda", "");
+  try {
+    plan_to_budget(cases, config, target, model, 10);
+    FAIL() << "a 10 s budget was accepted";
+  } catch (const InputError& e) {
+    const std::string text = e.what();
+    EXPECT_EQ(text.rfind("--budget: ", 0), 0u) << text;
+    const double smallest = make_plan(cases, config, target, model, kMaxPlanLevel).total_s;
+    EXPECT_NE(text.find(std::to_string(static_cast<long long>(std::ceil(smallest))) + " s"),
+              std::string::npos)
+        << text;
+  }
+}
+
+TEST(RunPlan, JsonHasPhasesTotalAndPairRounds) {
+  const RunPlan plan = default_plan(16);
+  std::vector<double> measured(plan.phases.size(), -1.0);
+  measured[0] = 2 * plan.phases[0].estimate_s;
+  const nlohmann::json j = plan_to_json(plan, measured);
+  EXPECT_EQ(j.at("phases").size(), plan.phases.size());
+  EXPECT_DOUBLE_EQ(j.at("total_s").get<double>(), plan.total_s);
+  EXPECT_EQ(j.at("pair_rounds").get<int>(), 15);
+  EXPECT_NEAR(j["phases"][0]["measured_over_planned"].get<double>(), 2.0, 1e-9);
+  EXPECT_FALSE(j["phases"][1].contains("measured_s"));
+}

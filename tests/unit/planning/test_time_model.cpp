@@ -1,0 +1,69 @@
+#include <gtest/gtest.h>
+
+#include "planning/hardware_model.hpp"
+#include "planning/run_plan.hpp"
+#include "planning/time_model.hpp"
+
+using namespace cb;
+
+TEST(RoundRobin, RoundsForEvenAndOddUnits) {
+  EXPECT_EQ(round_robin_rounds(1), 0);
+  EXPECT_EQ(round_robin_rounds(2), 1);
+  EXPECT_EQ(round_robin_rounds(5), 5);
+  EXPECT_EQ(round_robin_rounds(6), 5);
+  EXPECT_EQ(round_robin_rounds(128), 127);
+}
+
+TEST(EstimateMeasurement, ConvergingRecordTakesMinTimeOrMinSamples) {
+  MeasureSettings s; // min_time 0.1 s, 5 samples, batch target 2 ms
+  // 1 ms per operation: batch 2, 2 ms samples, 50 samples to reach 0.1 s.
+  const RecordEstimate e = estimate_measurement(1e-3, 0, s, false);
+  EXPECT_EQ(e.batch, 2);
+  EXPECT_EQ(e.samples, 50);
+  EXPECT_EQ(e.expect, "converged");
+  EXPECT_NEAR(e.sampling_s, 0.1, 1e-9);
+  // warm-up 1 op, calibration 1 op + one batch of 2.
+  EXPECT_NEAR(e.seconds, 0.1 + 4e-3, 1e-9);
+  // A 50 ms operation: 5 samples (min_samples) decide, not min_time.
+  EXPECT_EQ(estimate_measurement(50e-3, 0, s, false).samples, 5);
+}
+
+TEST(EstimateMeasurement, LaunchBoundRecordRunsToTheFirstSettleCheck) {
+  MeasureSettings s;
+  const RecordEstimate e = estimate_measurement(10e-6, 0, s, true);
+  EXPECT_EQ(e.expect, "settled");
+  EXPECT_EQ(e.samples, 160); // the check after twice the 64-sample window
+}
+
+TEST(EstimateMeasurement, NeverPastTheCap) {
+  MeasureSettings s;
+  s.max_time_s = 0.05;
+  const RecordEstimate e = estimate_measurement(10e-6, 0, s, true);
+  EXPECT_EQ(e.expect, "cap");
+  EXPECT_LE(e.sampling_s, 0.05 + 2 * s.batch_time_s);
+  // One operation longer than the cap: one sample.
+  EXPECT_EQ(estimate_measurement(1.0, 0, s, false).samples, 1);
+}
+
+TEST(TimeModel, CollectivesFollowAlphaBeta) {
+  const HardwareModel m = cuda_hardware_model(nullptr);
+  const PhaseShape node{8, 1, 8};
+  const nlohmann::json small{{"bytes", 8}}, big{{"bytes", 1 << 30}};
+  const double t_small = operation_seconds("collectives", "all_reduce", small, node, m);
+  const double t_big = operation_seconds("collectives", "all_reduce", big, node, m);
+  EXPECT_NEAR(t_small, m.alpha_launch_s + 3 * m.alpha_intra_s, 1e-7);
+  // 1 GiB x 2(n-1)/n at the bus bandwidth.
+  EXPECT_NEAR(t_big, (1 << 30) * 2.0 * 7 / 8 / m.intra_bw, 1e-4);
+  // Across nodes, the NIC's bandwidth.
+  const PhaseShape two_nodes{16, 2, 8};
+  EXPECT_GT(operation_seconds("collectives", "all_reduce", big, two_nodes, m), t_big * 5);
+}
+
+TEST(TimeModel, SpecFiguresReplaceTheDefaults) {
+  const HardwareModel m = cuda_hardware_model(nullptr);
+  EXPECT_NEAR(m.memory_bw, 0.9 * 4800e9, 1e6);
+  EXPECT_NEAR(m.intra_bw, 0.8 * 450e9, 1e6);
+  const HardwareModel h200 = hardware_model_for("cuda", "h200-sxm");
+  EXPECT_NEAR(h200.intra_bw, 431e9, 1e6); // the spec's all-reduce-8gpu figure
+  EXPECT_NEAR(h200.memory_bw, 0.9 * 4800e9, 1e6);
+}
