@@ -37,8 +37,9 @@ def check_compute(r, problems):
             problems.append(f"fma_peak on {gpus}: gflops is not gpus x flops / median")
     metric = "gbps" if name in STREAM_ARRAYS else "gflops"
     for p in r["per_rank"]:
-        # Each rank's own rate: the same work per rank over its own median time.
-        if not close(p[metric], r["metrics"][metric] / gpus * median / p["median_s"]):
+        # Each rank's own rate: the same work per rank over its own median time. Per-rank figures
+        # are stored to 6 significant digits (both the rate and median_s), hence the tolerance.
+        if not close(p[metric], r["metrics"][metric] / gpus * median / p["median_s"], tol=2e-5):
             problems.append(f"{name} on {gpus}: per-rank {metric} is not the rank's own rate")
 
 
