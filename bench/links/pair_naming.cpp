@@ -31,6 +31,15 @@ PairRule latency_rule() {
           "SuperBench latency acceptance)"};
 }
 
+bool PairNaming::outside(double value) const {
+  if (!rule_.suspect(value, reference_))
+    return false;
+  if (fleet_sigma_ <= 0)
+    return true;
+  const double z = (value - fleet_median_) / fleet_sigma_;
+  return rule_.lower_is_better ? z > kOutlierZ : z < -kOutlierZ;
+}
+
 PairNaming::PairNaming(int members, std::vector<PairFigure> figures, PairRule rule)
     : members_(members), figures_(std::move(figures)), rule_(std::move(rule)),
       good_(static_cast<std::size_t>(std::max(members, 0)), false),
@@ -44,11 +53,43 @@ PairNaming::PairNaming(int members, std::vector<PairFigure> figures, PairRule ru
     values.push_back(f.value);
   }
   reference_ = rule_.reference(values);
+  // A fleet of pairs whose own spread is wider than the rule's margin: identical links differ by
+  // more than the 7 % the fraction rule allows (congested rounds, a CPU-bound transport), so a
+  // pair must also stand out of that spread to be suspect: robust z beyond 3.5, the rule
+  // qualify's fleet checks use (harness/qualify/fleet.hpp). The spread is taken over the pairs
+  // between members most of whose pairs pass the fraction rule, so that one slow member (a third
+  // of the pairs of 6) does not widen the spread it is judged against.
+  {
+    std::vector<int> pairs(static_cast<std::size_t>(members), 0), low(pairs);
+    for (const auto& f : figures_) {
+      const int out = rule_.suspect(f.value, reference_) ? 1 : 0;
+      for (int m : {f.a, f.b}) {
+        ++pairs[static_cast<std::size_t>(m)];
+        low[static_cast<std::size_t>(m)] += out;
+      }
+    }
+    auto passing = [&](int m) {
+      return 2 * low[static_cast<std::size_t>(m)] <= pairs[static_cast<std::size_t>(m)];
+    };
+    std::vector<double> clean;
+    for (const auto& f : figures_) {
+      if (passing(f.a) && passing(f.b))
+        clean.push_back(f.value);
+    }
+    if (clean.size() >= 3) {
+      const double mid = median(clean);
+      const double sigma = 1.4826 * median_absolute_deviation(clean);
+      if (mid > 0 && sigma / mid > kNoisyFleetSpread) {
+        fleet_median_ = mid;
+        fleet_sigma_ = sigma;
+      }
+    }
+  }
   for (std::size_t i = 0; i < figures_.size(); ++i) {
     const auto& f = figures_[i];
     ++pairs_of[static_cast<std::size_t>(f.a)];
     ++pairs_of[static_cast<std::size_t>(f.b)];
-    if (rule_.suspect(f.value, reference_)) {
+    if (outside(f.value)) {
       suspects_.push_back(i);
       ++suspect_of[static_cast<std::size_t>(f.a)];
       ++suspect_of[static_cast<std::size_t>(f.b)];
@@ -116,7 +157,7 @@ void PairNaming::record_end_retests(const std::vector<double>& values) {
   end_values_ = values;
   end_slow_.clear();
   for (double v : values)
-    end_slow_.push_back(rule_.suspect(v, reference_));
+    end_slow_.push_back(outside(v));
   stage1_done_ = true;
   pair_retests_.clear();
   for (std::size_t s : suspects_) {
@@ -160,7 +201,7 @@ PairVerdicts PairNaming::verdicts() const {
       out.unresolved.push_back(pair);
       continue;
     }
-    (rule_.suspect(it->second, reference_) ? out.links : out.cleared).push_back(pair);
+    (outside(it->second) ? out.links : out.cleared).push_back(pair);
   }
   return out;
 }

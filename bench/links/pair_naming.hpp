@@ -83,11 +83,20 @@ public:
 
   PairVerdicts verdicts() const;
 
+  // Above this robust relative spread of the fleet's pairs (1.4826 MAD / median) the fraction
+  // rule alone would name noise, so a pair must also be a robust-z outlier.
+  static constexpr double kNoisyFleetSpread = 0.10;
+  static constexpr double kOutlierZ = 3.5;
+  bool noisy_fleet() const { return fleet_sigma_ > 0; }
+  // Outside the rule's tolerance (and, in a noisy fleet, beyond kOutlierZ robust deviations).
+  bool outside(double value) const;
+
 private:
   int members_;
   std::vector<PairFigure> figures_;
   PairRule rule_;
   double reference_ = 0;
+  double fleet_median_ = 0, fleet_sigma_ = 0; // set only for a noisy fleet
   std::vector<std::size_t> suspects_;
   std::vector<bool> good_;
   std::vector<EndRetest> end_retests_;

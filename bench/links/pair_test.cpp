@@ -429,7 +429,13 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
                          {"metric", metric},
                          {"rule", naming->rule().text},
                          {"reference", naming->reference()},
-                         {"reference_is", rule.lower_is_better ? "lowest pair" : "median pair"}};
+                         {"reference_is", rule.lower_is_better ? "lowest pair" : "median pair"},
+                         {"noisy_fleet", naming->noisy_fleet()}};
+  if (naming->noisy_fleet()) {
+    pass["noisy_fleet_rule"] =
+        "the pairs' robust spread is above 10 %: a pair is suspect only when it is also a robust-z "
+        "outlier (beyond 3.5)";
+  }
   nlohmann::json suspects = nlohmann::json::array();
   for (std::size_t i : naming->suspects()) {
     const auto& f = naming->figures()[i];

@@ -99,6 +99,23 @@ double storage_seconds(const std::string& name, const nlohmann::json& params,
   return s;
 }
 
+// One data-parallel training step (bench/workload): forward and backward GEMMs (6 flops per
+// parameter per token), the fp32 gradients' all-reduce counted in full (an upper bound: the
+// buckets overlap part of it with backward), and the step's input read from the node's storage.
+double workload_seconds(const nlohmann::json& params, const PhaseShape& shape,
+                        const HardwareModel& m) {
+  const double model_params = number(params, "model_params", 0);
+  double s = 6 * model_params * number(params, "tokens_per_gpu", 256) / m.gemm_flops;
+  if (shape.ranks > 1) {
+    const double bw = shape.nodes > 1 ? m.inter_bw : m.intra_bw;
+    s += 4 * model_params * busbw_factor(Collective::all_reduce, shape.ranks) / bw;
+  }
+  const double input = number(params, "input_bytes_per_step", 0);
+  if (input > 0 && m.storage_bw_per_node > 0)
+    s += input * shape.ranks_per_node / m.storage_bw_per_node;
+  return s;
+}
+
 } // namespace
 
 double operation_seconds(const std::string& suite, const std::string& name,
@@ -112,6 +129,8 @@ double operation_seconds(const std::string& suite, const std::string& name,
     return collective_seconds(name, params, shape, model);
   if (suite == "storage")
     return storage_seconds(name, params, shape, model);
+  if (suite == "workload")
+    return workload_seconds(params, shape, model);
   return 1e-3;
 }
 

@@ -67,3 +67,19 @@ TEST(TimeModel, SpecFiguresReplaceTheDefaults) {
   EXPECT_NEAR(h200.intra_bw, 431e9, 1e6); // the spec's all-reduce-8gpu figure
   EXPECT_NEAR(h200.memory_bw, 0.9 * 4800e9, 1e6);
 }
+
+TEST(TimeModel, TrainingStepIsItsGemmsItsGradientsAndItsInput) {
+  const HardwareModel m = host_hardware_model();
+  const nlohmann::json step{{"model_params", 16777216}, {"tokens_per_gpu", 256},
+                            {"input_bytes_per_step", 0}};
+  const PhaseShape one{1, 1, 1}, two{2, 1, 2};
+  const double gemms = 6.0 * 16777216 * 256 / m.gemm_flops;
+  EXPECT_NEAR(operation_seconds("workload", "data_parallel_step", step, one, m), gemms, 1e-9);
+  // Two ranks add the fp32 gradients' all-reduce, 4 bytes x params x 2(n-1)/n at the bus bandwidth.
+  EXPECT_NEAR(operation_seconds("workload", "data_parallel_step", step, two, m),
+              gemms + 4.0 * 16777216 / m.intra_bw, 1e-9);
+  nlohmann::json reading = step;
+  reading["input_bytes_per_step"] = 1 << 28;
+  EXPECT_NEAR(operation_seconds("workload", "data_parallel_step", reading, two, m),
+              gemms + 4.0 * 16777216 / m.intra_bw + 2.0 * (1 << 28) / m.storage_bw_per_node, 1e-9);
+}
