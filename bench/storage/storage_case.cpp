@@ -13,16 +13,6 @@
 namespace cb {
 namespace {
 
-// The first non-empty message of the group, prefixed with its rank; empty when there is none.
-std::string first_problem(const CaseContext& ctx, const std::string& mine) {
-  const auto all = ctx.comm.all_gather_string(mine);
-  for (std::size_t r = 0; r < all.size(); ++r) {
-    if (!all[r].empty())
-      return "rank " + std::to_string(ctx.members[r]) + ": " + all[r];
-  }
-  return "";
-}
-
 // The case could not be set up (no room, a file that cannot be opened): nothing was read, so
 // nothing was checked; the run exits 3.
 void fail_setup(Record& record, const std::string& why) {
@@ -108,7 +98,7 @@ std::vector<Record> StorageReadCase::run(const CaseContext& ctx, const nlohmann:
   } catch (const Error& e) {
     problem = e.what();
   }
-  if (const std::string why = first_problem(ctx, problem); !why.empty()) {
+  if (const std::string why = ctx.first_problem(problem); !why.empty()) {
     fail_setup(record, why);
     return {record};
   }
@@ -158,19 +148,19 @@ std::vector<Record> StorageReadCase::run(const CaseContext& ctx, const nlohmann:
   for (const auto& n : note_list)
     add_reason(record, n.get<std::string>());
 
-  if (const std::string why = first_problem(ctx, read_error); !why.empty()) {
+  if (const std::string why = ctx.first_problem(read_error); !why.empty()) {
     fail_read(record, why);
     return {record};
   }
   // Every block of the file, read again untimed and checked chunk by chunk.
   std::string verify_error;
   const ChunkCheck check = reader->verify_all(file_bytes, seed, &verify_error);
-  if (const std::string why = first_problem(ctx, verify_error); !why.empty()) {
+  if (const std::string why = ctx.first_problem(verify_error); !why.empty()) {
     fail_read(record, why);
     return {record};
   }
   const long long bad = ctx.comm.sum(static_cast<long long>(check.bad_chunks));
-  const std::string first_bad = first_problem(ctx, check.first_problem);
+  const std::string first_bad = ctx.first_problem(check.first_problem);
   record.extra["bad_blocks"] = bad;
   record.extra["verified_bytes_per_rank"] = file_bytes;
   record.check = bad == 0 ? "pass" : "fail";

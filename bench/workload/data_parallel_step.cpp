@@ -63,16 +63,6 @@ void add_reason(Record& record, const std::string& why) {
   record.reason = record.reason.empty() ? why : record.reason + "; " + why;
 }
 
-// The first non-empty message of the group, prefixed with its rank (as the storage family says).
-std::string first_problem(const CaseContext& ctx, const std::string& mine) {
-  const auto all = ctx.comm.all_gather_string(mine);
-  for (std::size_t r = 0; r < all.size(); ++r) {
-    if (!all[r].empty())
-      return "rank " + std::to_string(ctx.members[r]) + ": " + all[r];
-  }
-  return "";
-}
-
 // One rank's model: weights, gradients, activations, and the GEMMs of a step.
 class LayerChain {
 public:
@@ -260,7 +250,7 @@ public:
     } catch (const std::bad_alloc&) {
       problem = "out of memory setting up the model";
     }
-    if (const std::string why = first_problem(ctx, problem); !why.empty()) {
+    if (const std::string why = ctx.first_problem(problem); !why.empty()) {
       record.status = "failed";
       record.check = "skipped";
       record.reason = why;
@@ -343,7 +333,7 @@ public:
     if (stopped_by_error || ctx.comm.sum(static_cast<long long>(!read_error.empty())) > 0) {
       record.status = "failed";
       record.check = "fail";
-      record.reason = "input read failed mid-step: " + first_problem(ctx, read_error);
+      record.reason = "input read failed mid-step: " + ctx.first_problem(read_error);
       return {record};
     }
 
@@ -366,7 +356,7 @@ public:
     const long long checked = ctx.comm.sum(sync.checked());
     const long long bad_input = ctx.comm.sum(loader ? loader->bad_chunks() : 0LL);
     const long long input_checked = ctx.comm.sum(loader ? loader->checked_chunks() : 0LL);
-    const std::string first_bad_input = first_problem(ctx, loader ? loader->first_problem() : "");
+    const std::string first_bad_input = ctx.first_problem(loader ? loader->first_problem() : "");
     record.extra["gradient_values_checked"] = checked;
     record.extra["gradient_values_wrong"] = wrong;
     record.check = wrong == 0 && bad_input == 0 ? "pass" : "fail";
@@ -385,7 +375,7 @@ public:
       std::string notes;
       for (const auto& n : loader->reader().notes())
         notes += (notes.empty() ? "" : "; ") + n;
-      add_reason(record, first_problem(ctx, notes));
+      add_reason(record, ctx.first_problem(notes));
       if (bad_input != 0) {
         add_reason(record, std::to_string(bad_input) +
                                " corrupt input block(s); first: " + first_bad_input);

@@ -109,6 +109,15 @@ void CaseContext::finish_record(Record& record, const Measurement& m,
   }
 }
 
+std::string CaseContext::first_problem(const std::string& mine) const {
+  const auto all = comm.all_gather_string(mine);
+  for (std::size_t r = 0; r < all.size(); ++r) {
+    if (!all[r].empty())
+      return "rank " + std::to_string(members[r]) + ": " + all[r];
+  }
+  return "";
+}
+
 void CaseContext::skip(Record& record, const std::string& reason) {
   record.status = "skipped";
   record.check = "skipped";

@@ -46,6 +46,9 @@ struct CaseContext {
                      const std::function<nlohmann::json(double, bool)>& metrics) const;
   // Marks a record skipped with a reason (the same decision on every rank).
   static void skip(Record& record, const std::string& reason);
+  // The first non-empty message of the group, prefixed with its rank ("rank 3: ..."), or "" when
+  // every member's is empty (collective: every member calls it with its own).
+  std::string first_problem(const std::string& mine) const;
 };
 
 class BenchmarkCase {
