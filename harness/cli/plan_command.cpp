@@ -21,7 +21,7 @@ int at_least_one(const ArgParser& args, const std::string& flag) {
 }
 
 int plan_main(const std::vector<std::string>& args) {
-  ArgParser parser = run_argument_parser();
+  ArgParser parser = run_argument_parser("plan");
   parser
       .option("nodes", "N", "plan for N nodes instead of this job (default 1, or this job's)")
       .option("gpus-per-node", "G",

@@ -18,8 +18,8 @@
 
 namespace cb {
 
-ArgParser run_argument_parser() {
-  ArgParser p("clusterbench run", "clusterbench run [options]");
+ArgParser run_argument_parser(const std::string& command) {
+  ArgParser p("clusterbench " + command, "clusterbench " + command + " [options]");
   p.option("suite", "LIST",
            "families to run: compute,links,collectives,storage,workload (default: all)")
       .option("cases", "LIST", "cases within them, e.g. all_reduce,broadcast (default: all)")

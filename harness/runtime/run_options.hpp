@@ -9,7 +9,8 @@
 
 namespace cb {
 
-ArgParser run_argument_parser();
+// `command` names the command whose help it is (plan takes run's flags too).
+ArgParser run_argument_parser(const std::string& command = "run");
 // Throws InputError naming the flag. Suites and cases are checked against the registered cases.
 RunConfig run_config_from(const ArgParser& args);
 // Checks that the results file can be written (creating results/ for the default path).
