@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <ostream>
 
 #include "collectives/element_buffers.hpp"
 #include "core/collective_math.hpp"
@@ -173,61 +171,6 @@ Record CollectiveCase::run_one(const CaseContext& ctx, CollectiveComm& comm,
     record.reason = std::to_string(wrong) + " wrong elements after " + name();
   }
   return record;
-}
-
-void CollectiveCase::print_header(std::ostream& out, const CaseContext& ctx) const {
-  BenchmarkCase::print_header(out, ctx);
-  printed_skip_reason_.clear();
-  char line[256];
-  std::snprintf(line, sizeof line, "#%12s %12s %8s %6s %6s %52s\n", "", "", "", "", "",
-                "out-of-place                       in-place");
-  out << line;
-  std::snprintf(line, sizeof line, "#%12s %12s %8s %6s %6s %9s %7s %7s %6s %9s %7s %7s %6s\n",
-                "size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong",
-                "time", "algbw", "busbw", "#wrong");
-  out << line;
-  std::snprintf(line, sizeof line, "#%12s %12s %8s %6s %6s %9s %7s %7s %6s %9s %7s %7s %6s\n",
-                "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)",
-                "(GB/s)", "");
-  out << line;
-}
-
-void CollectiveCase::print_rows(std::ostream& out, const std::vector<Record>& records) const {
-  if (records.empty())
-    return;
-  const auto& p = records.front().params;
-  char line[256];
-  std::snprintf(line, sizeof line, " %12llu %12llu %8s %6s %6d",
-                static_cast<unsigned long long>(p.value("bytes", 0ull)),
-                static_cast<unsigned long long>(p.value("count", 0ull)),
-                p.value("dtype", "").c_str(), p.value("op", "none").c_str(),
-                name() == "broadcast" ? 0 : -1);
-  out << line;
-  for (bool in_place : {false, true}) {
-    const Record* r = nullptr;
-    for (const auto& candidate : records) {
-      if (candidate.params.value("in_place", false) == in_place)
-        r = &candidate;
-    }
-    if (!r) {
-      std::snprintf(line, sizeof line, " %9s %7s %7s %6s", "-", "-", "-", "-");
-    } else if (r->status == "skipped") {
-      std::snprintf(line, sizeof line, " %9s %7s %7s %6s", "skip", "-", "-", "-");
-    } else {
-      std::snprintf(line, sizeof line, " %9.2f %7.2f %7.2f %6lld%s",
-                    r->metrics.value("time_us", 0.0), r->metrics.value("algbw_gbps", 0.0),
-                    r->metrics.value("busbw_gbps", 0.0), r->extra.value("wrong_elements", 0LL),
-                    r->status == "noisy" ? "~" : "");
-    }
-    out << line;
-  }
-  out << "\n";
-  for (const auto& r : records) {
-    if (r.status == "skipped" && r.reason != printed_skip_reason_) {
-      out << "#   skipped: " << r.reason << "\n";
-      printed_skip_reason_ = r.reason;
-    }
-  }
 }
 
 } // namespace cb

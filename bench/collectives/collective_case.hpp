@@ -1,7 +1,7 @@
 #pragma once
 // What every collective case shares: the size/dtype/op sweep, buffers in out-of-place and in-place
 // layouts, timing through the engine, data verification after timing, nccl-tests' bandwidth
-// accounting and its console table. Each collective is a small file that says only what is its
+// accounting. Its console table is collectives_table.cpp. Each collective is a small file that says only what is its
 // own: buffer shapes, the pattern it sends, what a rank must receive, and the call.
 #include <cstdint>
 #include <string>
@@ -35,8 +35,6 @@ public:
   std::string why_not_on(const Backend& backend, const Communicator& world) const override {
     return backend.why_no_collectives(world);
   }
-  void print_header(std::ostream& out, const CaseContext& ctx) const override;
-  void print_rows(std::ostream& out, const std::vector<Record>& records) const override;
 
 protected:
   // Does the collective reduce (and so sweep ops)?
@@ -61,9 +59,6 @@ private:
   Record run_one(const CaseContext& ctx, CollectiveComm& comm, const nlohmann::json& params,
                  bool in_place);
   Collective kind_;
-  // The last skip reason printed under the current table: a reason shared by every row (in-place
-  // alltoall on NCCL) is printed once, not once per size. Printing is rank 0's alone.
-  mutable std::string printed_skip_reason_;
 };
 
 } // namespace cb

@@ -18,10 +18,6 @@ public:
       return {};
     return gpu_instances(config);
   }
-  void print_header(std::ostream& out, const CaseContext& ctx) const override {
-    if (ctx.backend.name() == "cuda")
-      BenchmarkCase::print_header(out, ctx);
-  }
   std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {
     auto* cuda = dynamic_cast<cuda::CudaBackend*>(&ctx.backend);
     if (!cuda) {

@@ -1,7 +1,5 @@
 #include "links/links_case.hpp"
 
-#include <cstdio>
-#include <ostream>
 
 #include "core/stats.hpp"
 
@@ -88,29 +86,6 @@ void LinksCase::set_check(Record& record, long long wrong, const std::string& wh
   if (wrong != 0) {
     const std::string why = std::to_string(wrong) + " wrong " + what;
     record.reason = record.reason.empty() ? why : why + "; " + record.reason;
-  }
-}
-
-void LinksCase::print_rows(std::ostream& out, const std::vector<Record>& records) const {
-  for (const auto& r : records) {
-    if (!r.extra.contains("matrix")) {
-      BenchmarkCase::print_rows(out, {r});
-      continue;
-    }
-    const bool latency = r.metrics.contains("latency_us");
-    const std::string metric = latency ? "latency_us" : "gbps";
-    char line[256];
-    std::snprintf(line, sizeof line,
-                  "  %s bytes=%llu: median %.3g %s (min %.3g, max %.3g) over %d pairs",
-                  r.params.value("direction", latency ? "ping-pong" : "").c_str(),
-                  static_cast<unsigned long long>(r.params.value("bytes", 0ull)),
-                  r.metrics.value(metric, 0.0), latency ? "us one-way" : "GB/s",
-                  r.metrics.value("min_pair_" + metric, 0.0),
-                  r.metrics.value("max_pair_" + metric, 0.0), r.extra.value("pairs", 0));
-    out << line << "  " << r.status << (r.check == "fail" ? " CHECK FAILED" : "");
-    if (!r.reason.empty())
-      out << " (" << r.reason << ")";
-    out << "\n" << format_matrix(LinkMatrix::from_json(r.extra["matrix"]), latency ? 3 : 2);
   }
 }
 

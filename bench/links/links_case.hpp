@@ -74,7 +74,6 @@ protected:
   // Sets check from the summed wrong count (every member calls it).
   static void set_check(Record& record, long long wrong, const std::string& what);
 
-  void print_rows(std::ostream& out, const std::vector<Record>& records) const override;
 };
 
 // How a backend other than the host moves the bytes of one pair of ranks, for links/pair_bw: the

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
-#include <ostream>
 
 #include "core/stats.hpp"
 #include "runtime/device_state.hpp"
@@ -122,35 +121,6 @@ void CaseContext::skip(Record& record, const std::string& reason) {
   record.status = "skipped";
   record.check = "skipped";
   record.reason = reason;
-}
-
-void BenchmarkCase::print_header(std::ostream& out, const CaseContext& ctx) const {
-  out << "# " << suite() << " " << name() << " on " << ctx.comm.size() << " rank"
-      << (ctx.comm.size() == 1 ? "" : "s") << " (" << ctx.placement.nodes << " node"
-      << (ctx.placement.nodes == 1 ? "" : "s") << ", " << ctx.placement.tier() << "), backend "
-      << ctx.backend.name() << "\n";
-}
-
-void BenchmarkCase::print_rows(std::ostream& out, const std::vector<Record>& records) const {
-  for (const auto& r : records) {
-    std::string params;
-    for (const auto& [key, value] : r.params.items()) {
-      params += key + "=" + (value.is_string() ? value.get<std::string>() : value.dump()) + " ";
-    }
-    char line[512];
-    std::snprintf(line, sizeof line, "  %-48s %12.2f us", params.c_str(), r.stats.median * 1e6);
-    out << line;
-    for (const auto& [key, value] : r.metrics.items()) {
-      if (key == "time_us" || !value.is_number())
-        continue;
-      std::snprintf(line, sizeof line, "  %s %.4g", key.c_str(), value.get<double>());
-      out << line;
-    }
-    out << "  " << r.status << (r.check == "fail" ? " CHECK FAILED" : "");
-    if (!r.reason.empty())
-      out << " (" << r.reason << ")";
-    out << "\n";
-  }
 }
 
 CaseRegistry& CaseRegistry::instance() {

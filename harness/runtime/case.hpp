@@ -4,7 +4,6 @@
 // Each case is one file that registers itself with CB_REGISTER_CASE. For every GPU count of the
 // sweep, the ranks taking part call instances() (the parameter sets; the same on every rank) and
 // run() for each, collectively; run() returns the records, which rank 0 keeps.
-#include <iosfwd>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -75,9 +74,6 @@ public:
   virtual bool uses_collectives() const { return false; }
   // Cases that measure every pair in one record run once, at the largest count of the sweep.
   virtual bool largest_count_only() const { return false; }
-  // Console output on rank 0: a header for each GPU count, rows for each run()'s records.
-  virtual void print_header(std::ostream& out, const CaseContext& ctx) const;
-  virtual void print_rows(std::ostream& out, const std::vector<Record>& records) const;
 };
 
 class CaseRegistry {

@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "runtime/console_printer.hpp"
 
 namespace cb {
 
@@ -102,6 +103,8 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
       }
       continue;
     }
+    // A fresh printer per case: table state (a skip reason said once) never leaks between cases.
+    const auto printer = root ? PrinterRegistry::instance().create(c->suite()) : nullptr;
     if (c->uses_collectives() && !collectives_prepared && !c->instances(config_).empty()) {
       WatchdogScope guard(watchdog, "making the backend's communicators for every GPU count");
       backend_.prepare_collectives(world_, comms);
@@ -148,7 +151,9 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
       if (root) {
         progress.stage(c->suite() + " " + c->name() + " on " + std::to_string(n));
         progress.clear();
-        c->print_header(*table, ctx);
+        printer->heading(*table, TableHeading{c->suite(), c->name(), backend_.name(),
+                                              ctx.placement.tier(), comm.size(),
+                                              ctx.placement.nodes});
         table->flush();
       }
       for (const auto& [instance, settings] : chosen) {
@@ -200,7 +205,7 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
             ++summary.check_failed;
         }
         progress.clear();
-        c->print_rows(*table, records);
+        printer->rows(*table, records);
         table->flush();
         progress.advance();
       }

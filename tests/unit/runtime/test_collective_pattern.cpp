@@ -5,6 +5,7 @@
 
 #include "collectives/collective_case.hpp"
 #include "runtime/case.hpp"
+#include "runtime/console_printer.hpp"
 
 using namespace cb;
 
@@ -73,10 +74,12 @@ TEST(CollectiveInstances, SweepSizesDtypesAndOnlyReducingCollectivesSweepOps) {
 }
 
 TEST(CollectiveTable, AReasonSharedByEveryRowIsPrintedOnce) {
-  const Probe probe;
+  const auto table = PrinterRegistry::instance().create("collectives");
   auto row = [](std::size_t bytes, const std::string& in_place_reason) {
     std::vector<Record> records(2);
     for (int i = 0; i < 2; ++i) {
+      records[i].suite = "collectives";
+      records[i].case_name = "all_reduce";
       records[i].params = {{"bytes", bytes}, {"count", bytes / 4}, {"dtype", "float"},
                            {"in_place", i == 1}};
       records[i].status = "ok";
@@ -88,9 +91,9 @@ TEST(CollectiveTable, AReasonSharedByEveryRowIsPrintedOnce) {
     return records;
   };
   std::ostringstream out;
-  probe.print_rows(out, row(8, "in-place: two buffers needed"));
-  probe.print_rows(out, row(64, "in-place: two buffers needed"));
-  probe.print_rows(out, row(512, "in-place: another reason"));
+  table->rows(out, row(8, "in-place: two buffers needed"));
+  table->rows(out, row(64, "in-place: two buffers needed"));
+  table->rows(out, row(512, "in-place: another reason"));
   const std::string text = out.str();
   auto count = [&](const std::string& what) {
     std::size_t n = 0;

@@ -1,0 +1,43 @@
+// The links family's console output: a pair test's record (every pair in one record, summarised
+// as min_pair_/max_pair_ figures) prints its summary line and the pair matrix (nvbandwidth's
+// layout); any other links record prints as a row.
+#include <cstdio>
+#include <ostream>
+
+#include "links/link_matrix.hpp"
+#include "runtime/console_printer.hpp"
+
+namespace cb {
+namespace {
+
+class LinksPrinter : public ConsolePrinter {
+public:
+  void rows(std::ostream& out, const std::vector<Record>& records) override {
+    for (const auto& r : records) {
+      const bool pair_test = r.extra.contains("matrix") && (r.metrics.contains("min_pair_gbps") ||
+                                                            r.metrics.contains("min_pair_latency_us"));
+      if (!pair_test) {
+        ConsolePrinter::rows(out, {r});
+        continue;
+      }
+      const bool latency = r.metrics.contains("latency_us");
+      const std::string metric = latency ? "latency_us" : "gbps";
+      char line[256];
+      std::snprintf(line, sizeof line,
+                    "  %s bytes=%llu: median %.3g %s (min %.3g, max %.3g) over %d pairs",
+                    r.params.value("direction", latency ? "ping-pong" : "").c_str(),
+                    static_cast<unsigned long long>(r.params.value("bytes", 0ull)),
+                    r.metrics.value(metric, 0.0), latency ? "us one-way" : "GB/s",
+                    r.metrics.value("min_pair_" + metric, 0.0),
+                    r.metrics.value("max_pair_" + metric, 0.0), r.extra.value("pairs", 0));
+      out << line << status_text(r) << "\n"
+          << format_matrix(LinkMatrix::from_json(r.extra["matrix"]), latency ? 3 : 2);
+    }
+  }
+};
+
+} // namespace
+
+CB_REGISTER_PRINTER("links", LinksPrinter);
+
+} // namespace cb
