@@ -28,6 +28,7 @@
 #include "runtime/network_interfaces.hpp"
 #include "runtime/run_metadata.hpp"
 #include "runtime/run_options.hpp"
+#include "runtime/run_summary.hpp"
 #include "runtime/sweep.hpp"
 
 namespace cb {
@@ -205,26 +206,6 @@ long peak_rss_bytes() {
   return usage.ru_maxrss * 1024L; // Linux reports KiB
 }
 
-void print_summary(const SweepSummary& s, const std::vector<double>& rss, const std::string& out,
-                   bool threads) {
-  std::printf("#\n# %d records: %d ok, %d noisy (%d settled above the target, %d at the time "
-              "cap), %d skipped, %d failed, %d failed data checks\n",
-              s.records, s.records - s.noisy - s.skipped - s.failed, s.noisy, s.settled,
-              s.noisy - s.settled, s.skipped, s.failed, s.check_failed);
-  if (!s.noisy_cv.empty()) {
-    std::printf("# noisy records' cv: min %.2f%%, median %.2f%%, max %.2f%%\n",
-                *std::min_element(s.noisy_cv.begin(), s.noisy_cv.end()) * 100,
-                median(s.noisy_cv) * 100,
-                *std::max_element(s.noisy_cv.begin(), s.noisy_cv.end()) * 100);
-  }
-  // Threads of one process share one RSS: then the figure is the process's, for all its ranks.
-  std::printf(threads ? "# peak RSS of the process (all its ranks): %.1f MiB\n"
-                      : "# peak RSS per rank: max %.1f MiB\n",
-              *std::max_element(rss.begin(), rss.end()) / 1048576.0);
-  std::printf("# results: %s\n", out.c_str());
-  std::fflush(stdout);
-}
-
 // Rank side, the same for every kind of rank: processes under MPI (our own launch, an external
 // mpirun, or srun) or the threads of a single process.
 int run_sweep(const Communicator& world, const RunConfig& config,
@@ -346,7 +327,11 @@ int run_sweep(const Communicator& world, const RunConfig& config,
       writer->set_run_field("peak_rss_bytes", rss_json);
       writer->set_run_field("plan", plan_to_json(plan, summary.phase_seconds));
       print_measured_vs_planned(std::cout, plan, summary.phase_seconds);
-      print_summary(summary, rss, config.out, !world.is_mpi());
+      std::fputs(run_summary_text(summary, *std::max_element(rss.begin(), rss.end()), config.out,
+                                  !world.is_mpi())
+                     .c_str(),
+                 stdout);
+      std::fflush(stdout);
       exit_code = summary.exit_code();
     }
     return world.broadcast_int(exit_code);
