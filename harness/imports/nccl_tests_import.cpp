@@ -85,6 +85,7 @@ struct Half {
   std::string check = "skipped";
   std::optional<long long> wrong;      // #wrong
   std::optional<double> max_deviation; // error
+  bool noisy = false;                  // clusterbench's "~" after the check: not settled
 };
 
 std::optional<Half> half_from(const std::vector<std::string>& t, int at, CheckColumn column) {
@@ -98,7 +99,11 @@ std::optional<Half> half_from(const std::vector<std::string>& t, int at, CheckCo
   h.time_us = *time;
   h.algbw = *algbw;
   h.busbw = *busbw;
-  const std::string& check = t[i + 3];
+  std::string_view check = t[i + 3];
+  if (check.size() > 1 && check.back() == '~') { // clusterbench's table: samples not settled
+    h.noisy = true;
+    check.remove_suffix(1);
+  }
   if (check == "N/A")
     return h; // checking was off (-c 0)
   if (column == CheckColumn::wrong_count) {
@@ -139,6 +144,12 @@ std::optional<double> deviation_tolerance(std::string_view type) {
 bool known_type(std::string_view type) {
   static const char* names[] = {"int8",  "uint8",  "int32",    "uint32", "int64",  "uint64", "half",
                                 "float", "double", "bfloat16", "f8e4m3", "f8e5m2", "char",   "int"};
+  return std::any_of(std::begin(names), std::end(names), [&](const char* n) { return type == n; });
+}
+
+// clusterbench's own type names, as its collectives table prints them (runtime/dtype.cpp).
+bool own_type(std::string_view type) {
+  static const char* names[] = {"float", "double", "int32", "bf16", "fp16", "fp8"};
   return std::any_of(std::begin(names), std::end(names), [&](const char* n) { return type == n; });
 }
 
@@ -226,6 +237,10 @@ struct Block {
   std::optional<long long> out_of_bounds; // the footer's count, when the block has one
   // The run's shape, fixed at its first row: GPUs, nodes (devices are recorded then).
   int gpus = 0, nodes = 0;
+  // A table clusterbench printed ("# collectives all_reduce on 8 ranks (1 node, intra), ..."):
+  // its heading names the case and the shape, its types are ours, and a half it skipped
+  // ("skip - - -") is absent rather than unreadable.
+  std::string own_case;
 };
 
 class TextImporter {
@@ -271,6 +286,8 @@ private:
       return;
     if (t[0] == '#')
       return comment(number, t, raw);
+    if (other_suite_)
+      return;
     if (std::isdigit(static_cast<unsigned char>(t[0])))
       return row(number, t, raw);
     // The command that ran the test, echoed by a shell prompt ("user@host:~$ mpirun ...
@@ -318,6 +335,16 @@ private:
     };
     if (words.empty())
       return;
+    if (own_heading(number, words))
+      return;
+    if (first_words({"clusterbench", "run:"})) {
+      clusterbench_log_ = true; // a clusterbench console log: its own comment lines follow
+      return;
+    }
+    if (other_suite_)
+      return; // the rows of another clusterbench suite in the same console log
+    if (block_ && !block_->own_case.empty() && first_words({"skipped:"}))
+      return; // the reason a clusterbench row skipped a half, said once per table
     if (first_words({"nccl-tests", "version"}) && words.size() >= 3 && words[2].size() <= 32) {
       out_.versions["nccl_tests"] = clean_text(words[2]);
       for (const auto& w : words) {
@@ -391,8 +418,45 @@ private:
                           t.find("(B)") != std::string_view::npos ||
                           std::any_of(known.begin(), known.end(),
                                       [&](const std::string& k) { return starts_with(t, k); });
-    if (!is_known)
+    // clusterbench's own comment lines (its plan, the time per phase, the summary) are not
+    // tables; a foreign log's unknown comment is worth a warning.
+    if (!is_known && !clusterbench_log_)
       out_.warn_line(source_, number, std::string(trim(raw)));
+  }
+
+  // "# SUITE CASE on N rank(s) (M node(s), TIER), backend B": clusterbench's table heading. A
+  // collectives heading starts a block of that case and shape; any other suite's heading starts
+  // a section whose lines are not ours to read.
+  bool own_heading(std::size_t number, const std::vector<std::string>& words) {
+    static const std::vector<std::string> suites = {"compute", "links", "collectives", "storage",
+                                                    "workload"};
+    if (words.size() < 9 || words[2] != "on" || (words[4] != "ranks" && words[4] != "rank") ||
+        words[words.size() - 2] != "backend" ||
+        std::find(suites.begin(), suites.end(), words[0]) == suites.end()) {
+      return false;
+    }
+    finish_block();
+    clusterbench_log_ = true;
+    other_suite_ = words[0] != "collectives";
+    if (other_suite_)
+      return true;
+    const int ranks = small_count(words[3]);
+    const int nodes = words[5].size() > 1 ? small_count(std::string_view(words[5]).substr(1)) : -1;
+    static const std::vector<std::string> cases = {"all_reduce", "all_gather", "reduce_scatter",
+                                                   "broadcast", "alltoall"};
+    if (ranks <= 0 || nodes <= 0 || nodes > ranks ||
+        std::find(cases.begin(), cases.end(), words[1]) == cases.end()) {
+      out_.warn_line(source_, number, "unreadable clusterbench table heading");
+      return true;
+    }
+    start_block(number);
+    block_->own_case = words[1];
+    block_->gpus = ranks;
+    block_->nodes = nodes;
+    const std::string& backend = words.back();
+    if (backend == "cuda" || backend == "host")
+      out_.backend = backend;
+    return true;
   }
 
   void set_block_extra(const char* key, std::optional<double> value) {
@@ -451,6 +515,8 @@ private:
   }
 
   std::string case_name(std::size_t number) {
+    if (!block_->own_case.empty())
+      return block_->own_case;
     std::string name = nccl_case_from_program(block_->program);
     if (name.empty())
       name = nccl_case_from_file_name(source_);
@@ -501,21 +567,32 @@ private:
     const auto count = parse_long(at(l.count));
     const auto root = l.root >= 0 ? parse_long(at(l.root)) : std::optional<long long>(-1);
     // The type and the reduction are names nccl-tests prints; anything else is not its row.
-    if (!known_type(at(l.type)) || (l.redop >= 0 && !known_redop(at(l.redop))))
+    const bool own = !block_->own_case.empty();
+    if (!(known_type(at(l.type)) || (own && own_type(at(l.type)))) ||
+        (l.redop >= 0 && !known_redop(at(l.redop))))
       return out_.warn_line(source_, number, std::string(trim(raw)));
     if (size && *size == 0) {
       if (zero_size_rows_++ == 0)
         first_zero_size_line_ = number;
       return;
     }
+    // A half clusterbench did not run ("skip" or "-" for its time) has no record.
+    auto skipped = [&](int at_half) {
+      const std::string& time = at(at_half);
+      return own && (time == "skip" || time == "-");
+    };
+    const int in_place_at = l.lead + (both ? l.group : 0);
     std::optional<Half> out_of_place;
-    if (both)
+    if (both && !skipped(l.lead))
       out_of_place = half_from(tokens, l.lead, l.check);
-    const auto in_place = half_from(tokens, l.lead + (both ? l.group : 0), l.check);
-    if (!size || *size < 0 || !count || *count < 0 || !root || !in_place ||
-        (both && !out_of_place)) {
+    std::optional<Half> in_place;
+    if (!skipped(in_place_at))
+      in_place = half_from(tokens, in_place_at, l.check);
+    const bool halves_read = (in_place || skipped(in_place_at)) &&
+                             (!both || out_of_place || skipped(l.lead)) &&
+                             (in_place || out_of_place);
+    if (!size || *size < 0 || !count || *count < 0 || !root || !halves_read)
       return out_.warn_line(source_, number, std::string(trim(raw)));
-    }
     const std::string name = case_name(number);
     fix_shape();
     const std::string redop = l.redop >= 0 ? at(l.redop) : "none";
@@ -541,6 +618,10 @@ private:
         r.extra["max_deviation"] = *half->max_deviation;
         r.extra["nccl_type"] = at(l.type);
       }
+      if (half->noisy) {
+        r.status = "noisy";
+        r.reason = "marked '~' in the table: its samples had not settled";
+      }
       block_->records.push_back(out_.records.size());
       out_.records.push_back(std::move(r));
     }
@@ -550,6 +631,8 @@ private:
   ImportedRun out_;
   std::optional<Block> block_;
   std::string pending_program_; // named by a command line or "starting" line, for the next block
+  bool other_suite_ = false;     // inside another clusterbench suite's section of a console log
+  bool clusterbench_log_ = false; // the log is clusterbench's console output
   std::size_t debug_lines_ = 0;
   std::size_t first_debug_line_ = 0;
   std::size_t zero_size_rows_ = 0;

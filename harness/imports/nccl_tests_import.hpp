@@ -18,7 +18,10 @@
 // of a command echoed before the run ("user@host:~$ mpirun ... all_reduce_perf ..."), else by
 // the file name when it names exactly one (nccl_reducescatter.log: reduce_scatter). The
 // "# Using devices" rank lines give the GPU count, hosts and device names; the first command
-// gives the original argv.
+// gives the original argv. clusterbench's own console log reads the same way: its heading
+// "# collectives all_reduce on 8 ranks (1 node, intra), backend cuda" names the case and the
+// shape, a half it printed as "skip" has no record, a "~" after the check marks a noisy record,
+// and the sections of its other suites are passed over.
 //
 // JSON (-J FILE, nccl-tests 2.16+): the layout util.cu writes (JSON_FILE_VERSION 2):
 //   { "version": 2, "start_time": "2025-06-01 10:00:00", "args": ["./all_reduce_perf", ...],
