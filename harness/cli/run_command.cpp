@@ -206,135 +206,170 @@ long peak_rss_bytes() {
   return usage.ru_maxrss * 1024L; // Linux reports KiB
 }
 
+// What every rank learns of the job before anything is measured; the same on every rank.
+struct JobView {
+  NodeLayout layout;
+  std::vector<int> counts;             // the GPU counts of the sweep
+  std::string backend_name;            // auto resolved
+  std::vector<nlohmann::json> devices; // backend.device() of every rank
+  std::vector<nlohmann::json> nics;    // each rank's node's network adapters (first rank only)
+};
+
+// Finds this rank's node, gathers the layout, creates the backend (into `backend`, which the
+// caller keeps alive past an error) and gathers every rank's device and each node's adapters.
+JobView discover_job(const Communicator& world, const Communicator& node, const RunConfig& config,
+                     std::unique_ptr<Backend>& backend) {
+  JobView job;
+  int node_key = world.rank();
+  node.broadcast(&node_key, sizeof node_key);
+  job.layout = make_layout(world.all_gather_int(node_key), world.all_gather_string(host_name()));
+  job.counts = config.gpus == "auto" ? auto_gpu_counts(job.layout)
+                                     : parse_gpu_counts(config.gpus, world.size());
+  std::string note;
+  job.backend_name = BackendRegistry::instance().resolve(config.backend, note);
+  backend = BackendRegistry::instance().find(job.backend_name)->create(node.rank());
+  for (const auto& text : world.all_gather_string(backend->device().dump()))
+    job.devices.push_back(nlohmann::json::parse(text));
+  for (const auto& text : world.all_gather_string(node.rank() == 0 ? network_interfaces().dump()
+                                                                   : std::string("[]"))) {
+    job.nics.push_back(nlohmann::json::parse(text));
+  }
+  return job;
+}
+
+// The first non-empty problem of any rank (the same answer everywhere), or "".
+std::string first_problem_anywhere(const Communicator& world, const std::string& mine) {
+  for (const auto& problem : world.all_gather_string(mine)) {
+    if (!problem.empty())
+      return problem;
+  }
+  return "";
+}
+
+// Bad input found by every rank alike: one line, from rank 0 (main prints it); exit 2 elsewhere.
+int refuse(const Communicator& world, const std::string& problem) {
+  if (world.rank() == 0)
+    throw InputError(problem);
+  return 2;
+}
+
+// Why the job cannot run as asked, found before the results file is opened: two ranks on one
+// GPU, or a case's input on any node (the storage directory, its free space). "" when none.
+std::string job_input_problem(const Communicator& world, const Communicator& node,
+                              const RunConfig& config, const JobView& job,
+                              const std::vector<std::unique_ptr<BenchmarkCase>>& cases) {
+  // Every rank has every rank's device: the same answer everywhere.
+  if (job.backend_name == "cuda") {
+    if (std::string shared =
+            ranks_sharing_a_gpu(job.layout.node_of_rank, job.layout.host_of_rank, job.devices);
+        !shared.empty())
+      return shared;
+  }
+  std::string mine;
+  try {
+    for (const auto& c : cases)
+      c->check_input(config, node.size());
+  } catch (const InputError& e) {
+    mine = e.what();
+  }
+  return first_problem_anywhere(world, mine);
+}
+
+// Rank 0 opens the results file with the run header and the plan; "" when it could, else why
+// (every rank gets the answer).
+std::string open_results(const Communicator& world, const RunConfig& config,
+                         const std::vector<std::string>& argv, LaunchMode mode, const JobView& job,
+                         const Backend& backend, const RunPlan& plan,
+                         std::unique_ptr<IncrementalResultsWriter>& writer) {
+  std::string problem;
+  if (world.rank() == 0) {
+    try {
+      writer = std::make_unique<IncrementalResultsWriter>(
+          config.out,
+          make_run_header(argv, job.backend_name, launch_mode_name(mode), job.layout, job.devices,
+                          backend.versions(), MpiSession::library_version(), job.nics));
+      writer->set_run_field("plan", plan_to_json(plan));
+    } catch (const Error& e) {
+      problem = std::string("--out: ") + e.what();
+    }
+  }
+  return first_problem_anywhere(world, problem);
+}
+
+// The run's first lines: who runs where, and the plan's total.
+void print_run_banner(const Communicator& world, const JobView& job, const RunPlan& plan) {
+  std::vector<std::string> counts;
+  for (int n : job.counts)
+    counts.push_back(std::to_string(n));
+  const int nodes = job.layout.node_count();
+  std::printf("# clusterbench run: %d ranks on %d node%s, backend %s, GPU counts %s\n",
+              world.size(), nodes, nodes == 1 ? "" : "s", job.backend_name.c_str(),
+              join(counts, ",").c_str());
+  const std::string budget = plan.budget_s > 0 ? ", budget " + format_budget(plan.budget_s) +
+                                                     ", level " + std::to_string(plan.level)
+                                               : "";
+  std::printf("# plan: %s%s\n", plan_summary(plan).c_str(), budget.c_str());
+  std::fflush(stdout);
+}
+
+// Rank 0, after the sweep: the run's closing fields, the measured time per phase beside the plan
+// and the summary lines.
+void finish_results(IncrementalResultsWriter& writer, const RunConfig& config,
+                    const RunPlan& plan, const SweepSummary& summary,
+                    const std::vector<double>& rss, bool threads) {
+  writer.set_run_field("finished", utc_timestamp(false));
+  nlohmann::json rss_json = nlohmann::json::array();
+  for (double v : rss)
+    rss_json.push_back(static_cast<long long>(v));
+  writer.set_run_field("peak_rss_bytes", rss_json);
+  writer.set_run_field("plan", plan_to_json(plan, summary.phase_seconds));
+  print_measured_vs_planned(std::cout, plan, summary.phase_seconds);
+  std::cout.flush();
+  std::fputs(run_summary_text(summary, *std::max_element(rss.begin(), rss.end()), config.out,
+                              threads)
+                 .c_str(),
+             stdout);
+  std::fflush(stdout);
+}
+
 // Rank side, the same for every kind of rank: processes under MPI (our own launch, an external
 // mpirun, or srun) or the threads of a single process.
 int run_sweep(const Communicator& world, const RunConfig& config,
               const std::vector<std::string>& argv, LaunchMode mode) {
   const bool root = world.rank() == 0;
-  int exit_code = 0;
   // Outside the try: after a device error the job is aborted with the backend still alive, as
   // tearing it down (freeing memory, destroying communicators) can wait forever on a peer.
   std::unique_ptr<Backend> backend;
   bool sweeping = false;
   try {
     const Communicator node = world.split_shared();
-    int node_key = world.rank();
-    node.broadcast(&node_key, sizeof node_key);
-    const NodeLayout layout =
-        make_layout(world.all_gather_int(node_key), world.all_gather_string(host_name()));
-    std::vector<int> counts = config.gpus == "auto" ? auto_gpu_counts(layout)
-                                                    : parse_gpu_counts(config.gpus, world.size());
-
-    std::string note;
-    const std::string backend_name = BackendRegistry::instance().resolve(config.backend, note);
-    backend = BackendRegistry::instance().find(backend_name)->create(node.rank());
-    std::vector<nlohmann::json> devices;
-    for (const auto& text : world.all_gather_string(backend->device().dump())) {
-      devices.push_back(nlohmann::json::parse(text));
-    }
-    // Every rank has every rank's device: the same answer everywhere, one line from rank 0.
-    if (backend_name == "cuda") {
-      if (const std::string shared =
-              ranks_sharing_a_gpu(layout.node_of_rank, layout.host_of_rank, devices);
-          !shared.empty()) {
-        if (root)
-          throw InputError(shared);
-        return 2;
-      }
-    }
-
-    // The node's network adapters, read by its first rank only (the others send an empty list).
-    std::vector<nlohmann::json> nics;
-    for (const auto& text : world.all_gather_string(node.rank() == 0 ? network_interfaces().dump()
-                                                                     : std::string("[]"))) {
-      nics.push_back(nlohmann::json::parse(text));
-    }
-
-    // Every rank checks the cases' input on its node before the results file is opened; the first
-    // problem found anywhere is the run's one line, and every rank stops.
+    const JobView job = discover_job(world, node, config, backend);
     std::vector<std::unique_ptr<BenchmarkCase>> cases = chosen_cases(config);
-    std::string input_problem;
-    try {
-      for (const auto& c : cases)
-        c->check_input(config, node.size());
-    } catch (const InputError& e) {
-      input_problem = e.what();
-    }
-    for (const auto& problem : world.all_gather_string(input_problem)) {
-      if (!problem.empty()) {
-        if (root)
-          throw InputError(problem);
-        return 2;
-      }
-    }
-
+    if (const std::string problem = job_input_problem(world, node, config, job, cases);
+        !problem.empty())
+      return refuse(world, problem);
     // The plan, before anything is written: a budget that cannot be met is bad input.
-    const RunPlan plan = plan_for(config, backend_name, layout, counts);
-
+    const RunPlan plan = plan_for(config, job.backend_name, job.layout, job.counts);
     std::unique_ptr<IncrementalResultsWriter> writer;
-    int writer_ok = 1;
-    std::string writer_error;
-    if (root) {
-      try {
-        writer = std::make_unique<IncrementalResultsWriter>(
-            config.out, make_run_header(argv, backend_name, launch_mode_name(mode), layout, devices,
-                                        backend->versions(), MpiSession::library_version(), nics));
-      } catch (const Error& e) {
-        writer_ok = 0;
-        writer_error = std::string("--out: ") + e.what();
-      }
-    }
-    if (!world.broadcast_int(writer_ok)) {
-      if (root)
-        throw InputError(writer_error);
-      return 2;
-    }
+    if (const std::string problem = open_results(world, config, argv, mode, job, *backend, plan,
+                                                 writer);
+        !problem.empty())
+      return refuse(world, problem);
     if (root)
-      writer->set_run_field("plan", plan_to_json(plan));
+      print_run_banner(world, job, plan);
 
-    if (root) {
-      std::printf("# clusterbench run: %d ranks on %d node%s, backend %s, GPU counts %s\n",
-                  world.size(), layout.node_count(), layout.node_count() == 1 ? "" : "s",
-                  backend_name.c_str(),
-                  [&] {
-                    std::vector<std::string> items;
-                    for (int n : counts)
-                      items.push_back(std::to_string(n));
-                    return join(items, ",");
-                  }()
-                      .c_str());
-      std::printf("# plan: %s%s\n", plan_summary(plan).c_str(),
-                  plan.budget_s > 0 ? (", budget " + format_budget(plan.budget_s) + ", level " +
-                                       std::to_string(plan.level))
-                                          .c_str()
-                                    : "");
-      std::fflush(stdout);
-    }
     // Cases see the backend actually in use (auto resolved), to choose their instances.
     RunConfig resolved = config;
-    resolved.backend = backend_name;
-    SweepRunner runner(*backend, world, resolved, layout, devices, counts);
+    resolved.backend = job.backend_name;
+    SweepRunner runner(*backend, world, resolved, job.layout, job.devices, job.counts);
     runner.set_plan(sweep_plan_of(plan));
     sweeping = true;
     const SweepSummary summary = runner.run(cases, writer.get(), root ? &std::cout : nullptr);
 
     const std::vector<double> rss = world.gather(static_cast<double>(peak_rss_bytes()));
-    if (root) {
-      writer->set_run_field("finished", utc_timestamp(false));
-      nlohmann::json rss_json = nlohmann::json::array();
-      for (double v : rss)
-        rss_json.push_back(static_cast<long long>(v));
-      writer->set_run_field("peak_rss_bytes", rss_json);
-      writer->set_run_field("plan", plan_to_json(plan, summary.phase_seconds));
-      print_measured_vs_planned(std::cout, plan, summary.phase_seconds);
-      std::fputs(run_summary_text(summary, *std::max_element(rss.begin(), rss.end()), config.out,
-                                  !world.is_mpi())
-                     .c_str(),
-                 stdout);
-      std::fflush(stdout);
-      exit_code = summary.exit_code();
-    }
-    return world.broadcast_int(exit_code);
+    if (root)
+      finish_results(*writer, config, plan, summary, rss, !world.is_mpi());
+    return world.broadcast_int(root ? summary.exit_code() : 0);
   } catch (const RankStopped&) {
     throw; // another rank of this process failed and said so; run_threads ends the job
   } catch (const InputError& e) {
