@@ -166,7 +166,7 @@ Record CollectiveCase::run_one(const CaseContext& ctx, CollectiveComm& comm,
   }
   wrong = ctx.comm.sum(wrong);
   record.extra["wrong_elements"] = wrong;
-  record.check = wrong == 0 ? "pass" : "fail";
+  record.check = wrong == 0 ? DataCheck::pass : DataCheck::fail;
   if (wrong != 0) {
     record.reason = std::to_string(wrong) + " wrong elements after " + name();
   }

@@ -47,19 +47,19 @@ public:
       }
       if (!r) {
         std::snprintf(line, sizeof line, " %9s %7s %7s %6s", "-", "-", "-", "-");
-      } else if (r->status == "skipped") {
+      } else if (r->status == RecordStatus::skipped) {
         std::snprintf(line, sizeof line, " %9s %7s %7s %6s", "skip", "-", "-", "-");
       } else {
         std::snprintf(line, sizeof line, " %9.2f %7.2f %7.2f %6lld%s",
                       r->metrics.value("time_us", 0.0), r->metrics.value("algbw_gbps", 0.0),
                       r->metrics.value("busbw_gbps", 0.0), r->extra.value("wrong_elements", 0LL),
-                      r->status == "noisy" ? "~" : "");
+                      r->status == RecordStatus::noisy ? "~" : "");
       }
       out << line;
     }
     out << "\n";
     for (const auto& r : records) {
-      if (r.status == "skipped" && r.reason != printed_skip_reason_) {
+      if (r.status == RecordStatus::skipped && r.reason != printed_skip_reason_) {
         out << "#   skipped: " << r.reason << "\n";
         printed_skip_reason_ = r.reason;
       }

@@ -47,7 +47,7 @@ void ComputeCase::set_check(const CaseContext& ctx, Record& record, long long wr
                             const std::string& what) {
   const long long wrong = ctx.comm.sum(wrong_here);
   record.extra["wrong_values"] = wrong;
-  record.check = wrong == 0 ? "pass" : "fail";
+  record.check = wrong == 0 ? DataCheck::pass : DataCheck::fail;
   if (wrong != 0) {
     const std::string why = std::to_string(wrong) + " wrong " + what + " after timing";
     record.reason = record.reason.empty() ? why : why + "; " + record.reason;

@@ -59,7 +59,7 @@ protected:
     record.extra["state"] = backend.state();
     const long long wrong = ctx.comm.sum(
         static_cast<long long>(count_float_mismatches(backend, dst.get(), floats, 1.5)));
-    record.check = wrong == 0 ? "pass" : "fail";
+    record.check = wrong == 0 ? DataCheck::pass : DataCheck::fail;
     if (wrong != 0)
       record.reason = std::to_string(wrong) + " wrong floats after the copy";
     return {record};

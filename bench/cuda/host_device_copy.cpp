@@ -86,7 +86,7 @@ protected:
           static_cast<std::size_t>(std::count_if(h, h + floats, [](float v) { return v != 1.5f; }));
     }
     const long long total = ctx.comm.sum(static_cast<long long>(wrong));
-    record.check = total == 0 ? "pass" : "fail";
+    record.check = total == 0 ? DataCheck::pass : DataCheck::fail;
     if (total != 0)
       record.reason = std::to_string(total) + " wrong floats after the copy";
     return {record};

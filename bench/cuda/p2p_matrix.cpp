@@ -201,7 +201,7 @@ protected:
       }
     }
     if (capped > 0)
-      record.status = "noisy";
+      record.status = RecordStatus::noisy;
     wrong = ctx.comm.sum(wrong);
     if (!root)
       return {record};
@@ -238,7 +238,7 @@ protected:
     if (nvlink > 0) {
       record.metrics["fraction_of_peak"] = median(figures) / (bidirectional ? nvlink : nvlink / 2);
     }
-    record.check = wrong == 0 ? "pass" : "fail";
+    record.check = wrong == 0 ? DataCheck::pass : DataCheck::fail;
     if (wrong != 0)
       record.reason = std::to_string(wrong) + " wrong floats after the copies";
     return {record};

@@ -95,7 +95,7 @@ protected:
     if (to_gpu)
       wrong = reader.verify().empty() ? 0 : 1;
     wrong = ctx.comm.sum(wrong);
-    record.check = wrong == 0 ? "pass" : "fail";
+    record.check = wrong == 0 ? DataCheck::pass : DataCheck::fail;
     if (wrong != 0)
       record.reason = std::to_string(wrong) + " ranks' GPU copies differ from their files";
     if (ctx.config.cleanup)

@@ -82,7 +82,7 @@ std::vector<int> LinksCase::node_of_members(const CaseContext& ctx) {
 
 void LinksCase::set_check(Record& record, long long wrong, const std::string& what) {
   record.extra["wrong_values"] = wrong;
-  record.check = wrong == 0 ? "pass" : "fail";
+  record.check = wrong == 0 ? DataCheck::pass : DataCheck::fail;
   if (wrong != 0) {
     const std::string why = std::to_string(wrong) + " wrong " + what;
     record.reason = record.reason.empty() ? why : why + "; " + record.reason;

@@ -279,7 +279,7 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
     std::snprintf(text, sizeof text,
                   "%d measured rounds hit the %.3g s time cap above the %.2f%% cv target", capped,
                   ctx.config.measure.max_time_s, ctx.config.measure.target_cv * 100);
-    record.status = "noisy";
+    record.status = RecordStatus::noisy;
     record.reason = record.reason.empty() ? text : record.reason + "; " + text;
   }
   if (!root)

@@ -16,15 +16,15 @@ namespace {
 // The case could not be set up (no room, a file that cannot be opened): nothing was read, so
 // nothing was checked; the run exits 3.
 void fail_setup(Record& record, const std::string& why) {
-  record.status = "failed";
-  record.check = "skipped";
+  record.status = RecordStatus::failed;
+  record.check = DataCheck::skipped;
   record.reason = why;
 }
 
 // A read failed mid-run: the data the case exists to deliver is not there; the run exits 1.
 void fail_read(Record& record, const std::string& why) {
-  record.status = "failed";
-  record.check = "fail";
+  record.status = RecordStatus::failed;
+  record.check = DataCheck::fail;
   record.reason = why;
 }
 
@@ -163,7 +163,7 @@ std::vector<Record> StorageReadCase::run(const CaseContext& ctx, const nlohmann:
   const std::string first_bad = ctx.first_problem(check.first_problem);
   record.extra["bad_blocks"] = bad;
   record.extra["verified_bytes_per_rank"] = file_bytes;
-  record.check = bad == 0 ? "pass" : "fail";
+  record.check = bad == 0 ? DataCheck::pass : DataCheck::fail;
   if (bad != 0) {
     record.reason = std::to_string(bad) + " corrupt 4 KiB block(s); first: " + first_bad +
                     (record.reason.empty() ? "" : "; " + record.reason);

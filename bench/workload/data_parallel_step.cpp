@@ -251,8 +251,8 @@ public:
       problem = "out of memory setting up the model";
     }
     if (const std::string why = ctx.first_problem(problem); !why.empty()) {
-      record.status = "failed";
-      record.check = "skipped";
+      record.status = RecordStatus::failed;
+      record.check = DataCheck::skipped;
       record.reason = why;
       return {record};
     }
@@ -331,8 +331,8 @@ public:
       }
     }
     if (stopped_by_error || ctx.comm.sum(static_cast<long long>(!read_error.empty())) > 0) {
-      record.status = "failed";
-      record.check = "fail";
+      record.status = RecordStatus::failed;
+      record.check = DataCheck::fail;
       record.reason = "input read failed mid-step: " + ctx.first_problem(read_error);
       return {record};
     }
@@ -359,7 +359,7 @@ public:
     const std::string first_bad_input = ctx.first_problem(loader ? loader->first_problem() : "");
     record.extra["gradient_values_checked"] = checked;
     record.extra["gradient_values_wrong"] = wrong;
-    record.check = wrong == 0 && bad_input == 0 ? "pass" : "fail";
+    record.check = wrong == 0 && bad_input == 0 ? DataCheck::pass : DataCheck::fail;
     if (wrong != 0) {
       add_reason(record, std::to_string(wrong) + " of " + std::to_string(checked) +
                              " checked all-reduced gradient values wrong");

@@ -72,7 +72,7 @@ nlohmann::json params_without_size(const nlohmann::json& params) {
 }
 
 bool is_usable(const Record& record) {
-  return record.status == "ok" || record.status == "noisy";
+  return record.status == RecordStatus::ok || record.status == RecordStatus::noisy;
 }
 
 } // namespace cb

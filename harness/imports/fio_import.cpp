@@ -261,9 +261,9 @@ private:
     }
     Record r =
         imported_record("storage", case_name, std::move(params), jobs, 1, sample_s,
-                        std::move(metrics), verifies ? (errors == 0 ? "pass" : "fail") : "skipped");
+                        std::move(metrics), verifies ? (errors == 0 ? DataCheck::pass : DataCheck::fail) : DataCheck::skipped);
     if (errors > 0) {
-      r.status = "failed";
+      r.status = RecordStatus::failed;
       r.reason = std::to_string(errors) + " fio job(s) reported an error";
     }
     r.per_rank = std::move(per_rank);

@@ -72,7 +72,7 @@ void ImportedRun::finish_hosts() {
 
 Record imported_record(const std::string& suite, const std::string& case_name,
                        nlohmann::json params, int gpus, int nodes, double seconds_per_op,
-                       nlohmann::json metrics, const std::string& check) {
+                       nlohmann::json metrics, DataCheck check) {
   Record r;
   r.suite = suite;
   r.case_name = case_name;
@@ -85,7 +85,7 @@ Record imported_record(const std::string& suite, const std::string& case_name,
   r.stats = summarize(r.samples_s);
   r.metrics = std::move(metrics);
   r.check = check;
-  r.status = "ok";
+  r.status = RecordStatus::ok;
   return r;
 }
 

@@ -50,6 +50,6 @@ struct ImportedRun {
 // check as the tool reports it, tier from the node count.
 Record imported_record(const std::string& suite, const std::string& case_name,
                        nlohmann::json params, int gpus, int nodes, double seconds_per_op,
-                       nlohmann::json metrics, const std::string& check);
+                       nlohmann::json metrics, DataCheck check);
 
 } // namespace cb

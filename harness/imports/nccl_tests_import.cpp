@@ -82,7 +82,7 @@ std::optional<Layout> layout_from_header(const std::vector<std::string>& tokens)
 
 struct Half {
   double time_us = 0, algbw = 0, busbw = 0;
-  std::string check = "skipped";
+  DataCheck check = DataCheck::skipped;
   std::optional<long long> wrong;      // #wrong
   std::optional<double> max_deviation; // error
   bool noisy = false;                  // clusterbench's "~" after the check: not settled
@@ -112,7 +112,7 @@ std::optional<Half> half_from(const std::vector<std::string>& t, int at, CheckCo
     if (!wrong || *wrong < 0)
       return std::nullopt;
     h.wrong = *wrong;
-    h.check = *wrong == 0 ? "pass" : "fail";
+    h.check = *wrong == 0 ? DataCheck::pass : DataCheck::fail;
   } else {
     const auto deviation = parse_double(check);
     if (!deviation || *deviation < 0)
@@ -489,11 +489,11 @@ private:
       const auto tolerance = deviation_tolerance(r.extra.value("nccl_type", ""));
       const double loosest = tolerance ? *tolerance * std::max(1, r.gpus - 1) : 0;
       if (clean || (tolerance && deviation <= *tolerance) || deviation == 0) {
-        r.check = "pass";
+        r.check = DataCheck::pass;
       } else if (tolerance && deviation > loosest) {
-        r.check = "fail";
+        r.check = DataCheck::fail;
       } else {
-        r.check = "skipped";
+        r.check = DataCheck::skipped;
         r.extra["check_note"] =
             block_->out_of_bounds
                 ? "deviation between the tolerances nccl-tests versions used; the footer counts "
@@ -619,7 +619,7 @@ private:
         r.extra["nccl_type"] = at(l.type);
       }
       if (half->noisy) {
-        r.status = "noisy";
+        r.status = RecordStatus::noisy;
         r.reason = "marked '~' in the table: its samples had not settled";
       }
       block_->records.push_back(out_.records.size());
@@ -666,7 +666,7 @@ std::optional<Half> half_from_json(const json& j) {
   if (wrong.is_number()) {
     if (wrong.get<double>() < 0)
       return std::nullopt;
-    h.check = wrong.get<double>() == 0 ? "pass" : "fail";
+    h.check = wrong.get<double>() == 0 ? DataCheck::pass : DataCheck::fail;
     if (wrong.get<double>() >= 0 && wrong.get<double>() < 9e18)
       h.wrong = static_cast<long long>(wrong.get<double>());
   }

@@ -266,12 +266,12 @@ private:
     if (!size || *size < 0)
       return false;
     std::map<std::string, double> values;
-    std::string check = "skipped";
+    DataCheck check = DataCheck::skipped;
     for (std::size_t c = 1; c < columns.size(); ++c) {
       if (columns[c] == "Validation") {
         if (tokens[c] != "Pass" && tokens[c] != "Fail")
           return false;
-        check = tokens[c] == "Pass" ? "pass" : "fail";
+        check = tokens[c] == "Pass" ? DataCheck::pass : DataCheck::fail;
         continue;
       }
       const auto v = parse_double(tokens[c]);

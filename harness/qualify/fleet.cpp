@@ -59,7 +59,7 @@ public:
   FleetJudge(const FleetRules& rules, FleetReport& report) : rules_(rules), report_(report) {}
 
   void judge(std::size_t index, const Record& r) {
-    if (r.status == "skipped" || r.status == "failed")
+    if (r.status == RecordStatus::skipped || r.status == RecordStatus::failed)
       return;
     if (auto pass = r.extra.find("second_pass"); pass != r.extra.end() && pass->is_object()) {
       judge_second_pass(index, r, *pass);

@@ -81,10 +81,10 @@ CheckRow judge_data(const Expectation& check, const ResultsFile& results) {
   std::vector<std::string> failures;
   for (std::size_t i = 0; i < results.records.size(); ++i) {
     const Record& r = results.records[i];
-    if (!record_matches(check, r) || r.check == "skipped")
+    if (!record_matches(check, r) || r.check == DataCheck::skipped)
       continue;
     ++verified;
-    if (r.check == "fail")
+    if (r.check == DataCheck::fail)
       failures.push_back(describe_record(r));
   }
   row.measured = verified - static_cast<int>(failures.size());
@@ -172,12 +172,12 @@ CheckRow judge_record(const Expectation& check, const Record& r, std::size_t ind
   auto with_reason = [&](const std::string& what) {
     return r.reason.empty() ? what : what + ": " + r.reason;
   };
-  if (r.status == "failed") {
+  if (r.status == RecordStatus::failed) {
     row.verdict = Verdict::fail;
     row.note = with_reason("the case failed");
     return row;
   }
-  if (r.status == "skipped") {
+  if (r.status == RecordStatus::skipped) {
     row.verdict = Verdict::inconclusive;
     row.note = with_reason("skipped");
     return row;
@@ -195,13 +195,13 @@ CheckRow judge_record(const Expectation& check, const Record& r, std::size_t ind
   } else {
     row.ratio = m / check.expected;
   }
-  if (r.check == "fail") {
+  if (r.check == DataCheck::fail) {
     // A wrong answer delivered fast is not up to spec.
     row.verdict = Verdict::fail;
     row.note = "data check failed";
     return row;
   }
-  if (r.status == "noisy") {
+  if (r.status == RecordStatus::noisy) {
     // A noisy record still decides where even its slow and fast tails (the 5th and 95th
     // percentile sample) fall on the same side of the floor: a GPU whose clocks swing under its
     // power cap is judged, one that straddles the floor is not.

@@ -31,7 +31,7 @@ Spec spec_from_reference(const ResultsFile& reference, const std::string& path, 
   spec.title = "as good as " + path + (run_id.empty() ? "" : " (run " + run_id + ")");
   for (std::size_t i = 0; i < reference.records.size(); ++i) {
     const Record& r = reference.records[i];
-    if (r.status != "ok")
+    if (r.status != RecordStatus::ok)
       continue;
     const std::string metric = primary_metric(r.metrics);
     if (metric.empty())

@@ -196,7 +196,7 @@ std::vector<FamilyReport> build_family_reports(const ResultsFile& results,
       if (r.suite != suite)
         continue;
       has_records = true;
-      if (r.status == "skipped" || r.status == "failed") {
+      if (r.status == RecordStatus::skipped || r.status == RecordStatus::failed) {
         family.not_run.push_back({r.case_name, r.params, r.gpus, r.status, r.reason});
       }
     }

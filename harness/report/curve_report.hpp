@@ -20,7 +20,7 @@ struct CurveRow {
   double value = 0; // the headline metric
   std::optional<double> efficiency;
   std::optional<PerRankSpread> spread;
-  std::string status; // ok | noisy
+  RecordStatus status = RecordStatus::ok; // ok | noisy
 };
 
 // Scaling efficiency at a GPU count: measured where measured, else what a fitted law predicts.
@@ -53,7 +53,7 @@ struct NotRunRecord {
   std::string case_name;
   nlohmann::json params;
   int gpus = 0;
-  std::string status; // skipped | failed
+  RecordStatus status = RecordStatus::skipped; // skipped | failed
   std::string reason;
 };
 

@@ -364,7 +364,7 @@ void add_curve(Document& doc, const CurveReport& c, Unfitted& unfitted) {
   for (const auto& r : c.rows) {
     std::vector<std::string> row = {std::to_string(r.gpus), std::to_string(r.nodes),
                                     format_figure(r.value, 4) +
-                                        (r.status == "noisy" ? " (noisy)" : ""),
+                                        (r.status == RecordStatus::noisy ? " (noisy)" : ""),
                                     format_percent(r.efficiency)};
     if (any_spread) {
       if (r.spread) {
@@ -488,7 +488,7 @@ void add_not_run(Document& doc, const FamilyReport& family) {
   for (std::size_t i = 0; i < family.not_run.size() && i < kMaxNotRunItems; ++i) {
     const auto& r = family.not_run[i];
     const std::string params = describe_params(r.params);
-    items.push_back({r.status + ":", r.case_name + (params.empty() ? "" : " " + params) + " on " +
+    items.push_back({std::string(to_string(r.status)) + ":", r.case_name + (params.empty() ? "" : " " + params) + " on " +
                                          gpus_text(r.gpus) +
                                          (r.reason.empty() ? "" : " — " + r.reason)});
   }

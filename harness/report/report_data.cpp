@@ -18,13 +18,13 @@ RecordCounts count_records(const ResultsFile& results) {
   RecordCounts counts;
   counts.total = results.records.size();
   for (const Record& r : results.records) {
-    if (r.status == "ok")
+    if (r.status == RecordStatus::ok)
       ++counts.ok;
-    if (r.status == "noisy")
+    if (r.status == RecordStatus::noisy)
       ++counts.noisy;
-    if (r.status == "skipped")
+    if (r.status == RecordStatus::skipped)
       ++counts.skipped;
-    if (r.status == "failed")
+    if (r.status == RecordStatus::failed)
       ++counts.failed;
   }
   return counts;

@@ -27,8 +27,8 @@ nlohmann::json record_to_json(const Record& r) {
       {"suite", r.suite},     {"case", r.case_name},      {"params", r.params},
       {"gpus", r.gpus},       {"nodes", r.nodes},         {"ranks_per_node", r.ranks_per_node},
       {"tier", r.tier},       {"samples_s", r.samples_s}, {"stats", stats_to_json(r.stats)},
-      {"metrics", r.metrics}, {"per_rank", r.per_rank},   {"check", r.check},
-      {"status", r.status}};
+      {"metrics", r.metrics}, {"per_rank", r.per_rank},   {"check", to_string(r.check)},
+      {"status", to_string(r.status)}};
   if (!r.reason.empty())
     j["reason"] = r.reason;
   if (!r.extra.empty())

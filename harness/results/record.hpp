@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/stats.hpp"
+#include "results/record_state.hpp"
 
 namespace cb {
 
@@ -25,8 +26,8 @@ struct Record {
   Stats stats;                   // of samples_s
   nlohmann::json metrics = nlohmann::json::object(); // name_with_unit -> number
   nlohmann::json per_rank = nlohmann::json::array(); // one object per rank
-  std::string check = "skipped";                     // pass | fail | skipped
-  std::string status = "ok";                         // ok | noisy | skipped | failed
+  DataCheck check = DataCheck::skipped;              // pass | fail | skipped
+  RecordStatus status = RecordStatus::ok;            // ok | noisy | skipped | failed
   std::string reason;                                // why skipped / failed / noisy
   nlohmann::json extra = nlohmann::json::object();   // family-specific data (matrices, counts)
 };

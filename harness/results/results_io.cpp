@@ -154,9 +154,9 @@ Record record_from_json(const json& j, const std::string& where) {
     r.per_rank = *it;
   }
   require_one_of(j, "check", {"pass", "fail", "skipped"}, where);
-  r.check = j["check"].get<std::string>();
+  r.check = *data_check_from(j["check"].get<std::string>());
   require_one_of(j, "status", {"ok", "noisy", "skipped", "failed"}, where);
-  r.status = j["status"].get<std::string>();
+  r.status = *record_status_from(j["status"].get<std::string>());
   if (j.contains("reason"))
     r.reason = require(j, "reason", json::value_t::string, where).get<std::string>();
   if (j.contains("extra"))

@@ -67,7 +67,7 @@ void CaseContext::finish_record(Record& record, const Measurement& m,
   record.extra["stop"] = m.stop;
   record.extra["sampling_s"] = m.sampling_s;
   if (!m.converged) {
-    record.status = "noisy";
+    record.status = RecordStatus::noisy;
     char text[200];
     if (m.stop == "settled") {
       std::snprintf(text, sizeof text,
@@ -118,8 +118,8 @@ std::string CaseContext::first_problem(const std::string& mine) const {
 }
 
 void CaseContext::skip(Record& record, const std::string& reason) {
-  record.status = "skipped";
-  record.check = "skipped";
+  record.status = RecordStatus::skipped;
+  record.check = DataCheck::skipped;
   record.reason = reason;
 }
 

@@ -20,7 +20,7 @@ std::string params_text(const Record& record) {
 }
 
 std::string status_text(const Record& record) {
-  std::string text = "  " + record.status + (record.check == "fail" ? " CHECK FAILED" : "");
+  std::string text = "  " + record.status + (record.check == DataCheck::fail ? " CHECK FAILED" : "");
   if (!record.reason.empty())
     text += " (" + record.reason + ")";
   return text;

@@ -176,8 +176,8 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
             // rank keeping the results saw it, the file ends with the failed record and why.
             if (root && writer) {
               Record failed = instance_ctx.new_record(c->suite(), c->name(), params);
-              failed.status = "failed";
-              failed.check = "skipped";
+              failed.status = RecordStatus::failed;
+              failed.check = DataCheck::skipped;
               failed.reason = e.what();
               writer->append(failed);
             }
@@ -189,19 +189,19 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
         for (const auto& r : records) {
           writer->append(r);
           ++summary.records;
-          if (r.status == "noisy") {
+          if (r.status == RecordStatus::noisy) {
             ++summary.noisy;
             if (r.extra.value("stop", "") == "settled")
               ++summary.settled;
             summary.noisy_cv.push_back(r.stats.cv);
           }
-          if (r.status == "skipped")
+          if (r.status == RecordStatus::skipped)
             ++summary.skipped;
-          if (r.status == "failed")
+          if (r.status == RecordStatus::failed)
             ++summary.failed;
-          if (r.status == "failed" && r.check != "fail")
+          if (r.status == RecordStatus::failed && r.check != DataCheck::fail)
             ++summary.failed_to_run;
-          if (r.check == "fail")
+          if (r.check == DataCheck::fail)
             ++summary.check_failed;
         }
         progress.clear();

@@ -19,7 +19,7 @@ bool is_size_key(const std::string& name) {
 }
 
 std::string note_for(const UnmeasuredCase& u) {
-  return u.status + (u.reason.empty() ? "" : ": " + u.reason);
+  return to_string(u.status) + (u.reason.empty() ? "" : ": " + u.reason);
 }
 
 // Cases measured in `from` and absent from `other`, with the reason `other` gives if it has one.
@@ -114,7 +114,7 @@ CaseIndex index_cases(const ResultsFile& results) {
   for (const Record& r : results.records) {
     CaseKey key = key_of(r);
     const std::string id = key.id();
-    if (r.status == "skipped" || r.status == "failed") {
+    if (r.status == RecordStatus::skipped || r.status == RecordStatus::failed) {
       index.unmeasured.push_back({std::move(key), r.status, r.reason});
       continue;
     }
@@ -126,7 +126,7 @@ CaseIndex index_cases(const ResultsFile& results) {
     if (r.samples_s.empty())
       ++c.records_without_samples;
     c.record_metrics.push_back(r.metrics);
-    c.noisy = c.noisy || r.status == "noisy";
+    c.noisy = c.noisy || r.status == RecordStatus::noisy;
   }
   return index;
 }

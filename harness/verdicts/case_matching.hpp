@@ -48,7 +48,7 @@ struct MeasuredCase {
 
 struct UnmeasuredCase {
   CaseKey key;
-  std::string status; // skipped | failed
+  RecordStatus status = RecordStatus::skipped; // skipped | failed
   std::string reason;
 };
 

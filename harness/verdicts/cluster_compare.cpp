@@ -84,7 +84,7 @@ std::string version_field(const ResultsFile& f, const std::string& name) {
 std::string counts_measured(const ResultsFile& f, int Record::*field) {
   std::set<int> counts;
   for (const auto& r : f.records) {
-    if (r.status != "skipped" && r.status != "failed")
+    if (r.status != RecordStatus::skipped && r.status != RecordStatus::failed)
       counts.insert(r.*field);
   }
   std::string text;

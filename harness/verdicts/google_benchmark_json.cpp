@@ -51,7 +51,7 @@ Record record_for(const std::string& run_name, const RunEntries& run) {
   r.samples_s = run.seconds;
   r.stats = summarize(r.samples_s);
   if (!run.error.empty()) {
-    r.status = "failed";
+    r.status = RecordStatus::failed;
     r.reason = run.error;
     return r;
   }
@@ -59,7 +59,7 @@ Record record_for(const std::string& run_name, const RunEntries& run) {
     r.metrics["time_us"] = r.stats.median * 1e6;
   if (!run.bytes_per_second.empty())
     r.metrics["gbps"] = median(run.bytes_per_second) / 1e9;
-  r.check = "skipped";
+  r.check = DataCheck::skipped;
   return r;
 }
 

@@ -31,7 +31,7 @@ struct Maker {
     r.nodes = (gpus + shape.gpus_per_node - 1) / shape.gpus_per_node;
     r.ranks_per_node = std::min(gpus, shape.gpus_per_node);
     r.tier = r.nodes > 1 ? "inter" : "intra";
-    r.check = "pass";
+    r.check = DataCheck::pass;
     return r;
   }
 

@@ -104,7 +104,7 @@ Record make_record(const Family& family, double size, int gpus, std::mt19937_64&
                           {"uuid", "GPU-" + std::to_string(rank)},
                           {"gbps", rate * (1 + noise(rng))}});
   }
-  r.check = "pass";
+  r.check = DataCheck::pass;
   return r;
 }
 

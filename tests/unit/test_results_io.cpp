@@ -23,7 +23,7 @@ Record sample_record() {
   r.samples_s = {1e-4, 1.1e-4, 0.9e-4};
   r.stats = summarize(r.samples_s);
   r.metrics = {{"time_us", 100.0}, {"algbw_gbps", 10.0}, {"busbw_gbps", 10.0}};
-  r.check = "pass";
+  r.check = DataCheck::pass;
   return r;
 }
 

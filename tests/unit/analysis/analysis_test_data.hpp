@@ -22,7 +22,7 @@ inline Record make_record(const std::string& suite, const std::string& case_name
   r.samples_s.assign(samples, seconds);
   r.stats = summarize(r.samples_s);
   r.metrics = std::move(metrics);
-  r.check = "pass";
+  r.check = DataCheck::pass;
   return r;
 }
 

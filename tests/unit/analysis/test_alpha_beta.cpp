@@ -86,7 +86,7 @@ TEST(RingAllReduce, OneGpuAndUnusableRecordsAreIgnored) {
   ResultsFile f = ring_results({2, 4}, kAlpha, kBeta);
   f.records.push_back(all_reduce_record(1e6, 1, 1e-9));
   Record failed = all_reduce_record(1e6, 4, 5.0);
-  failed.status = "failed";
+  failed.status = RecordStatus::failed;
   f.records.push_back(failed);
   const auto fits = fit_ring_all_reduce(f);
   ASSERT_EQ(fits.size(), 1u);

@@ -72,9 +72,9 @@ TEST(ExtractCurves, PerRankCountDoesNotSplitACollectiveCurve) {
 TEST(ExtractCurves, UsesOnlyOkAndNoisyRecords) {
   ResultsFile f;
   f.records = {copy_record(1, 10), copy_record(2, 20), copy_record(4, 40), copy_record(8, 80)};
-  f.records[1].status = "noisy";
-  f.records[2].status = "failed";
-  f.records[3].status = "skipped";
+  f.records[1].status = RecordStatus::noisy;
+  f.records[2].status = RecordStatus::failed;
+  f.records[3].status = RecordStatus::skipped;
   const auto curves = extract_curves(f);
   ASSERT_EQ(curves.size(), 1u);
   EXPECT_EQ(curves[0].gpus, (std::vector<int>{1, 2}));

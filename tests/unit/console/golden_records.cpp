@@ -32,7 +32,7 @@ Record collective(const std::string& name, unsigned long long bytes, const std::
   const double algbw = static_cast<double>(bytes) / (time_us * 1e-6) / 1e9;
   r.metrics = {{"time_us", time_us}, {"algbw_gbps", algbw}, {"busbw_gbps", algbw * bus_factor}};
   r.extra = {{"wrong_elements", 0}};
-  r.check = "pass";
+  r.check = DataCheck::pass;
   return r;
 }
 
@@ -49,15 +49,15 @@ std::vector<Table> tables() {
           collective("all_reduce", bytes, dtype, "sum", false, time, 1.5, 4),
           collective("all_reduce", bytes, dtype, "sum", true, time * 0.98, 1.5, 4)};
       if (bytes == 8) { // launch-bound: the in-place half never settled
-        pair[1].status = "noisy";
+        pair[1].status = RecordStatus::noisy;
         pair[1].reason = "spread 7.5% above the 5% target after the 2.00 s cap";
       }
       all_reduce.instances.push_back(std::move(pair));
     }
   }
   all_reduce.instances[4][0].extra["wrong_elements"] = 3; // one bad half
-  all_reduce.instances[4][0].check = "fail";
-  all_reduce.instances[4][0].status = "failed";
+  all_reduce.instances[4][0].check = DataCheck::fail;
+  all_reduce.instances[4][0].status = RecordStatus::failed;
   all_reduce.instances[4][0].reason = "3 wrong elements after all_reduce";
   out.push_back(std::move(all_reduce));
 
@@ -70,7 +70,7 @@ std::vector<Table> tables() {
     oop.tier = "inter";
     Record ip = base("collectives", "alltoall", 16, 2);
     ip.params = {{"bytes", bytes}, {"count", bytes / 4}, {"dtype", "float"}, {"in_place", true}};
-    ip.status = "skipped";
+    ip.status = RecordStatus::skipped;
     ip.reason = "in-place alltoall: NCCL has no in-place alltoall";
     alltoall.instances.push_back({oop, ip});
   }
@@ -92,7 +92,7 @@ std::vector<Table> tables() {
   matrix.extra = {{"pairs", 6},
                   {"matrix", {{nullptr, 11.0, 3.72}, {10.9, nullptr, 3.71}, {11.3, 10.8, nullptr}}},
                   {"wrong_values", 0}};
-  matrix.check = "pass";
+  matrix.check = DataCheck::pass;
   pair_bw.instances.push_back({matrix});
   out.push_back(std::move(pair_bw));
 
@@ -101,7 +101,7 @@ std::vector<Table> tables() {
   ring_row.params = {{"bytes", 1048576}};
   timed(ring_row, {0.00052, 0.00050, 0.00051});
   ring_row.metrics = {{"time_us", ring_row.stats.median * 1e6}, {"gbps", 2.06}};
-  ring_row.check = "pass";
+  ring_row.check = DataCheck::pass;
   ring.instances.push_back({ring_row});
   out.push_back(std::move(ring));
 
@@ -110,15 +110,15 @@ std::vector<Table> tables() {
   t.params = {{"array_bytes", 503316480}, {"threads", 1}};
   timed(t, {0.1321, 0.1318, 0.1330});
   t.metrics = {{"gbps", 11.43}, {"fraction_of_peak", 0.57}};
-  t.check = "pass";
+  t.check = DataCheck::pass;
   triad.instances.push_back({t});
   out.push_back(std::move(triad));
 
   Table seq{{"storage", "seq_read", "host", "intra", 2, 1}, {}};
   Record s = base("storage", "seq_read", 2, 1);
   s.params = {{"block_bytes", "1M"}, {"io", "direct"}, {"queue_depth", 1}};
-  s.status = "failed";
-  s.check = "fail";
+  s.status = RecordStatus::failed;
+  s.check = DataCheck::fail;
   s.reason = "rank 1: block 17 of /scratch/cb/file-1 does not hold its pattern";
   seq.instances.push_back({s});
   out.push_back(std::move(seq));
@@ -131,13 +131,13 @@ SweepSummary summary() {
     for (const auto& instance : table.instances) {
       for (const auto& r : instance) {
         ++s.records;
-        if (r.status == "noisy") {
+        if (r.status == RecordStatus::noisy) {
           ++s.noisy;
           s.noisy_cv.push_back(0.075);
         }
-        s.skipped += r.status == "skipped";
-        s.failed += r.status == "failed";
-        s.check_failed += r.check == "fail";
+        s.skipped += r.status == RecordStatus::skipped;
+        s.failed += r.status == RecordStatus::failed;
+        s.check_failed += r.check == DataCheck::fail;
       }
     }
   }

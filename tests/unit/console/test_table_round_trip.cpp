@@ -46,7 +46,7 @@ TEST(CollectivesTableRoundTrip, ImportGivesTheSameFiguresBack) {
       if (table.heading.suite != "collectives")
         continue;
       for (const auto& r : records) {
-        if (r.status == "skipped")
+        if (r.status == RecordStatus::skipped)
           ++hidden;
         else
           shown.push_back(r);
@@ -74,6 +74,6 @@ TEST(CollectivesTableRoundTrip, ImportGivesTheSameFiguresBack) {
     }
     EXPECT_EQ(back->extra["wrong_elements"], original.extra["wrong_elements"]) << what;
     EXPECT_EQ(back->check, original.check) << what;
-    EXPECT_EQ(back->status == "noisy", original.status == "noisy") << what;
+    EXPECT_EQ(back->status == RecordStatus::noisy, original.status == RecordStatus::noisy) << what;
   }
 }

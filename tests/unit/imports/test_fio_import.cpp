@@ -31,7 +31,7 @@ TEST(FioImport, OneSequentialJob) {
   EXPECT_NEAR(r.metrics["gbps"].get<double>(), 0.897777444, 1e-9);
   EXPECT_NEAR(r.metrics["latency_us"].get<double>(), 1163.655246094, 1e-6);
   EXPECT_DOUBLE_EQ(r.samples_s[0], 0.299);
-  EXPECT_EQ(r.check, "skipped"); // no verify= option
+  EXPECT_EQ(r.check, DataCheck::skipped); // no verify= option
   EXPECT_TRUE(r.per_rank.empty());
   EXPECT_EQ(r.extra["ioengine"], "psync"); // from "global options"
   EXPECT_EQ(r.extra["target"], "/tmp/fiotest");

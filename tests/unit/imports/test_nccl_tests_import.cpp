@@ -56,8 +56,8 @@ TEST(NcclTestsText, ReadsEveryRowOfAnEightGpuTable) {
   EXPECT_EQ(last.params["dtype"], "float");
   EXPECT_EQ(last.params["op"], "sum");
   EXPECT_FALSE(last.params.contains("root"));
-  EXPECT_EQ(last.check, "pass");
-  EXPECT_EQ(last.status, "ok");
+  EXPECT_EQ(last.check, DataCheck::pass);
+  EXPECT_EQ(last.status, RecordStatus::ok);
   EXPECT_DOUBLE_EQ(last.extra["avg_bus_bandwidth_gbps"].get<double>(), 182.809);
   EXPECT_EQ(last.extra["source"], path + ":33");
   EXPECT_EQ(last.extra["test"], "all_reduce_perf");
@@ -125,13 +125,13 @@ TEST(NcclTestsText, ReportsWhatItCannotReadAndKeepsTheRest) {
   for (const auto& r : run.records) {
     if (r.case_name == "reduce_scatter")
       ++reduce_scatter;
-    if (r.check == "fail") {
+    if (r.check == DataCheck::fail) {
       ++failed;
       EXPECT_EQ(r.params["bytes"], 67108864);
       EXPECT_EQ(r.params["in_place"], true);
     }
     if (r.case_name == "sendrecv") {
-      EXPECT_EQ(r.check, "skipped"); // -c 0 prints N/A
+      EXPECT_EQ(r.check, DataCheck::skipped); // -c 0 prints N/A
       ++unchecked;
     }
   }
@@ -148,7 +148,7 @@ TEST(NcclTestsText, ReadsTheOlderLayoutNamedByItsFile) {
   const Record& r = find(run, 134217728, false);
   EXPECT_EQ(r.case_name, "all_reduce");
   EXPECT_EQ(r.gpus, 4);
-  EXPECT_EQ(r.check, "pass"); // "0e+00" in the error column
+  EXPECT_EQ(r.check, DataCheck::pass); // "0e+00" in the error column
   EXPECT_DOUBLE_EQ(r.metrics["busbw_gbps"].get<double>(), 186.48);
   EXPECT_EQ(run.hosts[0]["devices"][1]["pci_bus_id"], "0x0f");
 }
@@ -182,7 +182,7 @@ TEST(NcclTestsJson, ReadsTheDashJOutput) {
   const Record& r = find(run, 17179869184LL, false);
   EXPECT_EQ(r.case_name, "all_reduce");
   EXPECT_EQ(r.gpus, 8);
-  EXPECT_EQ(r.check, "pass");
+  EXPECT_EQ(r.check, DataCheck::pass);
   EXPECT_NEAR(r.metrics["busbw_gbps"].get<double>(), 479, 6);
   EXPECT_DOUBLE_EQ(r.samples_s[0] * 1e6, r.metrics["time_us"].get<double>());
   EXPECT_EQ(r.extra["source"], path + ": results[7]");
@@ -204,7 +204,7 @@ TEST(NcclTestsJson, NullsAndUnreadableRowsAreHandled) {
   ASSERT_EQ(run.warnings.size(), 1u);
   EXPECT_EQ(run.warnings[0], "x.json: results[2]: cannot parse: \"garbage\"");
   EXPECT_EQ(run.records[0].params["in_place"], true);
-  EXPECT_EQ(run.records[2].check, "skipped");
+  EXPECT_EQ(run.records[2].check, DataCheck::skipped);
   j["config"]["ngpus"] = "eight";
   try {
     import_nccl_tests_json(j, "x.json");

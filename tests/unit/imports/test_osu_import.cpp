@@ -31,7 +31,7 @@ TEST(OsuImport, AllreduceWithTheRankCountGiven) {
   EXPECT_DOUBLE_EQ(r.metrics["algbw_gbps"].get<double>(), 1048576 / (t * 1e-6) / 1e9);
   EXPECT_DOUBLE_EQ(r.metrics["busbw_gbps"].get<double>(),
                    r.metrics["algbw_gbps"].get<double>() * 2 * 15 / 16.0);
-  EXPECT_EQ(r.check, "skipped");
+  EXPECT_EQ(r.check, DataCheck::skipped);
   EXPECT_EQ(run.versions["osu"], "7.4");
 }
 
@@ -52,12 +52,12 @@ TEST(OsuImport, FullAndValidatedTablesOneAfterAnother) {
   for (const auto& r : run.records) {
     EXPECT_TRUE(r.metrics.contains("min_time_us"));
     EXPECT_TRUE(r.metrics.contains("max_time_us"));
-    if (r.check == "fail") {
+    if (r.check == DataCheck::fail) {
       ++fails;
       EXPECT_EQ(r.case_name, "alltoall");
       EXPECT_EQ(r.params["message_bytes"], 4096);
     } else {
-      EXPECT_EQ(r.check, "pass");
+      EXPECT_EQ(r.check, DataCheck::pass);
     }
   }
   EXPECT_EQ(fails, 1);

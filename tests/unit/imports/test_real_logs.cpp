@@ -40,7 +40,7 @@ TEST(NcclTestsErrorColumn, ADeviationIsNotAWrongCount) {
   EXPECT_TRUE(run.warnings.empty()) << run.warnings.front();
   ASSERT_EQ(run.records.size(), 8u);
   for (const auto& r : run.records) {
-    EXPECT_EQ(r.check, "pass") << r.params.dump();
+    EXPECT_EQ(r.check, DataCheck::pass) << r.params.dump();
     EXPECT_DOUBLE_EQ(r.extra["max_deviation"].get<double>(), 5e-07);
     EXPECT_FALSE(r.extra.contains("wrong_elements"));
     EXPECT_EQ(r.extra["out_of_bounds"], 0);
@@ -64,12 +64,12 @@ TEST(NcclTestsErrorColumn, OutOfBoundsRowsAreJudgedByTheirDeviation) {
   const ImportedRun run =
       import_nccl_tests_file(fixture("nccl-tests/legacy_all_reduce_out_of_bounds.txt"));
   ASSERT_EQ(run.records.size(), 8u);
-  EXPECT_EQ(find(run, 1048576, false).check, "pass"); // 5e-07
-  EXPECT_EQ(find(run, 4194304, false).check, "fail"); // 3e-01
-  EXPECT_EQ(find(run, 4194304, true).check, "pass");  // 5e-07
-  EXPECT_EQ(find(run, 8388608, true).check, "pass");  // 0e+00
+  EXPECT_EQ(find(run, 1048576, false).check, DataCheck::pass); // 5e-07
+  EXPECT_EQ(find(run, 4194304, false).check, DataCheck::fail); // 3e-01
+  EXPECT_EQ(find(run, 4194304, true).check, DataCheck::pass);  // 5e-07
+  EXPECT_EQ(find(run, 8388608, true).check, DataCheck::pass);  // 0e+00
   const Record& between = find(run, 2097152, false);  // 2e-05: in bounds for one version only
-  EXPECT_EQ(between.check, "skipped");
+  EXPECT_EQ(between.check, DataCheck::skipped);
   EXPECT_NE(between.extra["check_note"].get<std::string>().find("tolerances"), std::string::npos);
   EXPECT_EQ(between.extra["out_of_bounds"], 2);
   EXPECT_DOUBLE_EQ(find(run, 4194304, false).extra["max_deviation"].get<double>(), 0.3);
@@ -87,7 +87,7 @@ TEST(NcclTestsLayouts, TaggedAllGatherWithoutRedopInAMarkdownFence) {
   EXPECT_EQ(r.params["dtype"], "float");
   EXPECT_DOUBLE_EQ(r.metrics["time_us"].get<double>(), 61.77);
   EXPECT_DOUBLE_EQ(r.metrics["busbw_gbps"].get<double>(), 8.49);
-  EXPECT_EQ(r.check, "pass"); // 0e+00 and "Out of bounds values : 0 OK"
+  EXPECT_EQ(r.check, DataCheck::pass); // 0e+00 and "Out of bounds values : 0 OK"
   EXPECT_EQ(r.extra["count"], 131072);
   ASSERT_EQ(run.warnings.size(), 3u);
   EXPECT_EQ(run.warnings[0], path + ":1: cannot parse: All-gather on the old cluster, before the "
@@ -109,9 +109,9 @@ TEST(NcclTestsLayouts, TimestampsWrapperTagsAndABlankRedop) {
   EXPECT_EQ(r.gpus, 4);
   EXPECT_DOUBLE_EQ(r.metrics["time_us"].get<double>(), 322.05);
   EXPECT_DOUBLE_EQ(r.metrics["busbw_gbps"].get<double>(), 39.07);
-  EXPECT_EQ(r.check, "fail");
+  EXPECT_EQ(r.check, DataCheck::fail);
   EXPECT_EQ(r.extra["wrong_elements"], 3);
-  EXPECT_EQ(find(run, 16777216, false).check, "pass");
+  EXPECT_EQ(find(run, 16777216, false).check, DataCheck::pass);
   EXPECT_EQ(run.argv, (std::vector<std::string>{"mpirun", "-np", "4", "./build/alltoall_perf", "-b",
                                                 "1M", "-e", "16M", "-f", "4", "-g", "1"}));
   EXPECT_EQ(run.versions["nccl"], "2.21.5");
@@ -239,8 +239,8 @@ TEST(OsuRealLogs, CudaValidatedFullTableThenACrash) {
   EXPECT_DOUBLE_EQ(r.metrics["max_time_us"].get<double>(), 834.50);
   // 2 ranks: busbw = algbw x 2(n-1)/n = algbw.
   EXPECT_DOUBLE_EQ(r.metrics["algbw_gbps"].get<double>(), 1048576 / 815.60e-6 / 1e9);
-  EXPECT_EQ(r.check, "pass");
-  EXPECT_EQ(find(run, 4096, false, "all_reduce").check, "fail"); // Validation: Fail
+  EXPECT_EQ(r.check, DataCheck::pass);
+  EXPECT_EQ(find(run, 4096, false, "all_reduce").check, DataCheck::fail); // Validation: Fail
   const Record& last = find(run, 16, false, "broadcast");
   EXPECT_DOUBLE_EQ(last.metrics["time_us"].get<double>(), 9.95);
   EXPECT_EQ(last.extra["ended_early"], true);

@@ -133,7 +133,7 @@ TEST(Fleet, SmallFleetsAndSkippedRecordsAreNotJudged) {
   ResultsFile f;
   f.records.push_back(test::gpu_record("compute", "copy", {100, 50}));
   Record skipped = test::gpu_record("compute", "copy", {100, 100, 100, 10});
-  skipped.status = "skipped";
+  skipped.status = RecordStatus::skipped;
   f.records.push_back(skipped);
   const FleetReport report = analyze_fleet(f, FleetRules{});
   EXPECT_EQ(report.fleets_examined, 0);

@@ -134,7 +134,7 @@ TEST(QualifyFixtures, AMeasuredOneGpuH200RunPassesWhatOneGpuCanShow) {
   bool storage_read = false, power_capped_gemm = false;
   for (const auto& r : results.records) {
     if (r.suite == "storage" && r.case_name == "seq_read")
-      storage_read = r.check == "pass";
+      storage_read = r.check == DataCheck::pass;
     if (r.case_name == "gemm" && r.extra.contains("throttled_ms"))
       power_capped_gemm = r.extra["throttled_ms"].value("power", 0.0) > 0;
   }
@@ -207,17 +207,17 @@ TEST(Qualify, JudgesOneRecord) {
   EXPECT_EQ(row.note, "2 samples (fewer than 3)");
 
   r = test::gpu_record("compute", "copy", {100, 100});
-  r.check = "fail";
+  r.check = DataCheck::fail;
   EXPECT_EQ(judge_record(e, r, 0).verdict, Verdict::fail);
 
   r = test::gpu_record("compute", "copy", {100, 100});
-  r.status = "failed";
+  r.status = RecordStatus::failed;
   r.reason = "device error";
   row = judge_record(e, r, 0);
   EXPECT_EQ(row.verdict, Verdict::fail);
   EXPECT_EQ(row.note, "the case failed: device error");
 
-  r.status = "skipped";
+  r.status = RecordStatus::skipped;
   r.reason = "no GPU";
   EXPECT_EQ(judge_record(e, r, 0).verdict, Verdict::inconclusive);
 }
@@ -226,7 +226,7 @@ TEST(Qualify, ANoisyRecordDecidesOnlyWhereBothTailsFallOnOneSideOfTheFloor) {
   const Expectation e = copy_check(250, 0.8); // needs 200 GB/s; the record's median gives 200 x 1.2
   auto noisy = [](std::vector<double> samples) {
     Record r = test::gpu_record("compute", "copy", {120, 120});
-    r.status = "noisy";
+    r.status = RecordStatus::noisy;
     r.reason = "spread 2.43% above the 1.00% target at the 2.00 s cap";
     r.samples_s = std::move(samples);
     r.stats = summarize(r.samples_s);
@@ -256,7 +256,7 @@ TEST(Qualify, ANoisyLinkMatrixStaysInconclusive) {
   // A matrix record's samples are one median per pair: their spread is between links, not a
   // measure of how settled the slowest one is, so the tails rule does not apply.
   Record r = test::gpu_record("links", "p2p_matrix", {1, 1, 1});
-  r.status = "noisy";
+  r.status = RecordStatus::noisy;
   r.metrics = {{"gbps", 372.0}};
   r.samples_s = {0.99, 1.0, 1.0, 1.0, 1.01, 1.0};
   r.stats = summarize(r.samples_s);
@@ -268,14 +268,14 @@ TEST(Qualify, ANoisyLinkMatrixStaysInconclusive) {
   const CheckRow row = judge_record(e, r, 0);
   EXPECT_EQ(row.verdict, Verdict::inconclusive);
   EXPECT_EQ(row.note.rfind("noisy", 0), 0u) << row.note;
-  r.status = "ok";
+  r.status = RecordStatus::ok;
   EXPECT_EQ(judge_record(e, r, 0).verdict, Verdict::pass); // 369 GB/s once settled
 }
 
 TEST(Qualify, ANoisyLatencyRecordIsJudgedOnItsTailsToo) {
   Record r = test::gpu_record("links", "pt2pt_latency", {1, 1});
   r.metrics = {{"latency_us", 2.0}};
-  r.status = "noisy";
+  r.status = RecordStatus::noisy;
   r.samples_s = {0.9, 0.95, 1.0, 1.05, 1.1};
   r.stats = summarize(r.samples_s);
   Expectation e = copy_check(2.0, 0.8); // at most 2.5 us
@@ -333,7 +333,7 @@ TEST(Qualify, DataChecksCountVerifiedRecords) {
   f.records.push_back(test::gpu_record("collectives", "all_reduce", {1}));
   f.records.push_back(test::gpu_record("collectives", "all_reduce", {1}));
   f.records.push_back(test::gpu_record("compute", "copy", {1}));
-  f.records[2].check = "skipped";
+  f.records[2].check = DataCheck::skipped;
   Expectation data;
   data.id = "data";
   data.kind = CheckKind::data;
@@ -342,7 +342,7 @@ TEST(Qualify, DataChecksCountVerifiedRecords) {
   QualifyReport report = qualify(f, "r.json", spec);
   EXPECT_EQ(report.rows[0].verdict, Verdict::pass);
   EXPECT_EQ(report.rows[0].note, "2 records verified");
-  f.records[1].check = "fail";
+  f.records[1].check = DataCheck::fail;
   report = qualify(f, "r.json", spec);
   EXPECT_EQ(report.rows[0].verdict, Verdict::fail);
   EXPECT_EQ(report.rows[0].note.rfind("1 of 2 records failed their data check", 0), 0u);

@@ -36,7 +36,7 @@ inline Record gpu_record(const std::string& suite, const std::string& name,
                           {"gbps", per_gpu_gbps[i]}});
   }
   r.metrics = {{"gbps", slowest * static_cast<double>(per_gpu_gbps.size())}, {"time_us", 1e6}};
-  r.check = "pass";
+  r.check = DataCheck::pass;
   return r;
 }
 

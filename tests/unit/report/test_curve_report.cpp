@@ -31,7 +31,7 @@ TEST(CurveReport, FamiliesInTheirOrderWithTheLargestSizeShown) {
   add_usl_curve(results, "compute", "copy", {{"bytes", 1u << 26}, {"dtype", "float"}}, {1, 2, 4},
                 0.0, 0.0, 11);
   Record skipped = make_record("compute", "gemm", {{"m", 4096}}, 1, nlohmann::json::object());
-  skipped.status = "skipped";
+  skipped.status = RecordStatus::skipped;
   skipped.reason = "built without OpenBLAS";
   results.records.push_back(skipped);
 
@@ -62,7 +62,7 @@ TEST(CurveReport, RowsCarryEfficiencyAndPerGpuSpread) {
     if (n == 1)
       r.metrics["gbps"] = 10.0;
     if (n == 4)
-      r.status = "noisy";
+      r.status = RecordStatus::noisy;
     results.records.push_back(r);
   }
   const auto families = build_family_reports(results, {64});
@@ -71,7 +71,7 @@ TEST(CurveReport, RowsCarryEfficiencyAndPerGpuSpread) {
   EXPECT_EQ(c.rows[0].gpus, 1);
   EXPECT_NEAR(*c.rows[0].efficiency, 1.0, 1e-12);
   EXPECT_NEAR(*c.rows[2].efficiency, 0.9, 1e-12);
-  EXPECT_EQ(c.rows[2].status, "noisy");
+  EXPECT_EQ(c.rows[2].status, RecordStatus::noisy);
   ASSERT_TRUE(c.rows[2].spread.has_value());
   EXPECT_DOUBLE_EQ(c.rows[2].spread->min, 9.0);
   EXPECT_DOUBLE_EQ(c.rows[2].spread->median, 10.5);

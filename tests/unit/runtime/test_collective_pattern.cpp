@@ -82,10 +82,10 @@ TEST(CollectiveTable, AReasonSharedByEveryRowIsPrintedOnce) {
       records[i].case_name = "all_reduce";
       records[i].params = {{"bytes", bytes}, {"count", bytes / 4}, {"dtype", "float"},
                            {"in_place", i == 1}};
-      records[i].status = "ok";
+      records[i].status = RecordStatus::ok;
     }
     if (!in_place_reason.empty()) {
-      records[1].status = "skipped";
+      records[1].status = RecordStatus::skipped;
       records[1].reason = in_place_reason;
     }
     return records;

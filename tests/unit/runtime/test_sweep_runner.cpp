@@ -28,8 +28,8 @@ public:
     if (params.at("step") == 2)
       CB_RUN_ERROR("an illegal memory access was encountered");
     Record r = ctx.new_record(suite(), name(), params);
-    r.status = "ok";
-    r.check = "pass";
+    r.status = RecordStatus::ok;
+    r.check = DataCheck::pass;
     return {r};
   }
 };
@@ -100,9 +100,9 @@ TEST(SweepRunner, ADeviceErrorEndsTheRunWithAFailedRecordCarryingItsMessage) {
   const Outcome out = sweep_on_threads<FailsOnSecondInstance>(2);
   EXPECT_NE(out.error.find("illegal memory access"), std::string::npos) << out.error;
   ASSERT_EQ(out.records.size(), 2u);
-  EXPECT_EQ(out.records[0].status, "ok"); // the finished record is kept
-  EXPECT_EQ(out.records[1].status, "failed");
-  EXPECT_EQ(out.records[1].check, "skipped");
+  EXPECT_EQ(out.records[0].status, RecordStatus::ok); // the finished record is kept
+  EXPECT_EQ(out.records[1].status, RecordStatus::failed);
+  EXPECT_EQ(out.records[1].check, DataCheck::skipped);
   EXPECT_EQ(out.records[1].params.at("step"), 2);
   EXPECT_EQ(out.records[1].gpus, 2);
   EXPECT_NE(out.records[1].reason.find("illegal memory access"), std::string::npos);
@@ -112,8 +112,8 @@ TEST(SweepRunner, AnErrorOnAnotherRankIsTheFailedRecordsReasonOnRankZero) {
   const Outcome out = sweep_on_threads<FailsOnRankOne>(2);
   EXPECT_EQ(out.error.rfind("rank 1 failed: an illegal memory access", 0), 0u) << out.error;
   ASSERT_EQ(out.records.size(), 2u);
-  EXPECT_EQ(out.records[0].status, "ok");
-  EXPECT_EQ(out.records[1].status, "failed");
+  EXPECT_EQ(out.records[0].status, RecordStatus::ok);
+  EXPECT_EQ(out.records[1].status, RecordStatus::failed);
   EXPECT_EQ(out.records[1].reason.rfind("rank 1 failed: an illegal memory access", 0), 0u)
       << out.records[1].reason;
 }

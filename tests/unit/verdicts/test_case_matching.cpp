@@ -39,10 +39,10 @@ TEST(CaseMatching, RecordsOfOneIdentityArePooled) {
 
 TEST(CaseMatching, SkippedAndFailedRecordsMeasureNothingButExplainWhy) {
   Record skipped = timed_record("all_reduce", 8, {});
-  skipped.status = "skipped";
+  skipped.status = RecordStatus::skipped;
   skipped.reason = "needs 8 GPUs, 2 visible";
   Record noisy = timed_record("all_reduce", 2, {1, 2});
-  noisy.status = "noisy";
+  noisy.status = RecordStatus::noisy;
   const auto a = index_cases(results_of({timed_record("all_reduce", 8, {1}), noisy}));
   const auto b = index_cases(
       results_of({skipped, timed_record("all_reduce", 2, {1}), timed_record("alltoall", 2, {1})}));

@@ -103,7 +103,7 @@ TEST(GoogleBenchmarkJson, FailedBenchmarksAreMarkedFailed) {
   failing["error_message"] = "out of memory";
   const ResultsFile f = results_from_google_benchmark(document({failing}), "b.json");
   ASSERT_EQ(f.records.size(), 1u);
-  EXPECT_EQ(f.records[0].status, "failed");
+  EXPECT_EQ(f.records[0].status, RecordStatus::failed);
   EXPECT_EQ(f.records[0].reason, "out of memory");
 }
 

@@ -157,7 +157,7 @@ TEST(CheckRegressions, NoSharedFigureIsInconclusive) {
 
 TEST(CheckRegressions, NoisyRecordsAreFlagged) {
   Record noisy = timed_record("x", 2, lognormal_samples(30, 1, 0.01, 10));
-  noisy.status = "noisy";
+  noisy.status = RecordStatus::noisy;
   const CheckReport r =
       check_regressions(results_of({timed_record("x", 2, lognormal_samples(31, 1, 0.01, 10))}),
                         results_of({noisy}), {});

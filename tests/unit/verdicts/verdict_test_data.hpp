@@ -31,7 +31,7 @@ inline Record timed_record(const std::string& case_name, int gpus, std::vector<d
   r.samples_s = std::move(samples);
   r.stats = summarize(r.samples_s);
   r.metrics = {{"time_us", r.stats.median * 1e6}, {"busbw_gbps", 1e-3 / r.stats.median}};
-  r.check = "pass";
+  r.check = DataCheck::pass;
   return r;
 }
 
