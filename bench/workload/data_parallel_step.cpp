@@ -16,7 +16,6 @@
 // the report's prediction needs (harness/analysis/bucket_timeline.hpp).
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <memory>
 #include <numeric>
 
@@ -29,7 +28,6 @@
 #include "storage/storage_dir.hpp"
 #include "workload/batch_loader.hpp"
 #include "workload/bucket_plan.hpp"
-#include "workload/gradient_sync.hpp"
 #include "workload/host_step.hpp"
 #include "workload/step_parts.hpp"
 #include "workload/step_runner.hpp"
