@@ -54,6 +54,10 @@ BatchLoader::~BatchLoader() {
   thread_.join();
 }
 
+const unsigned char* BatchLoader::batch(std::uint64_t step) const {
+  return ring_.get() + static_cast<std::size_t>(step % slots_.size()) * batch_bytes_;
+}
+
 void BatchLoader::run() {
   for (std::uint64_t step = 0;; ++step) {
     const std::size_t slot = static_cast<std::size_t>(step % slots_.size());

@@ -38,6 +38,12 @@ public:
   double acquire(std::uint64_t step, std::string* error);
   // Gives step's buffer back to the loader for the batch `slots` steps later.
   void release(std::uint64_t step);
+  // Step's batch: valid from its acquire() to its release().
+  const unsigned char* batch(std::uint64_t step) const;
+  std::uint64_t batch_bytes() const { return batch_bytes_; }
+  // The whole ring of --prefetch batches, for a backend that pins it (cudaHostRegister) once.
+  unsigned char* ring() const { return ring_.get(); }
+  std::size_t ring_bytes() const { return static_cast<std::size_t>(batch_bytes_) * slots_.size(); }
 
   const BlockReader& reader() const { return *reader_; }
   long long checked_chunks() const;

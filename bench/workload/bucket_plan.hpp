@@ -25,4 +25,11 @@ std::vector<GradientBucket> plan_buckets(int layers, std::uint64_t layer_element
 std::uint64_t bucket_count(int layers, std::uint64_t layer_elements, std::uint64_t bucket_bytes,
                            std::uint64_t element_bytes);
 
+// The same for layers of different sizes: layer l holds layer_elements[l] elements from the sum
+// of the ones before it.
+std::vector<GradientBucket> plan_buckets(const std::vector<std::uint64_t>& layer_elements,
+                                         std::uint64_t bucket_bytes, std::uint64_t element_bytes);
+std::uint64_t bucket_count(const std::vector<std::uint64_t>& layer_elements,
+                           std::uint64_t bucket_bytes, std::uint64_t element_bytes);
+
 } // namespace cb

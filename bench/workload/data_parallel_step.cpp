@@ -2,19 +2,20 @@
 // GPU count of the sweep with the same work per GPU (weak scaling). Each rank
 //   - takes its batch from a loader thread that reads it from the storage directory
 //     (--input-bytes-per-step per step, --prefetch batches ahead; batch_loader.hpp),
-//   - runs forward and backward as chains of OpenBLAS GEMMs (workload_shape.hpp),
+//   - runs forward and backward as chains of GEMMs: OpenBLAS on the host (host_step.hpp), or a
+//     GPU backend's step registered with workload/step_runner.hpp (cuBLASLt and NCCL on cuda),
 //   - all-reduces the gradients in --bucket-bytes buckets, each started as soon as backward has
-//     produced it and progressed between the GEMMs that follow (--overlap on), or all after
-//     backward (--overlap off) (gradient_sync.hpp),
+//     produced it (--overlap on), or all after backward (--overlap off),
 //   - waits for them and applies the update (SGD) before the next step.
 // Per step and per rank: step_s, compute_s, exposed_comm_s, input_wait_s (step_parts.hpp). The
 // samples are each step's time on its slowest rank; the median step among them gives the
 // record's step_s and its parts, those of the critical rank (the most compute and input wait: the
 // one the others waited for) in that step, and slowest_rank_step_s, the samples' median;
-// E(N) = step_s(1) / step_s(N).
+// E(N) = step_s(1) / step_s(N). The record also carries the buckets' sizes and when backward
+// completed each (bucket_sizes, bucket_ready_share, backward_s), which the all-reduce timeline of
+// the report's prediction needs (harness/analysis/bucket_timeline.hpp).
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <memory>
 #include <numeric>
 
@@ -27,8 +28,9 @@
 #include "storage/storage_dir.hpp"
 #include "workload/batch_loader.hpp"
 #include "workload/bucket_plan.hpp"
-#include "workload/gradient_sync.hpp"
+#include "workload/host_step.hpp"
 #include "workload/step_parts.hpp"
+#include "workload/step_runner.hpp"
 #include "workload/workload_shape.hpp"
 
 namespace cb {
@@ -40,123 +42,15 @@ double since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// Each GEMM is cut into this many row blocks, with a progress call between them: the all-reduce
-// moves only inside MPI calls.
-constexpr int kPiecesPerGemm = 4;
-// Steps before the measured ones: first touch, MPI's connections, the loader's ring filling.
+// Steps before the measured ones: first touch, the all-reduce's connections, the loader's ring
+// filling, the GPU's clocks.
 constexpr int kWarmupSteps = 2;
-// A learning rate small enough that the weights stay where they are over any number of steps.
-constexpr float kLearningRate = 1e-7f;
-
-// Values in [-1, 1) from a position: the same on every rank.
-float pattern(std::uint64_t i, std::uint64_t salt) {
-  std::uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ull ^ salt;
-  x ^= x >> 31;
-  x *= 0xbf58476d1ce4e5b9ull;
-  x ^= x >> 29;
-  return static_cast<float>(static_cast<double>(x >> 40) / static_cast<double>(1ull << 23) - 1.0);
-}
 
 void add_reason(Record& record, const std::string& why) {
   if (why.empty())
     return;
   record.reason = record.reason.empty() ? why : record.reason + "; " + why;
 }
-
-// One rank's model: weights, gradients, activations, and the GEMMs of a step.
-class LayerChain {
-public:
-  LayerChain(const WorkloadShape& shape, float gradient_scale)
-      : shape_(shape), d_(shape.width), t_(shape.tokens),
-        weights_(shape.layer_elements() * shape.layers),
-        gradients_(shape.layer_elements() * shape.layers),
-        activations_(static_cast<std::size_t>(shape.layers + 1) * t_ * d_),
-        output_gradient_(static_cast<std::size_t>(t_) * d_), grad_a_(output_gradient_.size()),
-        grad_b_(output_gradient_.size()) {
-    // Weights keep the activations' scale through the chain (variance 1/width).
-    const float w_scale = std::sqrt(3.0f / static_cast<float>(d_));
-    for (std::size_t i = 0; i < weights_.size(); ++i)
-      weights_[i] = w_scale * pattern(i, 1);
-    for (std::size_t i = 0; i < static_cast<std::size_t>(t_) * d_; ++i)
-      activations_[i] = pattern(i, 2);
-    // Rank r's output gradient is 2^(r mod 4) times its peers': exact, so the sum is known.
-    for (std::size_t i = 0; i < output_gradient_.size(); ++i)
-      output_gradient_[i] = gradient_scale * pattern(i, 3) / static_cast<float>(t_);
-  }
-
-  float* gradients() { return gradients_.data(); }
-  // Seconds inside the GEMMs and the update since the last call.
-  double take_compute_seconds() {
-    const double s = compute_s_;
-    compute_s_ = 0;
-    return s;
-  }
-
-  // Forward: X[l+1] = X[l] W[l]. `between` runs between the pieces.
-  template <typename Between> void forward(Between&& between) {
-    for (int l = 0; l < shape_.layers; ++l) {
-      const float* x = activation(l);
-      float* y = activation(l + 1);
-      by_rows(t_, between, [&](int r0, int rows) {
-        gemm_f32(false, false, rows, d_, d_, x + row(r0), d_, weight(l), d_, y + row(r0), d_);
-      });
-    }
-  }
-
-  // Backward from the last layer: dW[l] = X[l]^T dY, then dX = dY W[l]^T (dY of the layer
-  // below). `layer_done(l)` runs once dW[l] is complete.
-  template <typename Between, typename LayerDone>
-  void backward(Between&& between, LayerDone&& layer_done) {
-    const float* dy = output_gradient_.data();
-    float* dx = grad_a_.data();
-    for (int l = shape_.layers - 1; l >= 0; --l) {
-      const float* x = activation(l);
-      float* dw = gradients_.data() + shape_.layer_elements() * static_cast<std::size_t>(l);
-      by_rows(d_, between, [&](int r0, int rows) {
-        gemm_f32(true, false, rows, d_, t_, x + r0, d_, dy, d_, dw + row(r0), d_);
-      });
-      layer_done(l);
-      by_rows(t_, between, [&](int r0, int rows) {
-        gemm_f32(false, true, rows, d_, d_, dy + row(r0), d_, weight(l), d_, dx + row(r0), d_);
-      });
-      dy = dx;
-      dx = dx == grad_a_.data() ? grad_b_.data() : grad_a_.data();
-    }
-  }
-
-  // SGD on the all-reduced (summed) gradients: the same update on every rank.
-  void update(float scale) {
-    const auto start = Clock::now();
-    const float step = -kLearningRate * scale;
-    for (std::size_t i = 0; i < weights_.size(); ++i)
-      weights_[i] += step * gradients_[i];
-    compute_s_ += since(start);
-  }
-
-private:
-  std::size_t row(int r) const { return static_cast<std::size_t>(r) * d_; }
-  const float* weight(int l) const {
-    return weights_.data() + shape_.layer_elements() * static_cast<std::size_t>(l);
-  }
-  float* activation(int l) { return activations_.data() + static_cast<std::size_t>(l) * t_ * d_; }
-
-  // Runs gemm(first_row, rows) over `rows` rows in kPiecesPerGemm pieces, `between` after each.
-  template <typename Between, typename Gemm> void by_rows(int rows, Between& between, Gemm&& gemm) {
-    const int pieces = std::min(kPiecesPerGemm, rows);
-    for (int p = 0; p < pieces; ++p) {
-      const int r0 = rows * p / pieces, r1 = rows * (p + 1) / pieces;
-      const auto start = Clock::now();
-      gemm(r0, r1 - r0);
-      compute_s_ += since(start);
-      between();
-    }
-  }
-
-  WorkloadShape shape_;
-  int d_, t_;
-  std::vector<float> weights_, gradients_, activations_, output_gradient_, grad_a_, grad_b_;
-  double compute_s_ = 0;
-};
 
 class DataParallelStepCase : public BenchmarkCase {
 public:
@@ -174,8 +68,9 @@ public:
   std::string suite() const override { return "workload"; }
   std::string name() const override { return "data_parallel_step"; }
 
+  bool uses_collectives() const override { return true; } // a GPU backend's are NCCL's
+
   void check_input(const RunConfig& config, int local_ranks) const override {
-    const WorkloadShape shape = workload_shape(config);
     const std::uint64_t batch = batch_bytes(config.input_bytes_per_step, first_block(config));
     if (batch > 0) {
       try {
@@ -185,6 +80,13 @@ public:
                          std::to_string(local_ranks) + " rank(s) here: " + e.what());
       }
     }
+    const std::string backend = step_backend_name(config);
+    if (backend != "host") {
+      if (const StepBackend* step = StepBackendRegistry::instance().find(backend))
+        step->check_input(config, local_ranks);
+      return;
+    }
+    const WorkloadShape shape = workload_shape(config);
     check_workload_memory(shape, local_ranks, host_memory_bytes(),
                           batch * static_cast<std::uint64_t>(config.prefetch));
     const std::uint64_t buckets =
@@ -198,16 +100,24 @@ public:
   }
 
   std::vector<nlohmann::json> instances(const RunConfig& config) const override {
-    const WorkloadShape shape = workload_shape(config);
     const std::uint64_t block = first_block(config);
     const std::uint64_t batch = batch_bytes(config.input_bytes_per_step, block);
-    nlohmann::json p = {{"model_params", static_cast<std::uint64_t>(shape.params())},
-                        {"layers", shape.layers},
-                        {"width", shape.width},
-                        {"tokens_per_gpu", shape.tokens},
-                        {"bucket_bytes", config.bucket_bytes},
-                        {"overlap", config.overlap ? "on" : "off"},
-                        {"input_bytes_per_step", batch}};
+    nlohmann::json p;
+    const std::string backend = step_backend_name(config);
+    if (backend == "host") {
+      const WorkloadShape shape = workload_shape(config);
+      p = {{"model_params", static_cast<std::uint64_t>(shape.params())},
+           {"layers", shape.layers},
+           {"width", shape.width},
+           {"tokens_per_gpu", shape.tokens}};
+    } else if (const StepBackend* step = StepBackendRegistry::instance().find(backend)) {
+      p = step->params(config);
+    } else {
+      p = nlohmann::json::object(); // why_not_on says why; one skipped record
+    }
+    p["bucket_bytes"] = config.bucket_bytes;
+    p["overlap"] = config.overlap ? "on" : "off";
+    p["input_bytes_per_step"] = batch;
     if (batch > 0) {
       p["prefetch"] = config.prefetch;
       p["block_bytes"] = batch_block_bytes(config.input_bytes_per_step, block);
@@ -218,9 +128,12 @@ public:
 
   std::string why_not_on(const Backend& backend, const Communicator& world) const override {
     if (backend.name() != "host") {
-      return "data_parallel_step runs on the host backend (OpenBLAS GEMMs, MPI all-reduce "
-             "buckets); the " +
-             backend.name() + " backend has no version of it";
+      const StepBackend* step = StepBackendRegistry::instance().find(backend.name());
+      if (!step) {
+        return "data_parallel_step has no version for the " + backend.name() +
+               " backend in this build";
+      }
+      return step->why_not(backend, world);
     }
     if (!blas_available())
       return blas_description();
@@ -230,21 +143,27 @@ public:
   std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {
     Record record = ctx.new_record(suite(), name(), params);
     const RunConfig& config = ctx.config;
-    blas_use_one_thread();
-    const WorkloadShape shape = workload_shape(config);
+    const bool on_host = ctx.backend.name() == "host";
+    if (on_host)
+      blas_use_one_thread();
     const int rank = ctx.comm.rank(), ranks = ctx.comm.size();
     const int world_rank = ctx.members[static_cast<std::size_t>(rank)];
 
     // Set-up on every rank, then one decision for all (as the storage family does).
-    std::unique_ptr<LayerChain> chain;
     std::unique_ptr<BatchLoader> loader;
+    std::unique_ptr<StepRunner> runner;
     std::string problem;
     int wrote = 0;
     try {
-      chain = std::make_unique<LayerChain>(shape, gradient_scale(rank));
       const auto batch = params.at("input_bytes_per_step").get<std::uint64_t>();
       if (batch > 0)
         loader = open_loader(config, params, world_rank, batch, &wrote);
+      if (on_host) {
+        runner = std::make_unique<HostStepRunner>(ctx, workload_shape(config), loader.get());
+      } else {
+        runner = StepBackendRegistry::instance().find(ctx.backend.name())->make(ctx, params,
+                                                                               loader.get());
+      }
     } catch (const Error& e) {
       problem = e.what();
     } catch (const std::bad_alloc&) {
@@ -257,52 +176,16 @@ public:
       return {record};
     }
 
-    GradientSync sync(
-        ctx.comm.get(), chain->gradients(),
-        plan_buckets(shape.layers, shape.layer_elements(), config.bucket_bytes, sizeof(float)));
-    const bool overlap = config.overlap;
-    const float update_scale = 1.0f / static_cast<float>(gradient_scale_sum(ranks));
-    std::string read_error;
-    auto between = [&] {
-      if (overlap)
-        sync.progress();
-    };
-    auto one_step = [&](std::uint64_t step) {
-      StepParts parts;
-      const auto start = Clock::now();
-      if (loader && read_error.empty())
-        parts.input_wait_s = loader->acquire(step, &read_error);
-      chain->forward(between);
-      const auto& buckets = sync.buckets();
-      std::size_t next = 0;
-      chain->backward(between, [&](int layer) {
-        // A bucket is complete once the lowest layer it covers has its gradient.
-        while (overlap && next < buckets.size() && buckets[next].ready_after >= layer)
-          sync.start(next++);
-      });
-      for (; next < buckets.size(); ++next)
-        sync.start(next);
-      sync.wait_all();
-      chain->update(update_scale);
-      if (loader) {
-        // Handing the buffer back wakes the loader, which shares this core: the time it takes
-        // the core from here is the input pipeline's.
-        const auto handing = Clock::now();
-        loader->release(step);
-        parts.input_wait_s += since(handing);
-      }
-      parts.step_s = since(start);
-      parts.compute_s = chain->take_compute_seconds();
-      parts.exposed_comm_s = sync.take_mpi_seconds();
-      return parts;
-    };
+    runner->prepare(ctx);
 
     // Warm-up steps, then measured steps until the engine's stopping rule (on rank 0, broadcast)
     // says stop, never before min_samples. A read error anywhere ends the steps on every rank.
     const MeasureSettings& settings = config.measure;
+    std::string read_error;
     std::uint64_t step = 0;
     for (int i = 0; i < kWarmupSteps && read_error.empty(); ++i)
-      one_step(step++);
+      runner->run_step(step++, &read_error);
+    runner->reset_measurements();
     std::vector<StepParts> mine;
     Measurement m;
     const auto sampling = Clock::now();
@@ -313,7 +196,7 @@ public:
         stopped_by_error = true;
         break;
       }
-      const StepParts parts = one_step(step++);
+      const StepParts parts = runner->run_step(step++, &read_error);
       mine.push_back(parts);
       m.samples_s.push_back(ctx.comm.max(parts.step_s));
       int decision = 0;
@@ -345,18 +228,19 @@ public:
     const std::vector<double> waits = ctx.comm.gather(own.input_wait_s);
     if (rank == 0)
       m.rank_median_s = steps;
-    const double tokens = shape.tokens;
+    const double tokens = params.at("tokens_per_gpu").get<double>();
     ctx.finish_record(record, m, [&](double seconds, bool whole) {
       return nlohmann::json{{"time_us", seconds * 1e6},
                             {"tokens_per_s", weak_scaling_rate(tokens, ranks, seconds, whole, 1)}};
     });
 
     // Checks: the all-reduced gradients, and the input that arrived.
-    const long long wrong = ctx.comm.sum(sync.wrong());
-    const long long checked = ctx.comm.sum(sync.checked());
+    const long long wrong = ctx.comm.sum(runner->gradient_values_wrong());
+    const long long checked = ctx.comm.sum(runner->gradient_values_checked());
     const long long bad_input = ctx.comm.sum(loader ? loader->bad_chunks() : 0LL);
     const long long input_checked = ctx.comm.sum(loader ? loader->checked_chunks() : 0LL);
     const std::string first_bad_input = ctx.first_problem(loader ? loader->first_problem() : "");
+    const nlohmann::json backend_extra = runner->record_extra(ctx);
     record.extra["gradient_values_checked"] = checked;
     record.extra["gradient_values_wrong"] = wrong;
     record.check = wrong == 0 && bad_input == 0 ? DataCheck::pass : DataCheck::fail;
@@ -398,6 +282,7 @@ public:
       const auto c_all = ctx.comm.gather(mine[k].compute_s);
       const auto e_all = ctx.comm.gather(mine[k].exposed_comm_s);
       const auto i_all = ctx.comm.gather(mine[k].input_wait_s);
+      const auto b_all = ctx.comm.gather(mine[k].backward_s);
       if (rank != 0)
         continue;
       // The rank the others waited for: the most compute and input wait. In a synchronous step
@@ -408,7 +293,7 @@ public:
         if (c_all[q] + i_all[q] > c_all[r] + i_all[r])
           r = q;
       }
-      slowest_parts.push_back({s_all[r], c_all[r], e_all[r], i_all[r]});
+      slowest_parts.push_back({s_all[r], c_all[r], e_all[r], i_all[r], b_all[r]});
       slowest_rank = ctx.members[r];
     }
     if (rank != 0)
@@ -427,16 +312,18 @@ public:
       entry["input_wait_s"] = p.input_wait_s;
       entry["utilization"] = p.utilization();
     }
+    const double flops = runner->flops_per_step();
     record.metrics["step_s"] = parts.step_s;
     record.metrics["slowest_rank_step_s"] = record.stats.median;
     record.metrics["compute_s"] = parts.compute_s;
+    record.metrics["backward_s"] = parts.backward_s;
     record.metrics["exposed_comm_s"] = parts.exposed_comm_s;
     record.metrics["input_wait_s"] = parts.input_wait_s;
     record.metrics["unaccounted_s"] = parts.unaccounted_s();
     record.metrics["utilization"] = parts.utilization();
     record.metrics["parts_gap"] = parts.gap();
     record.metrics["gemm_gflops_per_gpu"] =
-        parts.compute_s > 0 ? shape.flops_per_step() / parts.compute_s / 1e9 : 0.0;
+        parts.compute_s > 0 ? flops / parts.compute_s / 1e9 : 0.0;
     if (ranks == 1)
       step1_s_ = parts.step_s;
     if (step1_s_ > 0)
@@ -445,10 +332,16 @@ public:
     record.extra["parts_of_rank"] = slowest_rank;
     record.extra["steps_measured"] = mine.size();
     record.extra["warmup_steps"] = kWarmupSteps;
-    record.extra["flops_per_step"] = shape.flops_per_step();
-    record.extra["gradient_bytes"] = shape.gradient_bytes();
-    record.extra["buckets"] = sync.buckets().size();
-    record.extra["blas"] = blas_description();
+    record.extra["flops_per_step"] = flops;
+    record.extra["buckets"] = runner->bucket_bytes().size();
+    record.extra["bucket_sizes"] = runner->bucket_bytes();
+    record.extra["bucket_ready_share"] = runner->bucket_ready_share();
+    double gradient_bytes = 0;
+    for (double b : runner->bucket_bytes())
+      gradient_bytes += b;
+    record.extra["gradient_bytes"] = gradient_bytes;
+    for (const auto& [key, value] : backend_extra.items())
+      record.extra[key] = value;
 
     return {record};
   }

@@ -13,6 +13,7 @@ struct StepParts {
   double compute_s = 0;
   double exposed_comm_s = 0;
   double input_wait_s = 0;
+  double backward_s = 0; // backward's GEMMs, within compute_s (for the all-reduce timeline)
 
   // The step's time in none of the parts (loop bookkeeping, the loader hand-off), at least 0.
   double unaccounted_s() const;

@@ -1,9 +1,10 @@
 #pragma once
-// The shape of the data-parallel training step the workload family runs, from the run's flags:
-// `layers` square linear layers of `width` x `width` float weights, each GPU training on
-// `tokens` tokens per step. Forward is one GEMM per layer (tokens x width times width x width),
-// backward two (the weight gradient and the input gradient), so a step is 6 x params x tokens
-// FLOP, the count analysis/prediction.hpp prices. Pure functions, unit-tested.
+// The shape of the data-parallel training step on the host (a GPU backend's is
+// transformer_shape.hpp), from the run's flags: `layers` square linear layers of `width` x
+// `width` float weights, each GPU training on `tokens` tokens per step. Forward is one GEMM per
+// layer (tokens x width times width x width), backward two (the weight gradient and the input
+// gradient), so a step is 6 x params x tokens FLOP, the count analysis/prediction.hpp prices.
+// Pure functions, unit-tested.
 #include <cstdint>
 #include <string>
 

@@ -30,4 +30,26 @@ bool fits_exactly(const std::vector<double>& observed, const std::vector<double>
 std::string held_at_bound_warning(const std::vector<std::string>& names, const std::string& side,
                                   double bound, const std::string& why);
 
+// The fewest different GPU counts (and points) the USL and Amdahl are fitted to.
+inline constexpr int kMinimumFitCounts = 3;
+
+// The warning of a fit refused for too few points or GPU counts ("needs at least ...").
+bool is_too_few_counts(const std::string& warning);
+
+// What one scaling law says of one curve: no fit (and why), or a caveat on the fit it made.
+struct CurveLawNote {
+  std::string curve;   // "collectives/all_reduce bytes=64M dtype=float op=sum out-of-place"
+  std::string law;     // "USL", "Amdahl"
+  bool fitted = false; // false: no numbers; `warning` is why
+  int counts = 0;      // different GPU counts of the curve
+  std::string warning;
+};
+
+// The notes of many curves in a few lines, so that a run with too few GPU counts does not print
+// one per curve: one line per caveat of a fitted law, naming the curve when one curve has it
+// ("compute/copy bytes=64M: USL: ...") and counting them when several do ("USL: ... (12
+// curves)"); last, one line for every law not fitted, its curves counted by reason ("USL/Amdahl
+// not fitted for 48 curves: 2 GPU counts, need 3"). Empty when there is nothing to say.
+std::vector<std::string> summarize_fit_notes(const std::vector<CurveLawNote>& notes);
+
 } // namespace cb

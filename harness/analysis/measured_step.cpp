@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 
+#include "analysis/all_reduce_times.hpp"
 #include "analysis/record_values.hpp"
 #include "core/error.hpp"
 #include "core/stats.hpp"
@@ -27,10 +28,6 @@ std::string ms(double seconds) {
   return text(seconds * 1e3, "%.1f ms");
 }
 
-std::string percent(double fraction) {
-  return text(fraction * 100, "%.1f %%");
-}
-
 // "64 MiB" / "1.5 MB".
 std::string bytes_text(double bytes) {
   if (bytes >= (1 << 20) && std::fmod(bytes, 1 << 20) == 0)
@@ -41,30 +38,84 @@ std::string bytes_text(double bytes) {
 }
 
 // Which term explains most of the gap between the prediction and the measurement, and how.
-std::string off_term(const StepTime& p, const MeasuredStep& m, const TrainingStepModel& model,
-                     double overlap) {
+std::string off_term(const StepTime& p, const MeasuredStep& m, const std::string& all_reduce_from,
+                     std::size_t buckets) {
   const double d_compute = p.compute_s - m.compute_s;
   const double d_comm = p.all_reduce_s - m.exposed_comm_s;
   const double d_input = p.input_s - m.input_wait_s;
   const double a = std::abs(d_compute), b = std::abs(d_comm), c = std::abs(d_input);
-  if (a >= b && a >= c) {
-    const double flops = 6 * model.config.model_params * model.config.tokens_per_gpu;
-    return "compute: the step's GEMMs ran at " + text(flops / m.compute_s / 1e9, "%.1f") +
-           " GFLOP/s per GPU against " + text(model.gemm_tflops_per_gpu * 1e3, "%.1f") + " from " +
-           model.gemm_from + " (" + ms(m.compute_s) + " measured, " + ms(p.compute_s) +
-           " predicted)";
+  if (a > b && a > c) {
+    return "compute: " + ms(m.compute_s) + " measured against " + ms(p.compute_s) + " predicted";
   }
   if (b >= c) {
     return "exposed all-reduce: " + ms(m.exposed_comm_s) + " measured against " +
-           ms(p.all_reduce_s) + " predicted; the overlap was " +
-           (d_comm < 0 ? "smaller" : "larger") + " than the " + percent(overlap) +
-           " assumed, or the all-reduce " + (d_comm < 0 ? "slower" : "faster") +
-           " than the collectives records say";
+           ms(p.all_reduce_s) + " predicted by the timeline of the " + std::to_string(buckets) +
+           " bucket(s) priced by " + all_reduce_from + "; the buckets' all-reduces ran " +
+           (d_comm < 0 ? "slower" : "faster") + " in the step than those records say, or " +
+           (d_comm < 0 ? "overlapped less with" : "overlapped more with") + " backward";
   }
   return "input: " + ms(m.input_wait_s) + " of input wait measured against " + ms(p.input_s) +
          " of reads predicted; " +
          (d_input > 0 ? "the --prefetch ring hid reads the prediction counts in full"
                       : "the reads were slower than storage/seq_read says");
+}
+
+std::vector<double> numbers(const nlohmann::json& j, const char* key) {
+  std::vector<double> out;
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_array())
+    return out;
+  for (const auto& v : *it) {
+    if (!v.is_number())
+      return {};
+    out.push_back(v.get<double>());
+  }
+  return out;
+}
+
+// The buckets a record reports: bucket_sizes (bytes) and bucket_ready_share, of one length.
+std::optional<BucketSchedule> reported_buckets(const Record& r, bool overlap) {
+  BucketSchedule b;
+  b.bytes = numbers(r.extra, "bucket_sizes");
+  b.ready_share = numbers(r.extra, "bucket_ready_share");
+  if (b.bytes.empty() || b.bytes.size() != b.ready_share.size())
+    return std::nullopt;
+  const double compute = number(r.metrics, "compute_s"), backward = number(r.metrics, "backward_s");
+  if (compute > 0 && backward > 0)
+    b.backward_share = std::min(1.0, backward / compute);
+  b.overlap = overlap;
+  return b;
+}
+
+std::string dominant_part(const StepTime& s) {
+  if (s.all_reduce_s > s.compute_s && s.all_reduce_s >= s.input_s)
+    return "all_reduce";
+  return s.input_s > s.compute_s ? "input" : "compute";
+}
+
+// The step at a measured count: its own compute, the exposed all-reduce of its buckets' timeline
+// priced at that count (the all_reduce records there, else the ring fit), the parts' input.
+StepTime predict_measured(const TrainingStepModel& model, const ResultsFile& results,
+                          const MeasuredWorkload& w, const MeasuredStep& m, std::string* from) {
+  StepTime p = predict_step(model, m.gpus);
+  p.compute_s = m.compute_s;
+  const double backward = m.backward_s > 0 ? m.backward_s : w.buckets.backward_share * m.compute_s;
+  p.all_reduce_s = 0;
+  if (m.gpus > 1) {
+    if (auto measured = MeasuredAllReduce::from(results, m.gpus, m.nodes, w.gradient_dtype)) {
+      *from = "the all_reduce records at " + std::to_string(m.gpus) + " GPUs";
+      p.all_reduce_s = exposed_all_reduce(w.buckets, backward,
+                                          [&](double bytes) { return measured->time(bytes); });
+    } else {
+      *from = "the ring fit";
+      p.all_reduce_s = exposed_all_reduce(w.buckets, backward, [&](double bytes) {
+        return ring_all_reduce_s(model, bytes, m.gpus);
+      });
+    }
+  }
+  p.step_s = p.compute_s + p.all_reduce_s + p.input_s;
+  p.dominant = dominant_part(p);
+  return p;
 }
 
 } // namespace
@@ -80,7 +131,7 @@ const MeasuredStep* MeasuredWorkload::at(int gpus) const {
 std::string MeasuredWorkload::describe() const {
   std::string out = text(model_params / 1e6, "%.1f") + " M parameters, " +
                     text(tokens_per_gpu, "%.0f") + " tokens per GPU per step, " +
-                    bytes_text(gradient_bytes) + " of float gradients in " +
+                    bytes_text(gradient_bytes) + " of " + gradient_dtype + " gradients in " +
                     bytes_text(bucket_bytes) + " buckets " +
                     (overlap ? "overlapped with backward" : "all-reduced after backward") + ", ";
   out += input_bytes_per_step > 0
@@ -109,6 +160,14 @@ std::optional<MeasuredWorkload> measured_workload(const ResultsFile& results) {
       w.input_bytes_per_step = number(r.params, "input_bytes_per_step");
       w.bucket_bytes = number(r.params, "bucket_bytes");
       w.overlap = r.params.value("overlap", std::string("on")) == "on";
+      w.gradient_dtype = r.extra.value("gradient_dtype", std::string("float"));
+      if (auto reported = reported_buckets(r, w.overlap)) {
+        w.buckets = std::move(*reported);
+        w.buckets_reported = true;
+      } else {
+        w.buckets = equal_layer_buckets(w.gradient_bytes, w.bucket_bytes,
+                                        static_cast<int>(number(r.params, "layers", 1)), w.overlap);
+      }
     }
     MeasuredStep s;
     s.gpus = r.gpus;
@@ -117,6 +176,7 @@ std::optional<MeasuredWorkload> measured_workload(const ResultsFile& results) {
     s.compute_s = number(r.metrics, "compute_s");
     s.exposed_comm_s = number(r.metrics, "exposed_comm_s");
     s.input_wait_s = number(r.metrics, "input_wait_s");
+    s.backward_s = number(r.metrics, "backward_s");
     s.utilization = number(r.metrics, "utilization");
     s.tokens_per_s = number(r.metrics, "tokens_per_s");
     s.largest_loss = r.extra.value("largest_loss", std::string());
@@ -142,13 +202,27 @@ std::optional<MeasuredWorkload> measured_workload(const ResultsFile& results) {
   return out;
 }
 
-double bucket_overlap(const MeasuredWorkload& w) {
-  if (!w.overlap || !(w.gradient_bytes > 0) || !(w.bucket_bytes > 0))
-    return 0;
-  // Buckets are cut from the last layer down; the last one holds what is left over.
-  const double buckets = std::ceil(w.gradient_bytes / w.bucket_bytes);
-  const double last = w.gradient_bytes - (buckets - 1) * w.bucket_bytes;
-  return std::clamp(1 - last / w.gradient_bytes, 0.0, 1.0);
+BucketSchedule equal_layer_buckets(double gradient_bytes, double bucket_bytes, int layers,
+                                   bool overlap) {
+  BucketSchedule b;
+  b.overlap = overlap;
+  if (!(gradient_bytes > 0))
+    return b;
+  layers = std::max(layers, 1);
+  const double per = bucket_bytes > 0 ? std::min(bucket_bytes, gradient_bytes) : gradient_bytes;
+  const double layer_bytes = gradient_bytes / layers;
+  double end = gradient_bytes;
+  while (end > 0 && b.bytes.size() < 4096) {
+    const double size = std::min(per, end);
+    const double offset = end - size;
+    // Backward runs from the last layer down, a weight-gradient then an input-gradient GEMM per
+    // layer: the bucket is complete after the weight gradient of the lowest layer it covers.
+    const double lowest = std::min(std::floor(offset / layer_bytes), layers - 1.0);
+    b.bytes.push_back(size);
+    b.ready_share.push_back((2 * (layers - 1 - lowest) + 1) / (2.0 * layers));
+    end = offset;
+  }
+  return b;
 }
 
 PredictionConfig workload_prediction_config(const MeasuredWorkload& w, int predict_to) {
@@ -156,7 +230,8 @@ PredictionConfig workload_prediction_config(const MeasuredWorkload& w, int predi
   c.model_params = w.model_params;
   c.tokens_per_gpu = w.tokens_per_gpu;
   c.grad_bytes = w.gradient_bytes;
-  c.overlap = bucket_overlap(w);
+  c.overlap = 0; // the buckets' timeline says what is hidden
+  c.buckets = w.buckets;
   c.bytes_per_step = w.input_bytes_per_step;
   c.input_required = false;
   c.predict_to = std::max(predict_to, w.largest().gpus);
@@ -191,41 +266,78 @@ std::optional<StepValidation> validate_step(const ResultsFile& results, const st
   std::sort(counts.begin(), counts.end());
   counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
 
+  // Predicted step(1), for E(N): the measured one's prediction where one GPU was measured.
+  double predicted_one = 0;
   for (int n : counts) {
     StepComparison row;
     row.gpus = n;
     if (const MeasuredStep* m = v.workload.at(n))
       row.measured = *m;
     if (v.model) {
-      row.predicted = predict_step(*v.model, n);
-      if (row.measured) {
-        row.error = row.predicted.step_s / row.measured->step_s - 1;
-        if (row.measured->efficiency)
-          row.efficiency_error = row.predicted.efficiency / *row.measured->efficiency - 1;
-        if (std::abs(*row.error) > kPredictionTolerance)
-          row.off_term = off_term(row.predicted, *row.measured, *v.model, config.overlap);
-      }
+      row.predicted = row.measured ? predict_measured(*v.model, results, v.workload,
+                                                      *row.measured, &row.all_reduce_from)
+                                   : predict_step(*v.model, n);
+      if (!row.measured)
+        row.all_reduce_from = "the ring fit";
+      if (n == 1)
+        predicted_one = row.predicted.step_s;
     }
     row.extrapolated = !row.measured;
     v.rows.push_back(std::move(row));
   }
   if (!v.model)
     return v;
-
-  // Calibration from the measured points: at the largest measured count the calibrated parts are
-  // the measured ones, so the extrapolation starts where the measurement ends.
-  for (const auto& row : v.rows) {
-    if (row.measured && row.gpus == largest_measured && row.predicted.compute_s > 0)
-      v.compute_scale = row.measured->compute_s / row.predicted.compute_s;
+  if (!(predicted_one > 0))
+    predicted_one = predict_step(*v.model, 1).step_s;
+  for (auto& row : v.rows) {
+    if (!row.measured)
+      continue;
+    row.predicted.efficiency = predicted_one / row.predicted.step_s;
+    row.error = row.predicted.step_s / row.measured->step_s - 1;
+    if (row.measured->efficiency)
+      row.efficiency_error = row.predicted.efficiency / *row.measured->efficiency - 1;
+    if (std::abs(*row.error) > kPredictionTolerance)
+      row.off_term = off_term(row.predicted, *row.measured, row.all_reduce_from,
+                              v.workload.buckets.bytes.size());
   }
-  const StepComparison* top = nullptr;
-  for (const auto& row : v.rows) {
-    if (row.measured && row.gpus > 1 && row.predicted.all_reduce_s > 0)
-      top = &row;
+
+  // Calibration of the parts' prediction by the measured points: at the largest measured count
+  // the calibrated parts are the measured ones, so the extrapolation starts where the
+  // measurement ends.
+  const MeasuredStep& largest = v.workload.largest();
+  const StepTime parts_at_largest = predict_step(*v.model, largest_measured);
+  if (parts_at_largest.compute_s > 0 && largest.compute_s > 0) {
+    v.compute_scale = largest.compute_s / parts_at_largest.compute_s;
+    if (std::abs(1 / v.compute_scale - 1) > kPredictionTolerance) {
+      const double flops = 6 * v.workload.model_params * v.workload.tokens_per_gpu;
+      v.compute_note = "the step's GEMMs ran at " +
+                       text(flops / largest.compute_s / 1e9, "%.1f") + " GFLOP/s per GPU on " +
+                       std::to_string(largest_measured) + " GPU(s) against " +
+                       text(v.model->gemm_tflops_per_gpu * 1e3, "%.1f") + " from " +
+                       v.model->gemm_from + ": compute/gemm alone puts the step's compute at " +
+                       ms(parts_at_largest.compute_s) + ", measured " + ms(largest.compute_s);
+    }
+  }
+  const MeasuredStep* top = nullptr;
+  double top_parts_exposed = 0;
+  for (const auto& s : v.workload.steps) {
+    const double parts_exposed = predict_step(*v.model, s.gpus).all_reduce_s;
+    if (s.gpus > 1 && parts_exposed > 0) {
+      top = &s;
+      top_parts_exposed = parts_exposed;
+    }
   }
   if (top)
-    v.exposed_scale = top->measured->exposed_comm_s / top->predicted.all_reduce_s;
-  v.input_hold_s = v.workload.largest().input_wait_s;
+    v.exposed_scale = top->exposed_comm_s / top_parts_exposed;
+  // Parts that hide the whole all-reduce where the step did not: what was exposed there is held.
+  const MeasuredStep* exposed_top = nullptr;
+  for (const auto& s : v.workload.steps) {
+    if (s.gpus > 1)
+      exposed_top = &s;
+  }
+  if (!top && exposed_top)
+    v.exposed_hold_s = exposed_top->exposed_comm_s;
+  v.input_hold_s = largest.input_wait_s;
   for (const auto& row : v.rows) {
     if (row.gpus == largest_measured && row.error)
       v.largest_error = row.error;
@@ -234,6 +346,10 @@ std::optional<StepValidation> validate_step(const ResultsFile& results, const st
                   std::to_string(largest_measured) + " GPUs), exposed all-reduce x " +
                   text(v.exposed_scale, "%.3g") +
                   (top ? " (measured / predicted at " + std::to_string(top->gpus) + " GPUs)"
+                   : exposed_top
+                       ? " (the parts hide it all; the " + ms(v.exposed_hold_s) +
+                             " exposed at " + std::to_string(exposed_top->gpus) +
+                             " GPUs is held)"
                        : std::string(" (no multi-GPU measurement to calibrate it)")) +
                   ", input wait held at " + ms(v.input_hold_s) + " (measured at " +
                   std::to_string(largest_measured) + " GPUs)";
@@ -244,7 +360,8 @@ std::optional<StepValidation> validate_step(const ResultsFile& results, const st
     if (row.measured)
       continue;
     const double t = row.predicted.compute_s * v.compute_scale +
-                     row.predicted.all_reduce_s * v.exposed_scale + v.input_hold_s;
+                     row.predicted.all_reduce_s * v.exposed_scale + v.exposed_hold_s +
+                     v.input_hold_s;
     row.calibrated_step_s = t;
     row.calibrated_efficiency = t1 / t;
   }
@@ -294,7 +411,8 @@ nlohmann::json step_validation_to_json(const StepValidation& v) {
                           {"compute_s", r.predicted.compute_s},
                           {"all_reduce_s", r.predicted.all_reduce_s},
                           {"input_s", r.predicted.input_s},
-                          {"efficiency", r.predicted.efficiency}};
+                          {"efficiency", r.predicted.efficiency},
+                          {"all_reduce_from", r.all_reduce_from}};
     }
     row["error"] = opt(r.error);
     row["efficiency_error"] = opt(r.efficiency_error);
@@ -308,16 +426,23 @@ nlohmann::json step_validation_to_json(const StepValidation& v) {
   }
   nlohmann::json out = {{"workload", v.workload.params},
                         {"workload_text", v.workload.describe()},
-                        {"assumed_overlap", bucket_overlap(v.workload)},
+                        {"buckets",
+                         {{"count", v.workload.buckets.bytes.size()},
+                          {"overlap", v.workload.buckets.overlap},
+                          {"reported", v.workload.buckets_reported},
+                          {"backward_share", v.workload.buckets.backward_share}}},
                         {"rows", rows},
                         {"tolerance", kPredictionTolerance}};
   if (v.model) {
     out["calibration"] = {{"compute_scale", v.compute_scale},
                           {"exposed_scale", v.exposed_scale},
+                          {"exposed_hold_s", v.exposed_hold_s},
                           {"input_hold_s", v.input_hold_s},
                           {"how", v.calibration}};
     out["largest_error"] = opt(v.largest_error);
     out["model_warnings"] = v.model->warnings;
+    if (!v.compute_note.empty())
+      out["compute_note"] = v.compute_note;
   } else {
     out["model_problem"] = v.model_problem;
   }

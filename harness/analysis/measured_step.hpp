@@ -1,20 +1,24 @@
 #pragma once
 // The training step as measured (workload/data_parallel_step records) held against the step
-// predicted from its parts (prediction.hpp) for the same workload shape:
-//   - the same GEMMs: 6 params tokens_per_gpu FLOP per step at compute/gemm's rate;
-//   - the same gradient bytes: 4 per parameter (the step all-reduces float gradients);
-//   - the same input bytes per step;
-//   - the bucket overlap as measured: with --overlap on, every bucket but the last one started
-//     (the one ready only after the first layer's backward) is hidden behind compute, so the
-//     hidden share is 1 - last bucket / gradient bytes; with --overlap off, none.
+// predicted for the same workload, at every measured GPU count:
+//   - compute: the step's own, as measured at that count (its GEMMs and optimizer update; the
+//     step's GEMM rate is also set against compute/gemm's, and a gap beyond
+//     kPredictionTolerance is said);
+//   - exposed all-reduce: the bucket timeline (bucket_timeline.hpp) of the step's gradient
+//     buckets as it reports them (sizes, and the share of backward's measured compute done when
+//     each is complete), each bucket priced by the collectives/all_reduce records at that GPU
+//     count and size (all_reduce_times.hpp), by the ring fit where none were measured there;
+//   - input: the bytes per step at storage/seq_read's rate (prediction.hpp).
 // Per measured GPU count: predicted and measured step and efficiency, the error
 // (predicted / measured - 1) and, beyond kPredictionTolerance, the term that is off.
 //
-// Beyond the largest measured count the prediction is calibrated by the measured points: compute
-// scaled by measured / predicted compute at the largest measured count, the exposed
-// all-reduce scaled by measured / predicted at the largest measured count above 1 GPU (the
-// overlap actually achieved), the input wait held at its value at the largest measured count,
-// and E(N) = measured step(1) / calibrated step(N).
+// Beyond the largest measured count the prediction is the parts' alone (prediction.hpp, with the
+// same bucket timeline on the ring fit and compute/gemm's rate) calibrated by the measured points:
+// compute scaled by measured / predicted compute at the largest measured count, the exposed
+// all-reduce scaled by measured / predicted at the largest measured count above 1 GPU (held at
+// its measured value there where the parts' timeline hides it all), the input
+// wait held at its value at the largest measured count, and E(N) = measured step(1) / calibrated
+// step(N).
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +35,7 @@ struct MeasuredStep {
   int gpus = 0;
   int nodes = 1;
   double step_s = 0, compute_s = 0, exposed_comm_s = 0, input_wait_s = 0;
+  double backward_s = 0; // backward's compute, within compute_s (0: not reported)
   double utilization = 0;
   std::optional<double> efficiency; // step(1) / step(N), where one GPU was measured
   double tokens_per_s = 0;
@@ -42,6 +47,11 @@ struct MeasuredWorkload {
   double model_params = 0, tokens_per_gpu = 0, gradient_bytes = 0, input_bytes_per_step = 0;
   double bucket_bytes = 0;
   bool overlap = true;
+  std::string gradient_dtype = "float";
+  // The gradient buckets: as the records report them, else as the host step cuts them (equal
+  // layers, equal GEMMs) for records written before steps reported their buckets.
+  BucketSchedule buckets;
+  bool buckets_reported = false;
   std::vector<MeasuredStep> steps; // by GPU count
 
   const MeasuredStep* at(int gpus) const;
@@ -55,8 +65,11 @@ struct MeasuredWorkload {
 // the most GPU counts (then the most recent in the file). nullopt when there is none.
 std::optional<MeasuredWorkload> measured_workload(const ResultsFile& results);
 
-// The share of the all-reduce hidden behind compute by the buckets as they were run.
-double bucket_overlap(const MeasuredWorkload& workload);
+// The buckets of `layers` equal layers holding gradient_bytes, cut into bucket_bytes from the
+// last layer down, each complete once the lowest layer it covers has its weight gradient (the
+// first of that layer's two backward GEMMs, all GEMMs taking equal time).
+BucketSchedule equal_layer_buckets(double gradient_bytes, double bucket_bytes, int layers,
+                                   bool overlap);
 
 // The prediction's configuration for the measured shape, to `predict_to` GPUs.
 PredictionConfig workload_prediction_config(const MeasuredWorkload& workload, int predict_to);
@@ -64,7 +77,10 @@ PredictionConfig workload_prediction_config(const MeasuredWorkload& workload, in
 struct StepComparison {
   int gpus = 0;
   std::optional<MeasuredStep> measured;
-  StepTime predicted;                     // the model from the parts, uncalibrated
+  // Where measured: the measured compute with the exposed all-reduce of the bucket timeline and
+  // the input of the parts; beyond: the parts alone, uncalibrated.
+  StepTime predicted;
+  std::string all_reduce_from; // "all_reduce records at N GPUs" or "the ring fit"
   std::optional<double> error;            // predicted step / measured step - 1, where measured
   std::optional<double> efficiency_error; // predicted E / measured E - 1
   std::string off_term;                   // where |error| > tolerance: which term, and how
@@ -79,8 +95,12 @@ struct StepValidation {
   std::string model_problem;              // why not (missing compute/gemm, all_reduce fits)
   std::vector<StepComparison> rows;       // measured counts, then 2x ... up to predict_to
   double compute_scale = 1, exposed_scale = 1, input_hold_s = 0; // the calibration
+  double exposed_hold_s = 0; // where the parts hide all of the all-reduce the step exposed
   std::string calibration;                                       // how, in words
   std::optional<double> largest_error; // the error at the largest measured count
+  // The step's GEMMs against compute/gemm at the largest measured count, when they differ by
+  // more than kPredictionTolerance (the compute the parts alone would predict).
+  std::string compute_note;
 };
 
 // Throws nothing: a results file without workload records gives nullopt; one whose parts cannot

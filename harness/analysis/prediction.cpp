@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "analysis/bucket_timeline.hpp"
 #include "analysis/record_values.hpp"
 #include "core/error.hpp"
 
@@ -183,7 +184,14 @@ Parts step_parts(const TrainingStepModel& model, int gpus) {
   const auto& c = model.config;
   Parts parts{};
   parts.compute_s = 6 * c.model_params * c.tokens_per_gpu / (model.gemm_tflops_per_gpu * 1e12);
-  parts.all_reduce_s = ring_for(model, gpus).time(c.gradient_bytes(), gpus) * (1 - c.overlap);
+  const RingAllReduceFit& ring = ring_for(model, gpus);
+  if (c.buckets) {
+    parts.all_reduce_s =
+        exposed_all_reduce(*c.buckets, parts.compute_s * c.buckets->backward_share,
+                           [&](double bytes) { return ring.time(bytes, gpus); });
+  } else {
+    parts.all_reduce_s = ring.time(c.gradient_bytes(), gpus) * (1 - c.overlap);
+  }
   if (c.bytes_per_step > 0 && model.storage) {
     parts.input_s = c.bytes_per_step / (storage_gbps_per_gpu(model, gpus) * 1e9);
   }
@@ -197,6 +205,21 @@ std::string fixed(double v, int decimals) {
 }
 
 } // namespace
+
+double exposed_all_reduce(const BucketSchedule& schedule, double backward_s,
+                          const std::function<double(double)>& all_reduce_s) {
+  std::vector<double> ready, comm;
+  for (std::size_t k = 0; k < schedule.bytes.size(); ++k) {
+    const double share = k < schedule.ready_share.size() ? schedule.ready_share[k] : 1.0;
+    ready.push_back(std::clamp(share, 0.0, 1.0) * backward_s);
+    comm.push_back(all_reduce_s(schedule.bytes[k]));
+  }
+  return bucket_timeline(ready, comm, backward_s, schedule.overlap).exposed_s;
+}
+
+double ring_all_reduce_s(const TrainingStepModel& model, double bytes, int gpus) {
+  return ring_for(model, gpus).time(bytes, gpus);
+}
 
 void validate_prediction_config(const PredictionConfig& c) {
   if (!(c.model_params > 0) || !std::isfinite(c.model_params)) {
@@ -314,6 +337,8 @@ nlohmann::json prediction_to_json(const Prediction& p) {
                           {"tokens_per_gpu", c.tokens_per_gpu},
                           {"grad_bytes", c.gradient_bytes()},
                           {"overlap", c.overlap},
+                          {"buckets", c.buckets ? nlohmann::json(c.buckets->bytes.size())
+                                                : nlohmann::json()},
                           {"bytes_per_step", c.bytes_per_step},
                           {"predict_to", c.predict_to}}},
                         {"gemm_tflops_per_gpu", m.gemm_tflops_per_gpu},

@@ -1,15 +1,18 @@
 #pragma once
 // Predicted step time of data-parallel training (weak scaling: fixed tokens per GPU) from measured
 // parts, extrapolated to GPU counts not measured:
-//   t(N) = compute + (1 - overlap) all_reduce(N) + input(N)
+//   t(N) = compute + exposed all_reduce(N) + input(N)
 //   compute     = 6 params tokens_per_gpu / per-GPU GEMM throughput (compute/gemm, largest size)
-//   all_reduce  = ring alpha-beta model at N for grad_bytes (intra-node fit while N fits in one
-//                 node, the inter-node fit beyond)
+//   all_reduce  = ring alpha-beta model at N (intra-node fit while N fits in one node, the
+//                 inter-node fit beyond): for grad_bytes at once with `overlap` of it hidden, or,
+//                 given the step's gradient buckets, bucket by bucket on the timeline of
+//                 bucket_timeline.hpp (what ends after backward is exposed)
 //   input       = bytes_per_step / per-GPU storage read throughput at N (storage/seq_read, measured
 //                 where measured, else the USL fitted to it)
 //   E(N) = t(1) / t(N)
 // A training step need not read input from storage, so storage records are optional: without
 // them the input term is left out (with a warning) unless the reads were asked for explicitly.
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -21,11 +24,27 @@
 
 namespace cb {
 
+// The gradient buckets of a step, for the all-reduce timeline (bucket_timeline.hpp), as a
+// measured step reports them (analysis/measured_step.hpp).
+struct BucketSchedule {
+  std::vector<double> bytes;       // per bucket, in the order they are all-reduced
+  std::vector<double> ready_share; // share of backward's compute done when each is complete
+  double backward_share = 2.0 / 3; // backward's share of the step's compute (2 of 3 GEMMs)
+  bool overlap = true;             // all-reduced during backward; else after it
+};
+
+// The exposed all-reduce of a step whose backward computes for backward_s, each bucket's
+// all-reduce taking all_reduce_s(bytes).
+double exposed_all_reduce(const BucketSchedule& schedule, double backward_s,
+                          const std::function<double(double)>& all_reduce_s);
+
 struct PredictionConfig {
   double model_params = 0;          // --model-params
   double tokens_per_gpu = 0;        // --tokens-per-gpu, per step
   std::optional<double> grad_bytes; // --grad-bytes; default 2 bytes per parameter (bf16)
   double overlap = 0;               // --overlap: share of the all-reduce hidden behind compute
+  // The step's gradient buckets: the all-reduce on their timeline instead of `overlap`.
+  std::optional<BucketSchedule> buckets;
   double bytes_per_step = 0;        // --bytes-per-step: input read per GPU per step; 0 = none
   // --bytes-per-step was given: results without storage records are then an error, not a note.
   bool input_required = false;
@@ -68,6 +87,8 @@ TrainingStepModel build_training_step_model(const ResultsFile& results,
                                             const PredictionConfig& config,
                                             const std::string& source);
 StepTime predict_step(const TrainingStepModel& model, int gpus);
+// The ring model's all-reduce time of `bytes` at N (the tier N falls in).
+double ring_all_reduce_s(const TrainingStepModel& model, double bytes, int gpus);
 
 struct Prediction {
   TrainingStepModel model;

@@ -6,6 +6,7 @@
 #include <optional>
 #include <sstream>
 
+#include "analysis/fit_warnings.hpp"
 #include "analysis/fits_json.hpp"
 #include "analysis/record_values.hpp"
 #include "analysis/throughput_csv.hpp"
@@ -71,7 +72,8 @@ std::vector<const CurveFits*> curves_to_show(const ScalingAnalysis& analysis) {
   return shown;
 }
 
-void print_curves(const ScalingAnalysis& analysis, std::ostream& out) {
+// Prints the table; returns the lines that say why a figure in it may not describe its curve.
+std::vector<std::string> print_curves(const ScalingAnalysis& analysis, std::ostream& out) {
   const auto shown = curves_to_show(analysis);
   int width = 5;
   for (const CurveFits* fits : shown)
@@ -110,24 +112,29 @@ void print_curves(const ScalingAnalysis& analysis, std::ostream& out) {
     out << "(" << analysis.curves.size() - shown.size()
         << " more curves at smaller sizes are in the fits section; --json prints them)\n";
   }
-  // Why a figure above may not describe its curve, in the words the fits section keeps; for a
-  // law not fitted ("-" above), the first reason.
+  // Why a figure above may not describe its curve, in the words the fits section keeps, said
+  // once for all the curves it applies to: a run with too few GPU counts would otherwise print a
+  // line for every law of every curve. --json keeps every curve's own warnings.
+  std::vector<CurveLawNote> notes;
   for (const CurveFits* fits : shown) {
     const std::string name = curve_name(fits->curve);
-    auto print = [&](const char* model, const auto& fit) {
+    const int counts = distinct_counts(std::vector<double>(fits->curve.gpus.begin(),
+                                                           fits->curve.gpus.end()));
+    auto add = [&](const char* law, const auto& fit) {
       if (!fit)
         return;
-      if (!fit->ok && !fit->warnings.empty()) {
-        out << "warning: " << name << ": " << model << ": no fit: " << fit->warnings.front()
-            << "\n";
+      if (!fit->ok) {
+        notes.push_back({name, law, false, counts,
+                         fit->warnings.empty() ? std::string() : fit->warnings.front()});
         return;
       }
       for (const auto& w : fit->warnings)
-        out << "warning: " << name << ": " << model << ": " << w << "\n";
+        notes.push_back({name, law, true, counts, w});
     };
-    print("USL", fits->usl);
-    print("Amdahl", fits->amdahl);
+    add("USL", fits->usl);
+    add("Amdahl", fits->amdahl);
   }
+  return summarize_fit_notes(notes);
 }
 
 // The ring model per tier, then one line per collective and params: latency and bandwidth of the
@@ -196,12 +203,15 @@ int fit_results(const ArgParser& args) {
   if (args.has("json")) {
     std::cout << results.fits.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
-    print_curves(analysis, std::cout);
+    const std::vector<std::string> warnings = print_curves(analysis, std::cout);
     print_alpha_beta(analysis, std::cout);
     if (out)
       std::cout << "fits written to " << *out << "\n";
     else
       std::cout << "fits not written (--out FILE, or --in-place to store them in " << path << ")\n";
+    // Last, so that what could not be fitted is the line a reader sees.
+    for (const auto& line : warnings)
+      std::cout << "warning: " << line << "\n";
   }
   return 0;
 }

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "analysis/cost.hpp"
+#include "analysis/fit_warnings.hpp"
 #include "report/report_format.hpp"
 #include "report/step_section.hpp"
 
@@ -331,16 +332,11 @@ void add_models_table(Document& doc, const FamilyReport& family, const std::vect
                 "Models:");
 }
 
-// A fit's "needs at least N points / GPU counts" is said once for the whole report (see
-// unfitted_summary), not beside every curve of a run with too few counts.
-bool too_few_points(const std::string& warning) {
-  return warning.rfind("needs at least", 0) == 0;
-}
-
+// A fit's "needs at least N points / GPU counts" is said once for the whole report (the "Not
+// fitted" paragraph at its end), not beside every curve of a run with too few counts.
 struct Unfitted {
-  std::size_t curves = 0;
-  std::size_t single_count = 0; // curves measured at one GPU count
-  std::vector<std::string> reasons; // distinct, "USL: needs at least 3 points ..., have 2"
+  std::size_t single_count = 0;  // curves measured at one GPU count
+  std::vector<CurveLawNote> too_few; // the laws refused for too few GPU counts, per curve
 };
 
 void add_curve(Document& doc, const CurveReport& c, Unfitted& unfitted) {
@@ -385,17 +381,13 @@ void add_curve(Document& doc, const CurveReport& c, Unfitted& unfitted) {
                                      " figures; cv = standard deviation / mean."});
   }
   std::vector<std::string> seen;
-  bool counted = false;
+  const int counts = distinct_counts(std::vector<double>(c.curve().gpus.begin(),
+                                                         c.curve().gpus.end()));
   auto note = [&](const std::string& model, const std::vector<std::string>& warnings) {
     for (const auto& w : warnings) {
       const std::string text = model + ": " + w;
-      if (too_few_points(w)) {
-        if (!counted)
-          ++unfitted.curves;
-        counted = true;
-        if (std::find(unfitted.reasons.begin(), unfitted.reasons.end(), text) ==
-            unfitted.reasons.end())
-          unfitted.reasons.push_back(text);
+      if (is_too_few_counts(w)) {
+        unfitted.too_few.push_back({c.label(), model, false, counts, w});
         continue;
       }
       if (std::find(seen.begin(), seen.end(), text) != seen.end())
@@ -625,15 +617,12 @@ Document build_report_document(const ReportData& data, const PlotSet& plots) {
       doc.image(file, std::filesystem::path(file).filename().string());
     }
   }
-  if (unfitted.curves > 0 || unfitted.single_count > 0) {
+  if (!unfitted.too_few.empty() || unfitted.single_count > 0) {
     std::string text;
-    if (unfitted.curves > 0) {
-      std::string why;
-      for (const auto& r : unfitted.reasons)
-        why += (why.empty() ? "" : "; ") + r;
-      text = std::to_string(unfitted.curves) +
-             " curve(s) have too few GPU counts for a scaling law (" + why +
-             "); their efficiency is the measured one only.";
+    if (!unfitted.too_few.empty()) {
+      // "USL/Amdahl not fitted for 48 curves: 2 GPU counts, need 3".
+      text = summarize_fit_notes(unfitted.too_few).back() +
+             "; their efficiency is the measured one only.";
     }
     if (unfitted.single_count > 0) {
       text += (text.empty() ? "" : " ") + std::to_string(unfitted.single_count) +

@@ -134,12 +134,18 @@ void add_step_table(Document& doc, const Headline& h) {
   doc.table(std::move(t));
   std::vector<Paragraph> notes;
   notes.push_back({"Workload:", v.workload.describe() + "."});
-  notes.push_back({"Prediction:",
-                   "the training-step model from the parts (compute/gemm, the ring all-reduce "
-                   "fit, storage/seq_read) for the same shape, with " +
-                       format_percent(bucket_overlap(v.workload)) +
-                       " of the all-reduce assumed hidden (every bucket but the last one started "
-                       "during backward); error = predicted / measured - 1."});
+  notes.push_back(
+      {"Prediction:",
+       "the step's own measured compute, and its all-reduce bucket by bucket (" +
+           std::to_string(v.workload.buckets.bytes.size()) +
+           " bucket(s)) on a timeline: a bucket starts once backward has produced its gradients " +
+           (v.workload.buckets.overlap ? "" : "(here: after backward, --overlap off) ") +
+           "and the bucket before it is done, at the time the collectives/all_reduce records "
+           "measured for its size at that GPU count (the ring fit where none were measured); "
+           "what ends after backward is exposed. Input reads at storage/seq_read's rate. Error "
+           "= predicted / measured - 1."});
+  if (!v.compute_note.empty())
+    notes.push_back({"Compute:", v.compute_note + "."});
   if (!v.model) {
     notes.push_back({"No prediction:", v.model_problem});
   } else {

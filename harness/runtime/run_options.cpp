@@ -67,8 +67,9 @@ ArgParser run_argument_parser(const std::string& command) {
               "sequential (one pair at a time, to isolate congestion)")
       .option("model-params", "COUNT",
               "workload: parameters of the model trained, e.g. 16M (default: a step of "
-              "~0.1-1 s on one core)")
-      .option("tokens-per-gpu", "COUNT", "workload: tokens per GPU per step (default 256)")
+              "~0.1-1 s on one core; on GPUs 2 transformer layers of hidden 8192, 1.6G)")
+      .option("tokens-per-gpu", "COUNT",
+              "workload: tokens per GPU per step (default 256; on GPUs 8192)")
       .option("bucket-bytes", "SIZE", "workload: gradient all-reduce bucket (default 25M, as DDP)")
       .option("prefetch", "N", "workload: batches the loader reads ahead (default 2)")
       .option("input-bytes-per-step", "SIZE",

@@ -238,6 +238,11 @@ std::unique_ptr<CollectiveComm> CudaBackend::collectives(const Communicator& com
   return nccl_->collectives(comm, device_, stream_.get());
 }
 
+std::unique_ptr<CollectiveComm> CudaBackend::collectives_on(const Communicator& comm,
+                                                            cudaStream_t stream) {
+  return nccl_->collectives(comm, device_, stream);
+}
+
 std::string CudaBackend::why_no_collectives(const Communicator&) const {
   return nccl_version().empty() ? "this clusterbench was built without NCCL (nccl.h or libnccl not "
                                   "found at build time)"

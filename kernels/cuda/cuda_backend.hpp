@@ -35,6 +35,9 @@ public:
   double time_batch_graph(int k, const std::function<void()>& enqueue_one) override;
   void synchronize() override;
   std::unique_ptr<CollectiveComm> collectives(const Communicator& comm) override;
+  // The same communicator's collectives enqueued on another stream of this GPU (a training
+  // step's all-reduce beside its compute); wait() watches it like the others.
+  std::unique_ptr<CollectiveComm> collectives_on(const Communicator& comm, cudaStream_t stream);
   std::string why_no_collectives(const Communicator& comm) const override;
   // One NCCL communicator per GPU count, split from a world communicator (ncclCommSplit).
   void prepare_collectives(const Communicator& world,

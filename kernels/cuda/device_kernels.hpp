@@ -38,6 +38,13 @@ void launch_fill_uniform(DType t, void* p, std::size_t n, std::uint64_t seed, cu
 void launch_count_not_equal(DType t, const void* p, std::size_t n, double value,
                             unsigned long long* count, cudaStream_t stream);
 
+// The training step's: w = bf16(w + step * g) over n bf16 weights and float gradients; and n bf16
+// values u * scale, u uniform in [-1, 1) from a hash of the index and seed.
+void launch_sgd_update_bf16(void* weights, const float* gradients, std::size_t n, float step,
+                            cudaStream_t stream);
+void launch_fill_scaled_bf16(void* p, std::size_t n, std::uint64_t seed, float scale,
+                             cudaStream_t stream);
+
 // FMA peak: every thread runs kFmaChains independent chains x = x * b + c for `iterations`
 // steps (fp16/bf16 on half2 pairs, two FMAs per instruction) and stores its chains to
 // out[thread * kFmaChains ...] (out holds blocks * threads * kFmaChains elements of t; fp16/bf16

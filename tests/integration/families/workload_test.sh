@@ -62,6 +62,15 @@ for r in sorted(records, key=lambda r: r["gpus"]):
         problems.append(f"{g} GPUs: no input checked")
     if r["extra"]["largest_loss"] not in ("none", "exposed_comm", "input_wait", "unaccounted"):
         problems.append(f"{g} GPUs: largest_loss {r['extra']['largest_loss']}")
+    # The buckets the report's all-reduce timeline needs: sizes adding up to the gradients,
+    # each completed by a share of backward's compute that never falls.
+    sizes, shares = r["extra"].get("bucket_sizes", []), r["extra"].get("bucket_ready_share", [])
+    if not sizes or len(sizes) != len(shares) or abs(sum(sizes) - r["extra"]["gradient_bytes"]) > 0.5:
+        problems.append(f"{g} GPUs: bucket_sizes {sizes} / shares {shares} do not describe the gradients")
+    elif any(not 0 < s <= 1 for s in shares) or shares != sorted(shares):
+        problems.append(f"{g} GPUs: bucket_ready_share {shares} not rising within (0, 1]")
+    if not 0 < m["backward_s"] <= m["compute_s"]:
+        problems.append(f"{g} GPUs: backward_s {m['backward_s']} outside (0, compute_s]")
 for p in problems:
     print(p)
 sys.exit(1 if problems else 0)

@@ -271,6 +271,52 @@ TEST_F(CliTest, FitStoresAndPrintsWarningsOfWeakCurves) {
       << r.out;
 }
 
+TEST_F(CliTest, FitOfARunWithTwoGpuCountsEndsWithOneLineOfWhatIsNotFitted) {
+  cb::ResultsFile f;
+  f.run = {{"id", "two-counts"}};
+  auto add = [&](const std::string& suite, const std::string& c, nlohmann::json params, int n,
+                 nlohmann::json metrics, double seconds) {
+    cb::Record r;
+    r.suite = suite;
+    r.case_name = c;
+    r.params = std::move(params);
+    r.gpus = n;
+    r.ranks_per_node = n;
+    r.samples_s.assign(5, seconds);
+    r.stats = cb::summarize(r.samples_s);
+    r.metrics = std::move(metrics);
+    f.records.push_back(r);
+  };
+  for (int n : {1, 2}) {
+    for (const char* c : {"copy", "scale", "add", "triad"})
+      add("compute", c, {{"bytes", 1 << 26}}, n, {{"gbps", 10.0 * n}}, 1e-3);
+    for (double bytes : {1e6, 4e6, 16e6}) {
+      const double t = 20e-6 + bytes / 5e9;
+      add("collectives", "all_reduce",
+          {{"bytes", static_cast<std::uint64_t>(bytes)}, {"dtype", "float"}, {"op", "sum"}}, n,
+          {{"time_us", t * 1e6}, {"busbw_gbps", bytes / t / 1e9}}, t);
+    }
+  }
+  cb::write_results_atomic(f, file("two.json"));
+  auto r = run("fit " + file("two.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::size_t warnings = 0;
+  for (std::size_t at = r.out.find("warning:"); at != std::string::npos;
+       at = r.out.find("warning:", at + 1))
+    ++warnings;
+  EXPECT_EQ(warnings, 1u) << r.out;
+  const std::string last = "warning: USL/Amdahl not fitted for 5 curves: 2 GPU counts, need 3\n";
+  ASSERT_GE(r.out.size(), last.size());
+  EXPECT_EQ(r.out.substr(r.out.size() - last.size()), last) << r.out;
+  // Every curve's own reasons stay in the fits section.
+  r = run("fit " + file("two.json") + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["curves"].size(), 7u); // 4 compute, 3 all_reduce sizes
+  for (const auto& c : j["curves"])
+    EXPECT_NE(c["usl"]["warnings"].dump().find("needs at least 3"), std::string::npos) << c;
+}
+
 TEST_F(CliTest, CostFromResults) {
   const std::string path = write_results("run.json");
   auto r = run("cost --gpu-hours 1000 --price 3 --gpus 8 --from " + path +

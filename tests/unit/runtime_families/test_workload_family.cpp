@@ -14,6 +14,7 @@
 #include "workload/bucket_plan.hpp"
 #include "workload/gradient_sync.hpp"
 #include "workload/step_parts.hpp"
+#include "workload/transformer_shape.hpp"
 #include "workload/workload_shape.hpp"
 
 namespace cb {
@@ -54,6 +55,86 @@ TEST(BucketPlan, OneBucketWhenTheGradientsFitAndOneElementAtLeast) {
   EXPECT_EQ(plan_buckets(1, 3, 1, 4).size(), 3u);
   EXPECT_EQ(bucket_count(1, 3, 1, 4), 3u);
   EXPECT_TRUE(plan_buckets(0, 100, 1024, 4).empty());
+}
+
+TEST(BucketPlan, LayersOfDifferentSizesEachBucketReadyAfterTheLayerOfItsFirstElement) {
+  // Layers of 300, 100 and 400 elements (from 0, 300, 400), buckets of 250 floats: [550, 800) in
+  // layer 2, [300, 550) from layer 1, [50, 300) and [0, 50) in layer 0.
+  const auto buckets = plan_buckets(std::vector<std::uint64_t>{300, 100, 400}, 250 * 4, 4);
+  ASSERT_EQ(buckets.size(), 4u);
+  EXPECT_EQ(bucket_count(std::vector<std::uint64_t>{300, 100, 400}, 250 * 4, 4), 4u);
+  EXPECT_EQ(buckets[0].offset, 550u);
+  EXPECT_EQ(buckets[0].ready_after, 2);
+  EXPECT_EQ(buckets[1].offset, 300u);
+  EXPECT_EQ(buckets[1].ready_after, 1);
+  EXPECT_EQ(buckets[2].offset, 50u);
+  EXPECT_EQ(buckets[2].ready_after, 0);
+  EXPECT_EQ(buckets[3].count, 50u);
+  // Equal layers: the same buckets as the uniform plan.
+  const auto uniform = plan_buckets(4, 1000, 1200 * 4, 4);
+  const auto general = plan_buckets(std::vector<std::uint64_t>(4, 1000), 1200 * 4, 4);
+  ASSERT_EQ(general.size(), uniform.size());
+  for (std::size_t i = 0; i < uniform.size(); ++i) {
+    EXPECT_EQ(general[i].offset, uniform[i].offset);
+    EXPECT_EQ(general[i].count, uniform[i].count);
+    EXPECT_EQ(general[i].ready_after, uniform[i].ready_after);
+  }
+}
+
+TEST(TransformerShape, GpuDefaultIsTwoLayersOfHidden8192And8192Tokens) {
+  RunConfig config;
+  const TransformerShape s = transformer_shape(config);
+  EXPECT_EQ(s.hidden, 8192);
+  EXPECT_EQ(s.blocks, 2);
+  EXPECT_EQ(s.tokens, 8192);
+  EXPECT_DOUBLE_EQ(s.params(), 2 * 12.0 * 8192 * 8192);
+  EXPECT_DOUBLE_EQ(s.flops_per_step(), 6 * s.params() * 8192);
+  const auto layers = s.layers();
+  ASSERT_EQ(layers.size(), 8u);
+  EXPECT_EQ(layers[0].out, 3 * 8192); // QKV
+  EXPECT_EQ(layers[1].in, 8192);      // attention output
+  EXPECT_EQ(layers[2].out, 4 * 8192); // MLP up
+  EXPECT_EQ(layers[3].in, 4 * 8192);  // MLP down
+  std::uint64_t elements = 0;
+  for (const auto& l : layers)
+    elements += l.elements();
+  EXPECT_EQ(static_cast<double>(elements), s.params());
+  // 2 B weights + 4 B gradients per parameter, then bf16 activations: (7 h 2 + 4 h + 8 h) T.
+  const double h = 8192, t = 8192;
+  EXPECT_DOUBLE_EQ(static_cast<double>(s.memory_bytes()),
+                   6 * s.params() + 2 * (7 * h * 2 + 4 * h + 8 * h) * t);
+}
+
+TEST(TransformerShape, SmallModelsNarrowTheHiddenSizeLargeOnesAddLayers) {
+  RunConfig config;
+  config.model_params = 12.0 * 1024 * 1024; // one layer of hidden 1024
+  config.tokens_per_gpu = 512;
+  TransformerShape s = transformer_shape(config);
+  EXPECT_EQ(s.hidden, 1024);
+  EXPECT_EQ(s.blocks, 1);
+  EXPECT_EQ(s.tokens, 512);
+  config.model_params = 7e9;
+  s = transformer_shape(config);
+  EXPECT_EQ(s.hidden, 8192);
+  EXPECT_EQ(s.blocks, 9); // 7e9 / 805 M
+  config.model_params = 1;
+  EXPECT_EQ(transformer_shape(config).hidden, kHiddenMultiple);
+}
+
+TEST(TransformerShape, AModelTooLargeForTheGpuNamesTheFlag) {
+  RunConfig config;
+  const TransformerShape s = transformer_shape(config);
+  const std::uint64_t h200 = 141ull << 30;
+  EXPECT_NO_THROW(check_transformer_memory(s, h200, 64ull << 20));
+  EXPECT_NO_THROW(check_transformer_memory(s, 0, 0)); // unknown: nothing to hold it against
+  config.model_params = 70e9;
+  try {
+    check_transformer_memory(transformer_shape(config), h200, 64ull << 20);
+    FAIL() << "a 70 B model fit on one GPU";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("--model-params: 87 transformer layer(s)", 0), 0u)
+        << e.what();
+  }
 }
 
 TEST(WorkloadShape, HostDefaultIsFourLayersOf2048And256Tokens) {
