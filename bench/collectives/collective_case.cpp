@@ -140,13 +140,13 @@ Record CollectiveCase::run_one(const CaseContext& ctx, CollectiveComm& comm,
       m["node_link_gbps"] = algbw * node_factor;
     return m;
   };
-  if (ctx.config.cuda_graph) {
-    // The batch of k calls is captured once per sample and launched as one graph.
-    ctx.measure_timed_into(
-        record, [&](int k) { return ctx.backend.time_batch_graph(k, one_op); }, metrics);
-  } else {
-    ctx.measure_into(record, one_op, metrics);
-  }
+  // The batch of k calls is captured once per sample and launched as one graph (--cuda-graph).
+  const Measurement m =
+      ctx.config.cuda_graph
+          ? ctx.measure_timed_into(
+                record, [&](int k) { return ctx.backend.time_batch_graph(k, one_op); }, metrics)
+          : ctx.measure_into(record, one_op, metrics);
+  ctx.add_rank_timing(record, m);
 
   // Verification outside the timed region: fresh data (in-place timing overwrote it), one call.
   // Out of place, the receive buffer still holds the timed calls' results: poison it first
@@ -226,6 +226,16 @@ void CollectiveCase::print_rows(std::ostream& out, const std::vector<Record>& re
     if (r.status == "skipped" && r.reason != printed_skip_reason_) {
       out << "#   skipped: " << r.reason << "\n";
       printed_skip_reason_ = r.reason;
+    }
+    if (r.straggler) {
+      const StragglerRank& s = *r.straggler;
+      std::snprintf(line, sizeof line,
+                    "#   %s: straggler rank %d (%s device %d): shortest own time in %.0f%% of "
+                    "samples, %.2fx the others' median\n",
+                    r.params.value("in_place", false) ? "in-place" : "out-of-place", s.rank,
+                    s.host.c_str(), s.device, s.shortest_share * 100,
+                    s.others_median_s > 0 ? s.median_s / s.others_median_s : 0.0);
+      out << line;
     }
   }
 }
