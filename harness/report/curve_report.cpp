@@ -32,8 +32,10 @@ public:
       const std::string metric = headline_metric(r);
       if (metric.empty())
         continue;
-      const auto [it, inserted] =
-          best_.emplace(record_key(r.suite, r.case_name, metric, r.params, r.gpus), &r);
+      // Keyed by the params the curves carry: identity_params leaves out a collective's element
+      // count, which its bytes and dtype already say.
+      const auto [it, inserted] = best_.emplace(
+          record_key(r.suite, r.case_name, metric, identity_params(r.params), r.gpus), &r);
       if (!inserted && r.samples_s.size() > it->second->samples_s.size())
         it->second = &r;
     }
