@@ -146,7 +146,7 @@ Record CollectiveCase::run_one(const CaseContext& ctx, CollectiveComm& comm,
           ? ctx.measure_timed_into(
                 record, [&](int k) { return ctx.backend.time_batch_graph(k, one_op); }, metrics)
           : ctx.measure_into(record, one_op, metrics);
-  ctx.add_rank_timing(record, m);
+  ctx.add_rank_timing(record, m, waits_for_every_rank());
 
   // Verification outside the timed region: fresh data (in-place timing overwrote it), one call.
   // Out of place, the receive buffer still holds the timed calls' results: poison it first

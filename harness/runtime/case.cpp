@@ -116,13 +116,14 @@ void CaseContext::finish_record(Record& record, const Measurement& m,
   }
 }
 
-void CaseContext::add_rank_timing(Record& record, const Measurement& m) const {
+void CaseContext::add_rank_timing(Record& record, const Measurement& m, bool name_straggler) const {
   const bool root = comm.rank() == 0;
   std::optional<StragglerFinding> straggler;
   std::array<int, kRankSamplesRanks> keep;
   keep.fill(-1);
   if (root) {
-    straggler = find_straggler(m.rank_timing, m.samples_s.size());
+    if (name_straggler)
+      straggler = find_straggler(m.rank_timing, m.samples_s.size(), m.batch);
     const std::vector<std::size_t> chosen = ranks_to_keep(m.rank_timing, straggler);
     for (std::size_t i = 0; i < chosen.size() && i < keep.size(); ++i)
       keep[i] = static_cast<int>(chosen[i]);

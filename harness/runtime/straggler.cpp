@@ -28,7 +28,7 @@ double chance_of_share(std::size_t hits, std::size_t samples, std::size_t ranks)
 }
 
 std::optional<StragglerFinding> find_straggler(const std::vector<RankTiming>& ranks,
-                                               std::size_t samples) {
+                                               std::size_t samples, int batch) {
   if (ranks.size() < 2 || samples < kStragglerMinSamples)
     return std::nullopt;
   // The rank most often the shortest; on a tie the one with the lower median.
@@ -58,6 +58,8 @@ std::optional<StragglerFinding> find_straggler(const std::vector<RankTiming>& ra
   }
   f.others_median_s = median(others);
   if (!(f.others_median_s > 0) || f.median_s > (1 - kStragglerGap) * f.others_median_s)
+    return std::nullopt;
+  if ((f.others_median_s - f.median_s) * batch < kStragglerMinWait_s)
     return std::nullopt;
   return f;
 }

@@ -11,7 +11,8 @@
 //   - its own time was the shortest in most samples (share > kStragglerMinShare);
 //   - that share is no accident of equal ranks: with each rank the shortest with probability 1/P,
 //     the chance that any of the P ranks is the shortest this often is at most kStragglerChance;
-//   - its median own time is at least kStragglerGap below the median of the other ranks' medians.
+//   - its median own time is at least kStragglerGap below the median of the other ranks' medians;
+//   - and the others waited at least kStragglerMinWait_s per batch for it.
 #include <cstddef>
 #include <optional>
 #include <vector>
@@ -28,6 +29,13 @@ inline constexpr double kStragglerChance = 1e-3;
 // batch of at least batch_time_s (2 ms): microseconds, a few percent at the very most on a
 // thousand nodes. 10 % is clear of that, and it is the fleet rules' 0.90 x median scale.
 inline constexpr double kStragglerGap = 0.10;
+// The gap above is a share of a batch of at least batch_time_s. A batch can be shorter (a
+// calibration operation preempted by the OS picks a batch of 1 for a microsecond collective):
+// then the barrier's exit order alone, the same rank last out every time, makes a wait of a
+// microsecond look like most of the time. 50 us per batch is above that exit skew even across a
+// thousand nodes (a tree of ten levels of a few microseconds each), and a quarter of what a
+// batch of 2 ms loses at the 10 % gap.
+inline constexpr double kStragglerMinWait_s = 50e-6;
 
 struct StragglerFinding {
   std::size_t index = 0; // in the comm rank order of the timings
@@ -42,9 +50,10 @@ struct StragglerFinding {
 // the binomial upper tail, at most 1.
 double chance_of_share(std::size_t hits, std::size_t samples, std::size_t ranks);
 
-// The rule above over the ranks' summaries of `samples` samples; nullopt names nobody.
+// The rule above over the ranks' summaries of `samples` samples of `batch` operations each
+// (their times are per operation); nullopt names nobody.
 std::optional<StragglerFinding> find_straggler(const std::vector<RankTiming>& ranks,
-                                               std::size_t samples);
+                                               std::size_t samples, int batch);
 
 // Whose raw own samples a record keeps (at most kRankSamplesRanks, in this order, no repeats): the
 // named straggler or else the rank with the lowest median own time (the one most waited for), the

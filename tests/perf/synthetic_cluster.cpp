@@ -68,7 +68,7 @@ struct Maker {
         entry["shortest_share"] = round_significant(share, 4);
       timing.push_back({median_s, entry["p99_s"].get<double>(), share});
     }
-    const auto straggler = find_straggler(timing, kSamples);
+    const auto straggler = find_straggler(timing, kSamples, r.extra["batch"].get<int>());
     for (std::size_t i : ranks_to_keep(timing, straggler)) {
       nlohmann::json samples = nlohmann::json::array();
       for (int k = 0; k < kSamples; ++k)
