@@ -21,6 +21,8 @@ protected:
     return pattern_value(kRoot, j);
   }
   bool receives(int rank, bool in_place) const override { return in_place || rank != kRoot; }
+  // Only the root's data is needed: the root may finish first without having arrived last.
+  bool waits_for_every_rank() const override { return false; }
   void call(CollectiveComm& comm, const void* send, void* recv, std::size_t count, DType t,
             ReduceOp) const override {
     comm.broadcast(send, recv, count, t, kRoot);

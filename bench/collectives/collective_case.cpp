@@ -138,13 +138,13 @@ Record CollectiveCase::run_one(const CaseContext& ctx, CollectiveComm& comm,
       m["node_link_gbps"] = algbw * node_factor;
     return m;
   };
-  if (ctx.config.cuda_graph) {
-    // The batch of k calls is captured once per sample and launched as one graph.
-    ctx.measure_timed_into(
-        record, [&](int k) { return ctx.backend.time_batch_graph(k, one_op); }, metrics);
-  } else {
-    ctx.measure_into(record, one_op, metrics);
-  }
+  // The batch of k calls is captured once per sample and launched as one graph (--cuda-graph).
+  const Measurement m =
+      ctx.config.cuda_graph
+          ? ctx.measure_timed_into(
+                record, [&](int k) { return ctx.backend.time_batch_graph(k, one_op); }, metrics)
+          : ctx.measure_into(record, one_op, metrics);
+  ctx.add_rank_timing(record, m, waits_for_every_rank());
 
   // Verification outside the timed region: fresh data (in-place timing overwrote it), one call.
   // Out of place, the receive buffer still holds the timed calls' results: poison it first

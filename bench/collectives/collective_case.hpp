@@ -49,6 +49,10 @@ protected:
   virtual std::size_t in_place_recv_offset(int rank, const CollectiveShape& s) const;
   // Ranks whose receive buffer the call defines (out-of-place broadcast leaves the root's alone).
   virtual bool receives(int rank, bool in_place) const;
+  // Does every rank's result need every other rank's data? Then no rank finishes before the last
+  // one arrives, and the rank with the shortest own time is the one the others waited for: the
+  // record may name a straggler (runtime/straggler.hpp). Rooted collectives say no.
+  virtual bool waits_for_every_rank() const { return true; }
   virtual void call(CollectiveComm& comm, const void* send, void* recv, std::size_t count, DType t,
                     ReduceOp op) const = 0;
 

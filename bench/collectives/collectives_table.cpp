@@ -63,6 +63,16 @@ public:
         out << "#   skipped: " << r.reason << "\n";
         printed_skip_reason_ = r.reason;
       }
+      if (r.straggler) {
+        const StragglerRank& s = *r.straggler;
+        std::snprintf(line, sizeof line,
+                      "#   %s: straggler rank %d (%s device %d): shortest own time in %.0f%% of "
+                      "samples, %.2fx the others' median\n",
+                      r.params.value("in_place", false) ? "in-place" : "out-of-place", s.rank,
+                      s.host.c_str(), s.device, s.shortest_share * 100,
+                      s.others_median_s > 0 ? s.median_s / s.others_median_s : 0.0);
+        out << line;
+      }
     }
   }
 

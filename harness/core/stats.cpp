@@ -67,7 +67,13 @@ Stats summarize(const std::vector<double>& values) {
   s.cv = s.mean == 0.0 ? 0.0 : s.stddev / s.mean;
   s.p05 = percentile(values, 0.05);
   s.p95 = percentile(values, 0.95);
+  s.p99 = percentile(values, 0.99);
+  s.spike = spike_ratio(s.p99, s.median);
   return s;
+}
+
+double spike_ratio(double p99, double median) {
+  return median > 0 ? p99 / median : 0.0;
 }
 
 double round_significant(double value, int digits) {

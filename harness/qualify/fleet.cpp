@@ -67,6 +67,7 @@ public:
     }
     judge_ranks_and_nodes(index, r);
     judge_links(index, r);
+    judge_straggler(index, r);
   }
 
 private:
@@ -186,6 +187,35 @@ private:
       judge_fleet(index, r, FleetKind::link, metric, links);
   }
 
+  // The rank a collective waited for, as the record names it; not a fleet of its own (the rule
+  // already compared it with the other ranks), and a warning only.
+  void judge_straggler(std::size_t index, const Record& r) {
+    if (!r.straggler)
+      return;
+    const StragglerRank& s = *r.straggler;
+    Outlier o;
+    o.record_index = index;
+    o.record = describe_record(r);
+    o.metric = "time_us";
+    o.kind = FleetKind::straggler;
+    o.who.host = s.host;
+    o.who.device = s.device;
+    o.who.rank = s.rank;
+    if (r.per_rank.is_array()) {
+      for (const auto& entry : r.per_rank) {
+        if (entry.is_object() && int_field(entry, "rank") == s.rank)
+          o.who.uuid = string_field(entry, "uuid");
+      }
+    }
+    o.value = s.median_s * 1e6;
+    o.fleet_median = s.others_median_s * 1e6;
+    o.fleet_size = static_cast<std::size_t>(r.gpus);
+    o.by_straggler = true;
+    o.shortest_share = s.shortest_share;
+    o.ratio = s.others_median_s > 0 ? s.median_s / s.others_median_s : 0;
+    report_.outliers.push_back(std::move(o));
+  }
+
   // The verdicts of the pair tests' second pass: the nodes and links it named.
   void judge_second_pass(std::size_t index, const Record& r, const json& pass) {
     auto matrix = r.extra.find("matrix");
@@ -263,6 +293,8 @@ std::vector<Suspect> name_suspects(const std::vector<Outlier>& outliers) {
   std::map<std::string, Suspect> suspects;
   std::map<std::string, Suspect> link_ends;
   for (const auto& o : outliers) {
+    if (o.warns_only())
+      continue;
     const std::string kind(fleet_kind_name(o.kind));
     if (o.kind != FleetKind::link) {
       add_finding(suspects, kind + "|" + member_key(o.who), o.kind, o.who, {}, o.ratio, false);
@@ -302,8 +334,15 @@ std::string_view fleet_kind_name(FleetKind k) {
     return "link";
   case FleetKind::node:
     return "node";
+  case FleetKind::straggler:
+    return "straggler";
   }
   return "gpu";
+}
+
+std::size_t FleetReport::failing() const {
+  return static_cast<std::size_t>(std::count_if(outliers.begin(), outliers.end(),
+                                                [](const Outlier& o) { return !o.warns_only(); }));
 }
 
 std::optional<double> robust_z(double x, double median, double mad) {
@@ -368,6 +407,16 @@ std::string member_label(FleetKind kind, const FleetMember& who, const FleetMemb
   switch (kind) {
   case FleetKind::node:
     return "node " + (who.host.empty() ? std::string("?") : who.host);
+  case FleetKind::straggler: {
+    const std::string text =
+        "rank " + (who.rank >= 0 ? std::to_string(who.rank) : std::string("?"));
+    std::string where = on_host(who) + (who.device >= 0 ? gpu(who) : "");
+    while (!where.empty() && where.back() == ' ')
+      where.pop_back();
+    if (!who.uuid.empty())
+      where += " (" + who.uuid + ")";
+    return where.empty() ? text : text + " on " + where;
+  }
   case FleetKind::gpu: {
     std::string text = on_host(who) + gpu(who);
     if (!who.uuid.empty())

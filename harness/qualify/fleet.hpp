@@ -9,6 +9,11 @@
 // 0.6745 (x - median) / MAD, is below the spec's threshold (-3.5), or when it is under 0.90 x the
 // fleet median (mirrored for latencies, where high is bad). With MAD = 0 the robust z is
 // undefined and the fraction-of-median rule decides alone.
+//
+// A collective record that names its straggler (record.straggler: the rank the others waited
+// for, runtime/straggler.hpp) gives an outlier of kind `straggler`. It warns and never fails the
+// fleet: a late arrival can come from a host's scheduling as much as from its hardware, and what
+// the wait costs is judged by the collective's own checks.
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,7 +23,7 @@
 
 namespace cb {
 
-enum class FleetKind { gpu, link, node };
+enum class FleetKind { gpu, link, node, straggler };
 std::string_view fleet_kind_name(FleetKind k);
 
 // Who a fleet member is. Unknown fields stay empty / -1.
@@ -47,8 +52,13 @@ struct Outlier {
   // pair (median for bandwidth, lowest for latency), fleet_size the members of the tier.
   bool by_second_pass = false;
   // The member's performance relative to the fleet median (below 1 is worse), whichever way the
-  // metric points.
+  // metric points; for a straggler, its own time / the others' median.
   double ratio = 1;
+  // A straggler: value and fleet_median are its own and the others' median time (time_us);
+  // shortest_share how often its own time was the shortest. It warns only.
+  bool by_straggler = false;
+  double shortest_share = 0;
+  bool warns_only() const { return by_straggler; }
 };
 
 // A part named by one or more outliers: a GPU, a node, a link, or a GPU at the end of several
@@ -65,8 +75,11 @@ struct Suspect {
 
 struct FleetReport {
   int fleets_examined = 0;
-  std::vector<Outlier> outliers;
-  std::vector<Suspect> suspects; // most often named first
+  std::vector<Outlier> outliers; // stragglers among them, which warn only
+  std::vector<Suspect> suspects; // most often named first; from the outliers that fail
+  // Outliers that fail the fleet, and those that only warn (stragglers).
+  std::size_t failing() const;
+  std::size_t warnings() const { return outliers.size() - failing(); }
 };
 
 // The robust z of x; nullopt when MAD is 0.
@@ -86,7 +99,7 @@ OutlierFlags flag_outliers(const std::vector<double>& values, const FleetRules& 
 
 FleetReport analyze_fleet(const ResultsFile& results, const FleetRules& rules);
 
-// "host n1 GPU 3 (GPU-1234)", "node n2", "host n1 GPU 2 -> GPU 6".
+// "host n1 GPU 3 (GPU-1234)", "node n2", "host n1 GPU 2 -> GPU 6", "rank 5 on host n2 GPU 1".
 std::string member_label(FleetKind kind, const FleetMember& who, const FleetMember& to = {});
 
 } // namespace cb

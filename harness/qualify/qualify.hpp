@@ -35,8 +35,8 @@ struct QualifyReport {
   std::string results_path;
   std::vector<CheckRow> rows;
   FleetReport fleet;
-  // The fleet row: FAIL when any outlier is named, PASS when at least one fleet was judged,
-  // INCONCLUSIVE when none could be and the spec requires one; absent otherwise.
+  // The fleet row: FAIL when any outlier but a straggler is named, PASS when at least one fleet was
+  // judged, INCONCLUSIVE when none could be and the spec requires one; absent otherwise.
   std::optional<Verdict> fleet_verdict;
   Verdict overall = Verdict::inconclusive;
   int passed = 0, failed = 0, inconclusive = 0; // over rows and the fleet row

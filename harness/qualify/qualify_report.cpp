@@ -132,7 +132,11 @@ std::string format_qualify_text(const QualifyReport& report) {
     table.push_back(check_cells(row));
   if (report.fleet_verdict) {
     std::string summary = std::to_string(report.fleet.fleets_examined) + " fleets judged, " +
-                          std::to_string(report.fleet.outliers.size()) + " outliers";
+                          std::to_string(report.fleet.failing()) + " outliers";
+    if (report.fleet.warnings() > 0) {
+      summary += ", " + std::to_string(report.fleet.warnings()) + " straggler" +
+                 (report.fleet.warnings() == 1 ? "" : "s") + " (warn)";
+    }
     table.push_back({"fleet", summary, "-", "-", "-", "-",
                      std::string(verdict_name(*report.fleet_verdict)),
                      report.fleet.fleets_examined == 0 ? "no record has enough peers" : ""});
@@ -156,6 +160,16 @@ std::string format_qualify_text(const QualifyReport& report) {
   if (!report.fleet.outliers.empty()) {
     out << "\noutliers (" << outlier_rules_text(spec.fleet) << "):\n";
     for (const auto& o : report.fleet.outliers) {
+      if (o.by_straggler) {
+        char share[32];
+        std::snprintf(share, sizeof share, "%.0f%%", o.shortest_share * 100);
+        out << "  " << member_label(o.kind, o.who, o.to) << ": straggler, own time "
+            << with_unit(o.value, o.metric) << ", the others' median "
+            << with_unit(o.fleet_median, o.metric) << " (" << format_ratio(o.ratio)
+            << "x; the shortest in " << share << " of samples, " << o.fleet_size << " ranks) in "
+            << o.record << " [warns]\n";
+        continue;
+      }
       if (o.by_second_pass) {
         out << "  " << member_label(o.kind, o.who, o.to) << ": retested at "
             << with_unit(o.value, o.metric) << ", "
@@ -178,7 +192,12 @@ std::string format_qualify_text(const QualifyReport& report) {
       out << ", " << o.fleet_size << " " << fleet_kind_name(o.kind) << "s) in " << o.record << " ["
           << o.metric << "]\n";
     }
-    out << "\nsuspects:\n";
+    if (report.fleet.warnings() > 0) {
+      out << "  (a straggler is the rank the others waited for: it warns and does not fail the "
+             "fleet; the collective's own checks judge what the wait costs)\n";
+    }
+    if (!report.fleet.suspects.empty())
+      out << "\nsuspects:\n";
     for (const auto& s : report.fleet.suspects) {
       out << "  " << s.label << ": named by " << s.outliers << " outlier"
           << (s.outliers == 1 ? "" : "s") << (s.via_links ? " among its links" : "") << ", worst "
@@ -191,6 +210,10 @@ std::string format_qualify_text(const QualifyReport& report) {
   if (!report.fleet.suspects.empty()) {
     out << "; " << report.fleet.suspects.size() << " suspect"
         << (report.fleet.suspects.size() == 1 ? "" : "s") << " named";
+  }
+  if (report.fleet.warnings() > 0) {
+    out << "; " << report.fleet.warnings() << " straggler"
+        << (report.fleet.warnings() == 1 ? "" : "s") << " named (warn)";
   }
   out << ")\n";
   return out.str();
@@ -241,6 +264,9 @@ json qualify_to_json(const QualifyReport& report) {
     j["ratio"] = o.ratio;
     j["robust_z"] = optional_number(o.robust_z);
     j["fleet_size"] = o.fleet_size;
+    j["severity"] = o.warns_only() ? "warn" : "fail";
+    if (o.by_straggler)
+      j["shortest_share"] = o.shortest_share;
     json rules = json::array();
     if (o.by_robust_z)
       rules.push_back("robust_z");
@@ -248,6 +274,8 @@ json qualify_to_json(const QualifyReport& report) {
       rules.push_back("fraction_of_median");
     if (o.by_second_pass)
       rules.push_back("second_pass");
+    if (o.by_straggler)
+      rules.push_back("straggler");
     j["rules"] = std::move(rules);
     outliers.push_back(std::move(j));
   }
@@ -277,6 +305,7 @@ json qualify_to_json(const QualifyReport& report) {
       {"fleet",
        {{"verdict", report.fleet_verdict ? json(verdict_name(*report.fleet_verdict)) : json()},
         {"fleets_examined", report.fleet.fleets_examined},
+        {"warnings", report.fleet.warnings()},
         {"rules",
          {{"robust_z", spec.fleet.robust_z},
           {"fraction_of_median", spec.fleet.fraction_of_median},

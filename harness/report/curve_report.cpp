@@ -32,8 +32,10 @@ public:
       const std::string metric = headline_metric(r);
       if (metric.empty())
         continue;
-      const auto [it, inserted] =
-          best_.emplace(record_key(r.suite, r.case_name, metric, r.params, r.gpus), &r);
+      // Keyed by the params the curves carry: identity_params leaves out a collective's element
+      // count, which its bytes and dtype already say.
+      const auto [it, inserted] = best_.emplace(
+          record_key(r.suite, r.case_name, metric, identity_params(r.params), r.gpus), &r);
       if (!inserted && r.samples_s.size() > it->second->samples_s.size())
         it->second = &r;
     }
@@ -117,6 +119,8 @@ CurveReport curve_report(const Curve& curve, const StoredFits& stored, const Rec
     if (const Record* r = index.find(curve, curve.gpus[i])) {
       row.spread = per_rank_spread(*r, curve.key.metric);
       row.status = r->status;
+      row.spike = r->stats.spike;
+      row.straggler = r->straggler;
     }
     report.rows.push_back(std::move(row));
   }
@@ -139,6 +143,10 @@ void add_alpha_beta(FamilyReport& family, const ResultsFile& results,
 }
 
 } // namespace
+
+double straggler_ratio(const StragglerRank& s) {
+  return s.others_median_s > 0 ? s.median_s / s.others_median_s : 1.0;
+}
 
 std::string CurveReport::label() const {
   const std::string params = describe_params(curve().key.params);
@@ -198,10 +206,17 @@ std::vector<FamilyReport> build_family_reports(const ResultsFile& results,
       has_records = true;
       if (r.status == RecordStatus::skipped || r.status == RecordStatus::failed) {
         family.not_run.push_back({r.case_name, r.params, r.gpus, r.status, r.reason});
+      } else if (r.straggler) {
+        family.stragglers.push_back(
+            {r.case_name, r.params, r.gpus, r.nodes, *r.straggler, r.stats.spike});
       }
     }
     if (!has_records)
       continue;
+    std::stable_sort(family.stragglers.begin(), family.stragglers.end(),
+                     [](const StragglerRow& a, const StragglerRow& b) {
+                       return straggler_ratio(a.straggler) < straggler_ratio(b.straggler);
+                     });
     std::vector<std::size_t> of_suite;
     for (std::size_t i = 0; i < curves.size(); ++i) {
       if (curves[i].key.suite == suite)

@@ -21,6 +21,8 @@ struct CurveRow {
   std::optional<double> efficiency;
   std::optional<PerRankSpread> spread;
   RecordStatus status = RecordStatus::ok; // ok | noisy
+  double spike = 0;   // the record's p99 / median sample (0 when unknown)
+  std::optional<StragglerRank> straggler; // the rank the record's collective waited for
 };
 
 // Scaling efficiency at a GPU count: measured where measured, else what a fitted law predicts.
@@ -45,6 +47,9 @@ struct CurveReport {
   std::string label() const;
 };
 
+// A straggler's own median time over the others' median (below 1: the others waited).
+double straggler_ratio(const StragglerRank& s);
+
 // Measured where the curve has the count, else the USL fitted to the aggregate (when it fitted),
 // else Amdahl's law: E(N) = X(N) / (N X1) or S(N) / N.
 EfficiencyEstimate efficiency_at(const CurveReport& curve, int gpus);
@@ -57,6 +62,16 @@ struct NotRunRecord {
   std::string reason;
 };
 
+// A record that names its straggler (collectives): where, and how much the others waited.
+struct StragglerRow {
+  std::string case_name;
+  nlohmann::json params;
+  int gpus = 0;
+  int nodes = 1;
+  StragglerRank straggler;
+  double spike = 0; // the record's p99 / median sample
+};
+
 struct FamilyReport {
   std::string suite;
   std::vector<CurveReport> curves; // shown: the largest problem size of each configuration
@@ -65,6 +80,9 @@ struct FamilyReport {
   std::vector<HockneyFit> hockney;
   std::string alpha_beta_source; // "fits section" or "computed"
   std::vector<NotRunRecord> not_run;
+  // Every usable record of the suite that names a straggler, the largest wait (the lowest own /
+  // others' time) first.
+  std::vector<StragglerRow> stragglers;
 };
 
 // Families in the order compute, links, collectives, storage, then any other suite as it first

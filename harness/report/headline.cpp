@@ -176,6 +176,9 @@ std::vector<Straggler> find_stragglers(const std::vector<FamilyReport>& families
     for (const auto& c : family.curves) {
       for (const auto& row : c.rows) {
         const auto& s = row.spread;
+        // Where a collective names its straggler, its lowest own figure is a rank that waited.
+        if (row.straggler)
+          continue;
         if (!s || s->count < 2 || !(s->median > 0) || !(s->min < kStragglerShare * s->median))
           continue;
         const std::string rank = describe_rank(s->slowest);
@@ -193,6 +196,36 @@ std::vector<Straggler> find_stragglers(const std::vector<FamilyReport>& families
   }
   std::stable_sort(found.begin(), found.end(),
                    [](const Straggler& a, const Straggler& b) { return a.share < b.share; });
+  return found;
+}
+
+std::vector<WaitedFor> find_waited_for(const std::vector<FamilyReport>& families) {
+  std::vector<WaitedFor> found;
+  for (const auto& family : families) {
+    for (const auto& row : family.stragglers) {
+      const StragglerRank& s = row.straggler;
+      auto it = std::find_if(found.begin(), found.end(), [&](const WaitedFor& w) {
+        return w.rank.rank == s.rank && w.rank.host == s.host && w.rank.device == s.device;
+      });
+      if (it == found.end())
+        it = found.insert(found.end(), WaitedFor{s, 0, 2.0, {}});
+      ++it->records;
+      const double ratio = straggler_ratio(s);
+      if (ratio < it->worst_ratio) {
+        it->worst_ratio = ratio;
+        it->rank = s;
+        const std::string params = describe_params(row.params);
+        it->worst_where = family.suite + "/" + row.case_name +
+                          (params.empty() ? "" : " " + params) + " on " + std::to_string(row.gpus) +
+                          " GPUs";
+      }
+    }
+  }
+  std::stable_sort(found.begin(), found.end(), [](const WaitedFor& a, const WaitedFor& b) {
+    if (a.records != b.records)
+      return a.records > b.records;
+    return a.worst_ratio < b.worst_ratio;
+  });
   return found;
 }
 
@@ -220,6 +253,7 @@ Headline build_headline(const ResultsFile& results, const std::string& source,
   headline.horizon_gpus = horizon_of(options);
   headline.parts = rank_parts(families, options);
   headline.stragglers = find_stragglers(families);
+  headline.waited_for = find_waited_for(families);
   headline.missing_parts = missing_prediction_parts(results);
   headline.step = validate_step(results, source, headline.horizon_gpus);
   if (headline.step) {

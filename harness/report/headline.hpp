@@ -73,6 +73,18 @@ struct Straggler {
 // of the median; one entry per rank, the slowest first.
 std::vector<Straggler> find_stragglers(const std::vector<FamilyReport>& families);
 
+// A rank that collectives waited for: the straggler their records name (curve_report.hpp's
+// StragglerRow), one entry per rank.
+struct WaitedFor {
+  StragglerRank rank;
+  int records = 0;         // records naming it
+  double worst_ratio = 1;  // its lowest own time / the others' median
+  std::string worst_where; // the record of that: "collectives/all_reduce bytes=32M ... on 16 GPUs"
+};
+
+// Over every family's straggler rows; the rank named most often first, then the largest wait.
+std::vector<WaitedFor> find_waited_for(const std::vector<FamilyReport>& families);
+
 // The document's worked example: 4,000 GPU-hours at $2.50 per GPU-hour.
 inline constexpr double kExampleGpuHours = 4000;
 inline constexpr double kExamplePrice = 2.5;
@@ -98,6 +110,7 @@ struct Headline {
   int horizon_gpus = 0;           // how far the parts and the step are predicted (--predict-to)
   std::vector<PartOutlook> parts; // ranked, see rank_parts
   std::vector<Straggler> stragglers;
+  std::vector<WaitedFor> waited_for;
   std::vector<std::string> missing_parts; // for the prediction
   std::optional<Prediction> prediction;
   std::vector<StepTime> predicted;         // at outlook_gpus

@@ -16,6 +16,7 @@ namespace {
 constexpr std::size_t kMaxHockneyRows = 40;
 constexpr std::size_t kMaxNotRunItems = 20;
 constexpr std::size_t kMaxStragglerParts = 3;
+constexpr std::size_t kMaxStragglerRows = 20;
 // Below this R² a fitted law is said to describe its points poorly.
 constexpr double kPoorFit = 0.9;
 
@@ -35,6 +36,17 @@ std::string compact(double v) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, "%.3g", v);
   return buffer;
+}
+
+// "rank 5 (n2 device 1)".
+std::string straggler_label(const StragglerRank& s) {
+  return describe_rank({{"rank", s.rank}, {"host", s.host}, {"device", s.device}});
+}
+
+std::string straggler_sentence(const StragglerRank& s, int gpus) {
+  return straggler_label(s) + " on " + gpus_text(gpus) + ": the others waited for it; its own " +
+         "time was the shortest in " + format_percent(s.shortest_share, 0) + " of samples and " +
+         format_percent(straggler_ratio(s), 0) + " of theirs.";
 }
 
 // 65536 -> "64 KiB", 1.4e10 -> "14.0 GB": a whole number of binary units as people configure
@@ -172,6 +184,23 @@ void add_headline(Document& doc, const ReportData& data) {
                                                     format_percent(kStragglerShare, 0) +
                                                     " of the median somewhere (see the curves)."
                                               : std::string())});
+  }
+  // The rank collectives waited for most often; the others are in the Stragglers tables.
+  if (!h.waited_for.empty()) {
+    const WaitedFor& w = h.waited_for.front();
+    int other_records = 0;
+    for (std::size_t i = 1; i < h.waited_for.size(); ++i)
+      other_records += h.waited_for[i].records;
+    std::string text = straggler_label(w.rank) + " is the straggler of " +
+                       std::to_string(w.records) + " collective record" +
+                       (w.records == 1 ? "" : "s") + ": the others waited for it, its own time " +
+                       "down to " + format_percent(w.worst_ratio, 0) + " of theirs (" +
+                       w.worst_where + "); collectives run at its pace.";
+    if (h.waited_for.size() > 1) {
+      text += " " + std::to_string(h.waited_for.size() - 1) + " other rank(s) in " +
+              std::to_string(other_records) + " record(s) (see Stragglers).";
+    }
+    items.push_back({"Waited for:", text});
   }
   if (h.prediction) {
     for (std::size_t i = 0; i < h.predicted.size(); ++i) {
@@ -357,6 +386,12 @@ void add_curve(Document& doc, const CurveReport& c, Unfitted& unfitted) {
       table.numeric.push_back(true);
     }
   }
+  const bool any_spike =
+      std::any_of(c.rows.begin(), c.rows.end(), [](const CurveRow& r) { return r.spike > 0; });
+  if (any_spike) {
+    table.header.push_back("p99/median");
+    table.numeric.push_back(true);
+  }
   for (const auto& r : c.rows) {
     std::vector<std::string> row = {std::to_string(r.gpus), std::to_string(r.nodes),
                                     format_figure(r.value, 4) +
@@ -372,6 +407,8 @@ void add_curve(Document& doc, const CurveReport& c, Unfitted& unfitted) {
         row.insert(row.end(), {"-", "-", "-", "-"});
       }
     }
+    if (any_spike)
+      row.push_back(r.spike > 0 ? format_figure(r.spike, 3) : "-");
     table.rows.push_back(std::move(row));
   }
   doc.table(std::move(table));
@@ -379,6 +416,15 @@ void add_curve(Document& doc, const CurveReport& c, Unfitted& unfitted) {
   if (any_spread) {
     notes.push_back({"Per GPU:", "the ranks' own " + metric_label(figure) +
                                      " figures; cv = standard deviation / mean."});
+  }
+  if (any_spike) {
+    notes.push_back({"Spikes:", "p99/median is the 99th-percentile sample time over the median "
+                                "one: 1 is an even run, 2 means the slowest 1 % of iterations "
+                                "took twice the usual time."});
+  }
+  for (const auto& r : c.rows) {
+    if (r.straggler)
+      notes.push_back({"Straggler:", straggler_sentence(*r.straggler, r.gpus)});
   }
   std::vector<std::string> seen;
   const int counts = distinct_counts(std::vector<double>(c.curve().gpus.begin(),
@@ -397,8 +443,9 @@ void add_curve(Document& doc, const CurveReport& c, Unfitted& unfitted) {
     }
   };
   // A straggler: synchronous work waits for the slowest GPU, whatever the scaling law says.
+  // Not where the record names its straggler: there the lowest own figure is a rank that waited.
   for (const auto& r : c.rows) {
-    if (r.spread && r.spread->count >= 2 && r.spread->median > 0 &&
+    if (!r.straggler && r.spread && r.spread->count >= 2 && r.spread->median > 0 &&
         r.spread->min < kStragglerShare * r.spread->median) {
       notes.push_back({"Slowest GPU:", describe_rank(r.spread->slowest) + " on " +
                                            gpus_text(r.gpus) + " runs at " +
@@ -473,6 +520,37 @@ void add_alpha_beta(Document& doc, const FamilyReport& family) {
   doc.bullets(std::move(notes));
 }
 
+// Every record of the family that names the rank its collective waited for, the largest wait
+// first.
+void add_stragglers(Document& doc, const FamilyReport& family) {
+  if (family.stragglers.empty())
+    return;
+  Table table;
+  table.header = {"record",    "GPUs", "nodes", "straggler", "shortest in", "own / others' time",
+                  "p99/median"};
+  table.numeric = {false, true, true, false, true, true, true};
+  for (std::size_t i = 0; i < family.stragglers.size() && i < kMaxStragglerRows; ++i) {
+    const StragglerRow& row = family.stragglers[i];
+    const std::string params = describe_params(row.params);
+    table.rows.push_back({row.case_name + (params.empty() ? "" : " " + params),
+                          std::to_string(row.gpus), std::to_string(row.nodes),
+                          straggler_label(row.straggler),
+                          format_percent(row.straggler.shortest_share, 0),
+                          format_figure(straggler_ratio(row.straggler), 3),
+                          row.spike > 0 ? format_figure(row.spike, 3) : "-"});
+  }
+  doc.heading(3, "Stragglers");
+  doc.table(std::move(table));
+  std::string text = "the rank the others waited for: its own time was the shortest in most "
+                     "samples (it arrived last) and its median own time is at least 10 % below "
+                     "the others' (docs/REFERENCE.md, Stragglers).";
+  if (family.stragglers.size() > kMaxStragglerRows) {
+    text += " " + std::to_string(family.stragglers.size() - kMaxStragglerRows) +
+            " more records name one; --json lists them all.";
+  }
+  doc.paragraph(text, "Straggler:");
+}
+
 void add_not_run(Document& doc, const FamilyReport& family) {
   if (family.not_run.empty())
     return;
@@ -506,6 +584,7 @@ void add_family(Document& doc, const FamilyReport& family, const ReportData& dat
   }
   if (family.suite == "collectives")
     add_alpha_beta(doc, family);
+  add_stragglers(doc, family);
   add_not_run(doc, family);
   for (const auto& file : plots.files) {
     if (plot_family(file) == family.suite) {

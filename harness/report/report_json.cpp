@@ -52,6 +52,14 @@ json cost_json(const CostOutlook& c) {
           {"ideal_cost", number_or_null(c.ideal_cost)}};
 }
 
+json straggler_json(const std::optional<StragglerRank>& s) {
+  if (!s)
+    return nullptr;
+  json j = straggler_to_json(*s);
+  j["own_over_others"] = straggler_ratio(*s);
+  return j;
+}
+
 json headline_json(const Headline& h) {
   json parts = json::array();
   for (const auto& p : h.parts)
@@ -59,6 +67,14 @@ json headline_json(const Headline& h) {
   json stragglers = json::array();
   for (const auto& s : h.stragglers)
     stragglers.push_back({{"rank", s.rank}, {"share_of_median", s.share}, {"where", s.parts}});
+  json waited_for = json::array();
+  for (const auto& w : h.waited_for) {
+    json j = straggler_to_json(w.rank);
+    j["records"] = w.records;
+    j["worst_own_over_others"] = w.worst_ratio;
+    j["worst_where"] = w.worst_where;
+    waited_for.push_back(std::move(j));
+  }
   json out = {{"limit_efficiency", h.limit_efficiency},
               {"outlook_gpus", h.outlook_gpus},
               {"horizon_gpus", h.horizon_gpus},
@@ -66,6 +82,7 @@ json headline_json(const Headline& h) {
               {"summary", limit_sentence(h)},
               {"parts", parts},
               {"stragglers", stragglers},
+              {"waited_for", waited_for},
               {"prediction_missing_parts", h.missing_parts},
               {"prediction_problem",
                h.prediction_problem.empty() ? json(nullptr) : json(h.prediction_problem)},
@@ -117,7 +134,9 @@ json curve_json(const CurveReport& c) {
                     {"value", r.value},
                     {"efficiency", number_or_null(r.efficiency)},
                     {"status", r.status},
-                    {"per_rank", spread_json(r.spread)}});
+                    {"per_rank", spread_json(r.spread)},
+                    {"spike", r.spike > 0 ? json(r.spike) : json(nullptr)},
+                    {"straggler", straggler_json(r.straggler)}});
   }
   const Curve& curve = c.curve();
   return {{"case", curve.key.case_name},
@@ -147,11 +166,17 @@ json family_json(const FamilyReport& f) {
                        {"status", r.status},
                        {"reason", r.reason}});
   }
-  json out = {{"suite", f.suite},
-              {"curves_total", f.curves_total},
-              {"curves", curves},
-              {"not_run", not_run},
-              {"alpha_beta", nullptr}};
+  json stragglers = json::array();
+  for (const auto& r : f.stragglers) {
+    stragglers.push_back({{"case", r.case_name},
+                          {"params", r.params},
+                          {"gpus", r.gpus},
+                          {"nodes", r.nodes},
+                          {"straggler", straggler_json(r.straggler)},
+                          {"spike", r.spike > 0 ? json(r.spike) : json(nullptr)}});
+  }
+  json out = {{"suite", f.suite},   {"curves_total", f.curves_total}, {"curves", curves},
+              {"not_run", not_run}, {"stragglers", stragglers},       {"alpha_beta", nullptr}};
   if (!f.alpha_beta_source.empty()) {
     json ring = json::array(), per_gpu = json::array();
     for (const auto& r : f.ring_all_reduce)

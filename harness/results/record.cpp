@@ -3,9 +3,9 @@
 namespace cb {
 
 nlohmann::json stats_to_json(const Stats& s) {
-  return {{"count", s.count}, {"median_s", s.median}, {"mean_s", s.mean},
-          {"min_s", s.min},   {"max_s", s.max},       {"stddev_s", s.stddev},
-          {"cv", s.cv},       {"p05_s", s.p05},       {"p95_s", s.p95}};
+  return {{"count", s.count}, {"median_s", s.median}, {"mean_s", s.mean}, {"min_s", s.min},
+          {"max_s", s.max},   {"stddev_s", s.stddev}, {"cv", s.cv},       {"p05_s", s.p05},
+          {"p95_s", s.p95},   {"p99_s", s.p99},       {"spike", s.spike}};
 }
 
 Stats stats_from_json(const nlohmann::json& j) {
@@ -19,7 +19,15 @@ Stats stats_from_json(const nlohmann::json& j) {
   s.cv = j.value("cv", 0.0);
   s.p05 = j.value("p05_s", 0.0);
   s.p95 = j.value("p95_s", 0.0);
+  s.p99 = j.value("p99_s", 0.0);
+  s.spike = j.value("spike", 0.0);
   return s;
+}
+
+nlohmann::json straggler_to_json(const StragglerRank& s) {
+  return {{"rank", s.rank},         {"host", s.host},
+          {"device", s.device},     {"shortest_share", s.shortest_share},
+          {"median_s", s.median_s}, {"others_median_s", s.others_median_s}};
 }
 
 nlohmann::json record_to_json(const Record& r) {
@@ -29,6 +37,8 @@ nlohmann::json record_to_json(const Record& r) {
       {"tier", r.tier},       {"samples_s", r.samples_s}, {"stats", stats_to_json(r.stats)},
       {"metrics", r.metrics}, {"per_rank", r.per_rank},   {"check", to_string(r.check)},
       {"status", to_string(r.status)}};
+  if (r.straggler)
+    j["straggler"] = straggler_to_json(*r.straggler);
   if (!r.reason.empty())
     j["reason"] = r.reason;
   if (!r.extra.empty())

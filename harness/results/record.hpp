@@ -3,6 +3,7 @@
 // in-memory form. Free-form parts (params, metrics, per-rank figures, extras such as a link
 // matrix) stay JSON so every family can carry what it needs without touching this header.
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,24 @@ namespace cb {
 
 inline constexpr const char* kResultsSchemaName = "clusterbench.results";
 inline constexpr int kResultsSchemaVersion = 1;
+
+// Raw own samples a record keeps per rank, for at most kRankSamplesRanks of its ranks: the
+// per-rank summaries (median_s, p99_s, shortest_share) cover every rank; the raw times are kept
+// only where they explain something (docs/DESIGN.md, "Results schema"), so a record of a
+// thousand ranks stays a few numbers per rank.
+inline constexpr std::size_t kRankSamplesCap = 128;
+inline constexpr std::size_t kRankSamplesRanks = 3;
+
+// The rank the others waited for in a collective (runtime/straggler.hpp): it arrived last, so its
+// own time was the shortest in most samples, and its median own time is clearly below theirs.
+struct StragglerRank {
+  int rank = 0; // world rank
+  std::string host;
+  int device = 0;
+  double shortest_share = 0;  // fraction of samples in which its own time was the shortest
+  double median_s = 0;        // its median own time, seconds per operation
+  double others_median_s = 0; // the median of the other ranks' median own times
+};
 
 struct Record {
   std::string suite;     // compute | links | collectives | storage
@@ -26,6 +45,7 @@ struct Record {
   Stats stats;                   // of samples_s
   nlohmann::json metrics = nlohmann::json::object(); // name_with_unit -> number
   nlohmann::json per_rank = nlohmann::json::array(); // one object per rank
+  std::optional<StragglerRank> straggler;            // collectives: the rank waited for, if any
   DataCheck check = DataCheck::skipped;              // pass | fail | skipped
   RecordStatus status = RecordStatus::ok;            // ok | noisy | skipped | failed
   std::string reason;                                // why skipped / failed / noisy
@@ -40,6 +60,7 @@ struct ResultsFile {
 
 nlohmann::json stats_to_json(const Stats& s);
 Stats stats_from_json(const nlohmann::json& j);
+nlohmann::json straggler_to_json(const StragglerRank& s);
 nlohmann::json record_to_json(const Record& r);
 nlohmann::json results_to_json(const ResultsFile& f);
 

@@ -64,6 +64,7 @@ void require_one_of(const json& obj, const char* key, std::initializer_list<cons
 constexpr long long kMaxCount = 1'000'000;
 constexpr double kMaxSeconds = 1e6;
 constexpr double kMaxMetric = 1e12;
+constexpr double kMaxSpike = 1e6;
 
 long long bounded_integer(const json& obj, const char* key, long long min, long long max,
                           const std::string& where) {
@@ -101,7 +102,7 @@ double bounded_number(const json& value, const std::string& name, double max, bo
   return x;
 }
 
-Stats bounded_stats(const json& j, const std::string& where) {
+Stats bounded_stats(const json& j, const std::vector<double>& samples, const std::string& where) {
   Stats s;
   if (auto it = j.find("count"); it != j.end())
     s.count = static_cast<std::size_t>(bounded_integer(j, "count", 0, 1'000'000'000, where));
@@ -113,6 +114,73 @@ Stats bounded_stats(const json& j, const std::string& where) {
     if (auto it = j.find(key); it != j.end())
       s.*field = bounded_number(*it, std::string("stats.") + key, kMaxSeconds, false, where);
   }
+  if (auto it = j.find("p99_s"); it != j.end()) {
+    s.p99 = bounded_number(*it, "stats.p99_s", kMaxSeconds, false, where);
+  } else if (!samples.empty()) {
+    s.p99 = percentile(samples, 0.99); // a file from before p99 was kept: its own samples say
+  }
+  if (auto it = j.find("spike"); it != j.end()) {
+    // p99 / median is at least 1, or 0 where there is no median to divide by.
+    s.spike = bounded_number(*it, "stats.spike", kMaxSpike, false, where);
+    if (s.spike != 0 && s.spike < 1)
+      bad(where, "field 'stats.spike' is " + shown(it->dump()) + ", allowed 0 or [1, 1e+06]");
+  } else {
+    s.spike = spike_ratio(s.p99, s.median);
+  }
+  return s;
+}
+
+// per_rank: objects; the own-time fields a collective adds are bounded, and raw samples are kept
+// for at most kRankSamplesRanks ranks of kRankSamplesCap samples each.
+void check_per_rank(const json& per_rank, const std::string& where) {
+  if (!per_rank.is_array())
+    bad(where, "field 'per_rank' must be an array");
+  std::size_t with_samples = 0;
+  for (std::size_t i = 0; i < per_rank.size(); ++i) {
+    const json& entry = per_rank[i];
+    if (!entry.is_object())
+      bad(where, "field 'per_rank' must hold objects");
+    const std::string name = "per_rank[" + std::to_string(i) + "].";
+    if (auto it = entry.find("p99_s"); it != entry.end())
+      bounded_number(*it, name + "p99_s", kMaxSeconds, false, where);
+    if (auto it = entry.find("shortest_share"); it != entry.end())
+      bounded_number(*it, name + "shortest_share", 1.0, false, where);
+    auto samples = entry.find("samples_s");
+    if (samples == entry.end())
+      continue;
+    if (!samples->is_array())
+      bad(where, "field '" + name + "samples_s' must be an array");
+    if (samples->size() > kRankSamplesCap) {
+      bad(where, "field '" + name + "samples_s' holds " + std::to_string(samples->size()) +
+                     " samples, allowed at most " + std::to_string(kRankSamplesCap));
+    }
+    if (++with_samples > kRankSamplesRanks) {
+      bad(where, "field 'per_rank' keeps samples_s for more than " +
+                     std::to_string(kRankSamplesRanks) + " ranks");
+    }
+    // A rank's own time may be 0 (a rank with nothing to do in a round); the record's samples,
+    // the maximum over ranks, may not.
+    for (std::size_t k = 0; k < samples->size(); ++k) {
+      bounded_number((*samples)[k], name + "samples_s[" + std::to_string(k) + "]", kMaxSeconds,
+                     false, where);
+    }
+  }
+}
+
+StragglerRank bounded_straggler(const json& j, const std::string& where) {
+  if (!j.is_object())
+    bad(where, "field 'straggler' must be an object");
+  const std::string in = where + ": straggler";
+  StragglerRank s;
+  s.rank = static_cast<int>(bounded_integer(j, "rank", 0, kMaxCount, in));
+  s.host = require(j, "host", json::value_t::string, in).get<std::string>();
+  s.device = static_cast<int>(bounded_integer(j, "device", 0, kMaxCount, in));
+  s.shortest_share = bounded_number(require(j, "shortest_share", json::value_t::number_float, in),
+                                    "shortest_share", 1.0, false, in);
+  s.median_s = bounded_number(require(j, "median_s", json::value_t::number_float, in), "median_s",
+                              kMaxSeconds, false, in);
+  s.others_median_s = bounded_number(require(j, "others_median_s", json::value_t::number_float, in),
+                                     "others_median_s", kMaxSeconds, false, in);
   return s;
 }
 
@@ -140,19 +208,16 @@ Record record_from_json(const json& j, const std::string& where) {
     const std::string name = "samples_s[" + std::to_string(i) + "]";
     r.samples_s.push_back(bounded_number(samples[i], name, kMaxSeconds, true, where));
   }
-  r.stats = bounded_stats(require(j, "stats", json::value_t::object, where), where);
+  r.stats = bounded_stats(require(j, "stats", json::value_t::object, where), r.samples_s, where);
   r.metrics = require(j, "metrics", json::value_t::object, where);
   for (const auto& [name, value] : r.metrics.items())
     bounded_number(value, "metrics." + name, kMaxMetric, false, where);
   if (auto it = j.find("per_rank"); it != j.end()) {
-    if (!it->is_array())
-      bad(where, "field 'per_rank' must be an array");
-    for (const auto& entry : *it) {
-      if (!entry.is_object())
-        bad(where, "field 'per_rank' must hold objects");
-    }
+    check_per_rank(*it, where);
     r.per_rank = *it;
   }
+  if (auto it = j.find("straggler"); it != j.end())
+    r.straggler = bounded_straggler(*it, where);
   require_one_of(j, "check", {"pass", "fail", "skipped"}, where);
   r.check = *data_check_from(j["check"].get<std::string>());
   require_one_of(j, "status", {"ok", "noisy", "skipped", "failed"}, where);

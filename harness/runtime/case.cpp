@@ -1,11 +1,13 @@
 #include "runtime/case.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <map>
 
 #include "core/stats.hpp"
 #include "runtime/device_state.hpp"
+#include "runtime/straggler.hpp"
 
 namespace cb {
 
@@ -100,11 +102,63 @@ void CaseContext::finish_record(Record& record, const Measurement& m,
                             {"device", device.value("index", 0)},
                             {"uuid", device.value("uuid", "")},
                             {"median_s", round_significant(m.rank_median_s[i], 6)}};
+    // The rank's own rates; its time is median_s (a time_us beside it would say it again, at a
+    // thousand ranks per record a megabyte of a whole-cluster file).
     const nlohmann::json figures = metrics(m.rank_median_s[i], false);
-    for (const auto& [key, value] : figures.items())
+    for (const auto& [key, value] : figures.items()) {
+      if (key == "time_us")
+        continue;
       entry[key] = value.is_number_float() ? nlohmann::json(round_significant(value.get<double>(), 6))
                                            : value;
+    }
     record.per_rank.push_back(std::move(entry));
+  }
+}
+
+void CaseContext::add_rank_timing(Record& record, const Measurement& m, bool name_straggler) const {
+  const bool root = comm.rank() == 0;
+  std::optional<StragglerFinding> straggler;
+  std::array<int, kRankSamplesRanks> keep;
+  keep.fill(-1);
+  if (root) {
+    if (name_straggler)
+      straggler = find_straggler(m.rank_timing, m.samples_s.size(), m.batch);
+    const std::vector<std::size_t> chosen = ranks_to_keep(m.rank_timing, straggler);
+    for (std::size_t i = 0; i < chosen.size() && i < keep.size(); ++i)
+      keep[i] = static_cast<int>(chosen[i]);
+  }
+  comm.broadcast(keep.data(), static_cast<int>(sizeof keep));
+  std::vector<double> mine;
+  if (std::find(keep.begin(), keep.end(), comm.rank()) != keep.end()) {
+    // The first samples, in step with the record's samples_s (sample i is the same batch).
+    const std::size_t n = std::min(m.own_samples_s.size(), kRankSamplesCap);
+    for (std::size_t i = 0; i < n; ++i)
+      mine.push_back(round_significant(m.own_samples_s[i], 6));
+  }
+  const std::vector<std::vector<double>> kept = comm.gather_vectors(mine);
+  if (!root)
+    return;
+  // A tail of tens to hundreds of samples is uncertain in its second digit: four are plenty. A
+  // share is written only where it is above 0: at most one rank per sample has one, so a
+  // thousand-rank record carries as many shares as it has samples, not ranks.
+  for (std::size_t i = 0; i < m.rank_timing.size() && i < record.per_rank.size(); ++i) {
+    nlohmann::json& entry = record.per_rank[i];
+    entry["p99_s"] = round_significant(m.rank_timing[i].p99_s, 4);
+    if (m.rank_timing[i].shortest_share > 0)
+      entry["shortest_share"] = round_significant(m.rank_timing[i].shortest_share, 4);
+    if (i < kept.size() && !kept[i].empty())
+      entry["samples_s"] = kept[i];
+  }
+  if (straggler && straggler->index < record.per_rank.size()) {
+    const nlohmann::json& entry = record.per_rank[straggler->index];
+    StragglerRank s;
+    s.rank = entry.value("rank", 0);
+    s.host = entry.value("host", "");
+    s.device = entry.value("device", 0);
+    s.shortest_share = round_significant(straggler->shortest_share, 4);
+    s.median_s = round_significant(straggler->median_s, 6);
+    s.others_median_s = round_significant(straggler->others_median_s, 6);
+    record.straggler = s;
   }
 }
 

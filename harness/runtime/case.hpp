@@ -43,6 +43,12 @@ struct CaseContext {
   // every member calls it).
   void finish_record(Record& record, const Measurement& m,
                      const std::function<nlohmann::json(double, bool)>& metrics) const;
+  // Collectives, after measuring (collective: every member calls it): beside each rank's median
+  // in per_rank its p99_s and shortest_share, the raw own samples (at most kRankSamplesCap) of
+  // the few ranks ranks_to_keep picks, and, where `name_straggler` (every rank waits for every
+  // other), record.straggler when find_straggler names a rank (runtime/straggler.hpp). Rank 0
+  // chooses; only the chosen ranks send their samples.
+  void add_rank_timing(Record& record, const Measurement& m, bool name_straggler) const;
   // Marks a record skipped with a reason (the same decision on every rank).
   static void skip(Record& record, const std::string& reason);
   // The first non-empty message of the group, prefixed with its rank ("rank 3: ..."), or "" when

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/communicator.hpp"
+
 namespace cb::detail {
 
 class CommImpl {
@@ -28,6 +30,9 @@ public:
   virtual long long sum(long long value) const = 0;
   virtual void broadcast(void* data, int bytes) const = 0;
   virtual std::vector<double> gather(double value) const = 0;
+  virtual Extremes extremes(double value) const = 0;
+  virtual std::vector<std::vector<double>>
+  gather_vectors(const std::vector<double>& values) const = 0;
   virtual std::vector<std::string> all_gather_string(const std::string& value) const = 0;
   virtual std::vector<int> all_gather_int(int value) const = 0;
   // The world ranks of the members, in rank order.

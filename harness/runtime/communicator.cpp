@@ -72,6 +72,13 @@ int Communicator::broadcast_int(int value) const {
 std::vector<double> Communicator::gather(double value) const {
   return impl_->gather(value);
 }
+Extremes Communicator::extremes(double value) const {
+  return impl_->extremes(value);
+}
+std::vector<std::vector<double>>
+Communicator::gather_vectors(const std::vector<double>& values) const {
+  return impl_->gather_vectors(values);
+}
 std::vector<std::string> Communicator::all_gather_string(const std::string& value) const {
   return impl_->all_gather_string(value);
 }

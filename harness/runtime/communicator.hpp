@@ -33,6 +33,13 @@ public:
   RankStopped(int code, const std::string& why) : Error(static_cast<ExitCode>(code), why) {}
 };
 
+// The smallest and the largest of one value over the ranks, and whose they are (the lowest rank
+// on a tie).
+struct Extremes {
+  double min = 0, max = 0;
+  int min_rank = 0, max_rank = 0;
+};
+
 class Communicator {
 public:
   // MPI_COMM_WORLD (after MpiSession).
@@ -74,6 +81,11 @@ public:
   int broadcast_int(int value) const;
   // Gathers one double per rank to rank 0 (others get an empty vector).
   std::vector<double> gather(double value) const;
+  // Every rank gets the extremes of `value` over the ranks: one reduction.
+  Extremes extremes(double value) const;
+  // Gathers each rank's values (lengths may differ) to rank 0, one vector per rank in rank order;
+  // the others get an empty result. Rank 0 holds all of it: callers keep the total bounded.
+  std::vector<std::vector<double>> gather_vectors(const std::vector<double>& values) const;
   // Gathers a string per rank to every rank.
   std::vector<std::string> all_gather_string(const std::string& value) const;
   std::vector<int> all_gather_int(int value) const;

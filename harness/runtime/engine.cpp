@@ -103,19 +103,20 @@ Measurement measure(const Communicator& comm, const MeasureSettings& settings,
   }
   m.batch = k;
 
-  std::vector<std::vector<double>> per_rank; // rank 0: per rank, seconds per op
-  if (root)
-    per_rank.resize(static_cast<std::size_t>(comm.size()));
+  // Each rank keeps its own samples; per sample, one reduction gives the maximum (the sample) and
+  // whose time was the shortest. Nothing grows on rank 0 with the number of ranks until the end.
+  std::size_t shortest = 0;
   const auto start = clock::now();
   while (true) {
     comm.barrier();
     const double mine = timed_batch(k) / k;
-    const std::vector<double> all = comm.gather(mine);
+    const Extremes e = comm.extremes(mine);
+    m.own_samples_s.push_back(mine);
+    if (e.min_rank == comm.rank())
+      ++shortest;
     int decision = 0;
     if (root) {
-      for (std::size_t r = 0; r < all.size(); ++r)
-        per_rank[r].push_back(all[r]);
-      m.samples_s.push_back(*std::max_element(all.begin(), all.end()));
+      m.samples_s.push_back(e.max);
       const double elapsed = std::chrono::duration<double>(clock::now() - start).count();
       decision = static_cast<int>(stopping_rule(m.samples_s, elapsed, settings));
     }
@@ -134,9 +135,14 @@ Measurement measure(const Communicator& comm, const MeasureSettings& settings,
       break;
     }
   }
-  if (root) {
-    for (const auto& samples : per_rank)
-      m.rank_median_s.push_back(median(samples));
+  // The summary: three numbers per rank.
+  const auto n = static_cast<double>(m.own_samples_s.size());
+  const std::vector<std::vector<double>> summaries =
+      comm.gather_vectors({median(m.own_samples_s), percentile(m.own_samples_s, 0.99),
+                           static_cast<double>(shortest) / n});
+  for (const auto& s : summaries) {
+    m.rank_timing.push_back({s.at(0), s.at(1), s.at(2)});
+    m.rank_median_s.push_back(s.at(0));
   }
   return m;
 }

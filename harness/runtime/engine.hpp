@@ -4,10 +4,13 @@
 // Rules (docs/DESIGN.md, "Measurement rules"): ranks never decide on their own. Batch size and
 // stopping are decided on rank 0 and broadcast, so every rank runs the same number of operations
 // and no collective deadlocks. One sample = the time of a batch of k operations divided by k, max
-// over ranks. Warm-up and the calibration batches are never kept. Sampling stops when the relative standard deviation reaches
-// the target after a minimum count and time (`converged`), when it stays above the target but has
-// stopped changing (`settled`, nvbench's stdrel criterion: the record is `noisy` and more samples
-// would not make it less so), or at the time cap (`cap`, `noisy`).
+// over ranks (one reduction per sample, which also says whose time was the shortest); each rank
+// keeps its own samples, and rank 0 gathers a fixed-size summary of them per rank at the end
+// (RankTiming). Warm-up and the calibration batches are never kept. Sampling stops when the
+// relative standard deviation reaches the target after a minimum count and time (`converged`), when
+// it stays above the target but has stopped changing (`settled`, nvbench's stdrel criterion: the
+// record is `noisy` and more samples would not make it less so), or at the time cap (`cap`,
+// `noisy`).
 #include <functional>
 #include <string>
 #include <vector>
@@ -51,9 +54,21 @@ bool spread_settled(const std::vector<double>& samples, const MeasureSettings& s
 StopDecision stopping_rule(const std::vector<double>& samples, double elapsed_s,
                            const MeasureSettings& settings);
 
+// One rank's own times over the samples of a measurement, as rank 0 gathers them at the end: a
+// fixed-size summary per rank, never the samples themselves.
+struct RankTiming {
+  double median_s = 0; // seconds per operation
+  double p99_s = 0;
+  // The fraction of samples in which this rank's own time was the shortest of all ranks (the
+  // lowest rank on a tie): in a collective, the rank that arrived last, whom the others waited for.
+  double shortest_share = 0;
+};
+
 struct Measurement {
   std::vector<double> samples_s;     // seconds per operation, max over ranks
   std::vector<double> rank_median_s; // rank 0 only: each rank's own median, seconds per operation
+  std::vector<RankTiming> rank_timing; // rank 0 only: each rank's summary, in comm rank order
+  std::vector<double> own_samples_s;   // every rank: its own seconds per operation, one per sample
   int batch = 1;                     // operations per sample
   bool converged = false;
   std::string stop = "converged"; // why sampling stopped: converged | settled | cap | max_samples

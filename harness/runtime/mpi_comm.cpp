@@ -120,6 +120,46 @@ public:
     return out;
   }
 
+  Extremes extremes(double value) const override {
+    // One MPI_MAXLOC over two (value, rank) pairs: the largest value, and the largest negated
+    // value, i.e. the smallest; MAXLOC breaks ties by the lower rank.
+    struct ValueRank {
+      double value;
+      int rank;
+    };
+    const int me = rank();
+    ValueRank mine[2] = {{value, me}, {-value, me}};
+    ValueRank out[2] = {};
+    check_mpi(MPI_Allreduce(mine, out, 2, MPI_DOUBLE_INT, MPI_MAXLOC, comm_), "MPI_Allreduce");
+    Extremes e;
+    e.max = out[0].value;
+    e.max_rank = out[0].rank;
+    e.min = -out[1].value;
+    e.min_rank = out[1].rank;
+    return e;
+  }
+
+  std::vector<std::vector<double>>
+  gather_vectors(const std::vector<double>& values) const override {
+    const bool root = rank() == 0;
+    const int n = root ? size() : 0;
+    const int count = static_cast<int>(values.size());
+    std::vector<int> counts(static_cast<std::size_t>(n));
+    check_mpi(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_), "MPI_Gather");
+    std::vector<int> offsets(static_cast<std::size_t>(n), 0);
+    for (int i = 1; i < n; ++i)
+      offsets[i] = offsets[i - 1] + counts[i - 1];
+    std::vector<double> all(root ? static_cast<std::size_t>(offsets[n - 1] + counts[n - 1]) : 0);
+    check_mpi(MPI_Gatherv(values.data(), count, MPI_DOUBLE, all.data(), counts.data(),
+                          offsets.data(), MPI_DOUBLE, 0, comm_),
+              "MPI_Gatherv");
+    std::vector<std::vector<double>> out;
+    for (int i = 0; i < n; ++i) {
+      out.emplace_back(all.begin() + offsets[i], all.begin() + offsets[i] + counts[i]);
+    }
+    return out;
+  }
+
   std::vector<std::string> all_gather_string(const std::string& value) const override {
     const int n = size();
     const int len = static_cast<int>(value.size());

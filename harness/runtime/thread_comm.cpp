@@ -234,6 +234,42 @@ public:
     return out;
   }
 
+  Extremes extremes(double value) const override {
+    Extremes e;
+    const std::vector<Bytes> all = group_->exchange(rank_, bytes_of(value));
+    e.min = e.max = value_of<double>(all[0]);
+    for (std::size_t r = 1; r < all.size(); ++r) {
+      const double v = value_of<double>(all[r]);
+      if (v < e.min) {
+        e.min = v;
+        e.min_rank = static_cast<int>(r);
+      }
+      if (v > e.max) {
+        e.max = v;
+        e.max_rank = static_cast<int>(r);
+      }
+    }
+    return e;
+  }
+
+  std::vector<std::vector<double>>
+  gather_vectors(const std::vector<double>& values) const override {
+    Bytes mine(values.size() * sizeof(double));
+    if (!values.empty())
+      std::memcpy(mine.data(), values.data(), mine.size());
+    const std::vector<Bytes> all = group_->exchange(rank_, std::move(mine));
+    std::vector<std::vector<double>> out;
+    if (rank_ == 0) {
+      for (const Bytes& b : all) {
+        std::vector<double> theirs(b.size() / sizeof(double));
+        if (!theirs.empty())
+          std::memcpy(theirs.data(), b.data(), b.size());
+        out.push_back(std::move(theirs));
+      }
+    }
+    return out;
+  }
+
   std::vector<std::string> all_gather_string(const std::string& value) const override {
     std::vector<std::string> out;
     for (const Bytes& b : group_->exchange(rank_, Bytes(value.begin(), value.end())))

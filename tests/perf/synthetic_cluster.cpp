@@ -8,6 +8,7 @@
 
 #include "core/collective_math.hpp"
 #include "core/stats.hpp"
+#include "runtime/straggler.hpp"
 
 namespace cb::perf {
 namespace {
@@ -44,9 +45,51 @@ struct Maker {
             {"uuid", "GPU-" + std::to_string(100000 + rank)}};
   }
 
+  // What a collective adds to its per-rank entries (runtime/case.cpp's add_rank_timing): each
+  // rank's p99 and shortest share, the raw samples of the ranks ranks_to_keep picks, and the
+  // straggler where find_straggler names one. `late` ranks arrive late in most samples: the
+  // others' times include waiting for it.
+  void rank_timing(Record& r, int late = -1) {
+    const std::size_t n = r.per_rank.size();
+    std::vector<int> shortest(n, 0);
+    std::uniform_int_distribution<std::size_t> any(0, n - 1);
+    std::uniform_real_distribution<double> chance(0, 1);
+    for (int i = 0; i < kSamples; ++i) {
+      const bool late_now = late >= 0 && chance(rng) < 0.9;
+      ++shortest[late_now ? static_cast<std::size_t>(late) : any(rng)];
+    }
+    std::vector<RankTiming> timing;
+    for (std::size_t i = 0; i < n; ++i) {
+      nlohmann::json& entry = r.per_rank[i];
+      const double median_s = entry["median_s"].get<double>();
+      const double share = static_cast<double>(shortest[i]) / kSamples;
+      entry["p99_s"] = round_significant(median_s * (1 + 3 * std::abs(noise(rng))), 4);
+      if (share > 0)
+        entry["shortest_share"] = round_significant(share, 4);
+      timing.push_back({median_s, entry["p99_s"].get<double>(), share});
+    }
+    const auto straggler = find_straggler(timing, kSamples, r.extra["batch"].get<int>());
+    for (std::size_t i : ranks_to_keep(timing, straggler)) {
+      nlohmann::json samples = nlohmann::json::array();
+      for (int k = 0; k < kSamples; ++k)
+        samples.push_back(round_significant(timing[i].median_s * jitter(), 6));
+      r.per_rank[i]["samples_s"] = std::move(samples);
+    }
+    if (straggler) {
+      const nlohmann::json& entry = r.per_rank[straggler->index];
+      r.straggler = StragglerRank{entry["rank"].get<int>(),
+                                  entry["host"].get<std::string>(),
+                                  entry["device"].get<int>(),
+                                  round_significant(straggler->shortest_share, 4),
+                                  round_significant(straggler->median_s, 6),
+                                  round_significant(straggler->others_median_s, 6)};
+    }
+  }
+
   // Samples around `seconds`, stats, metrics from `metric(seconds)`, and one per-rank entry each.
-  void measured(Record& r, double seconds,
-                const std::function<nlohmann::json(double)>& metric) {
+  // A `late` rank's own time is 0.7 of the others': they waited for it.
+  void measured(Record& r, double seconds, const std::function<nlohmann::json(double)>& metric,
+                int late = -1) {
     for (int i = 0; i < kSamples; ++i)
       r.samples_s.push_back(seconds * jitter());
     r.stats = summarize(r.samples_s);
@@ -54,14 +97,16 @@ struct Maker {
     r.extra = {{"batch", 8}, {"robust_spread", 0.01}, {"stop", "converged"}, {"sampling_s", 0.1}};
     r.per_rank = nlohmann::json::array();
     for (int rank = 0; rank < r.gpus; ++rank) {
-      // As the engine writes them (runtime/case.cpp): six significant digits.
-      const double mine = seconds * jitter();
+      // As the engine writes them (runtime/case.cpp): six significant digits, no time_us.
+      const double mine = seconds * jitter() * (rank == late ? 0.7 : 1.0);
       nlohmann::json entry = identity(rank);
       entry["median_s"] = round_significant(mine, 6);
       const nlohmann::json figures = metric(mine);
-      for (const auto& [key, value] : figures.items())
-        entry[key] = value.is_number() ? nlohmann::json(round_significant(value.get<double>(), 6))
-                                       : value;
+      for (const auto& [key, value] : figures.items()) {
+        if (key != "time_us") // median_s is the rank's time
+          entry[key] =
+              value.is_number() ? nlohmann::json(round_significant(value.get<double>(), 6)) : value;
+      }
       r.per_rank.push_back(std::move(entry));
     }
   }
@@ -102,15 +147,23 @@ void add_collectives(Maker& m, ResultsFile& f, int gpus) {
         const double bw = nodes > 1 ? 45e9 : 430e9;
         const double seconds = 8e-6 + 4e-6 * std::log2(gpus + 1) + bytes * factor / bw;
         const double node_factor = busbw_factor(kind, nodes);
-        m.measured(r, seconds, [&](double s) {
-          nlohmann::json j{{"time_us", s * 1e6},
-                           {"algbw_gbps", bytes / s / 1e9},
-                           {"busbw_gbps", bytes / s / 1e9 * factor}};
-          if (nodes > 1)
-            j["node_link_gbps"] = bytes / s / 1e9 * node_factor;
-          return j;
-        });
+        // One rank of the whole job arrives late to its all_reduce: the record names it.
+        const int late = name == std::string("all_reduce") && gpus == world && gpus > 2
+                             ? (world / 2 + m.shape.gpus_per_node / 2 + 1) % world
+                             : -1;
+        m.measured(
+            r, seconds,
+            [&](double s) {
+              nlohmann::json j{{"time_us", s * 1e6},
+                               {"algbw_gbps", bytes / s / 1e9},
+                               {"busbw_gbps", bytes / s / 1e9 * factor}};
+              if (nodes > 1)
+                j["node_link_gbps"] = bytes / s / 1e9 * node_factor;
+              return j;
+            },
+            late);
         r.extra["wrong_elements"] = 0;
+        m.rank_timing(r, late);
         f.records.push_back(std::move(r));
       }
     }

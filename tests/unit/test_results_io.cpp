@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
 #include "core/error.hpp"
 #include "results/results_io.hpp"
@@ -151,6 +152,97 @@ TEST(ResultsIo, LoaderRejectsWrongTypesAndValues) {
   j["records"][0]["gpus"] = 0;
   write(dir.file("g.json"), j.dump());
   EXPECT_NE(load_error(dir.file("g.json")).find("'gpus'"), std::string::npos);
+}
+
+// A collective's rank timing: every rank's p99 and shortest share, a few ranks' raw samples, and
+// the straggler the record names, kept field for field.
+Record record_with_rank_timing() {
+  Record r = sample_record();
+  r.per_rank = nlohmann::json::array();
+  for (int rank = 0; rank < 4; ++rank) {
+    nlohmann::json entry = {{"rank", rank},       {"host", rank < 2 ? "n1" : "n2"},
+                            {"device", rank % 2}, {"median_s", rank == 3 ? 0.6e-4 : 1e-4},
+                            {"p99_s", 1.2e-4},    {"shortest_share", rank == 3 ? 0.9 : 0.05}};
+    if (rank >= 2)
+      entry["samples_s"] = {0.0, 1e-4, 1.1e-4}; // a rank's own time may be 0
+    r.per_rank.push_back(entry);
+  }
+  r.per_rank[0].erase("shortest_share"); // never the shortest: written only where above 0
+  r.straggler = StragglerRank{3, "n2", 1, 0.9, 0.6e-4, 1e-4};
+  return r;
+}
+
+TEST(ResultsIo, RankTimingAndTheStragglerRoundTrip) {
+  TempDir dir;
+  ResultsFile f;
+  f.records.push_back(record_with_rank_timing());
+  write_results_atomic(f, dir.file("r.json"));
+  const ResultsFile back = load_results(dir.file("r.json"));
+  ASSERT_EQ(back.records.size(), 1u);
+  const Record& r = back.records[0];
+  EXPECT_EQ(record_to_json(r), record_to_json(f.records[0]));
+  ASSERT_TRUE(r.straggler);
+  EXPECT_EQ(r.straggler->rank, 3);
+  EXPECT_EQ(r.straggler->host, "n2");
+  EXPECT_EQ(r.straggler->device, 1);
+  EXPECT_DOUBLE_EQ(r.straggler->others_median_s, 1e-4);
+  EXPECT_DOUBLE_EQ(r.stats.p99, f.records[0].stats.p99);
+  EXPECT_GE(r.stats.spike, 1.0);
+}
+
+TEST(ResultsIo, AFileFromBeforeP99AndStragglersStillLoadsWithItsSpikeFromTheSamples) {
+  TempDir dir;
+  ResultsFile f;
+  f.records.push_back(sample_record());
+  nlohmann::json j = results_to_json(f);
+  auto& stats = j["records"][0]["stats"];
+  stats.erase("p99_s");
+  stats.erase("spike");
+  write(dir.file("old.json"), j.dump());
+  const Record r = load_results(dir.file("old.json")).records.at(0);
+  EXPECT_FALSE(r.straggler);
+  EXPECT_DOUBLE_EQ(r.stats.p99, percentile(r.samples_s, 0.99));
+  EXPECT_DOUBLE_EQ(r.stats.spike, r.stats.p99 / r.stats.median);
+  // Without samples there is nothing to say: 0.
+  j["records"][0]["samples_s"] = nlohmann::json::array();
+  write(dir.file("empty.json"), j.dump());
+  EXPECT_EQ(load_results(dir.file("empty.json")).records.at(0).stats.spike, 0.0);
+}
+
+TEST(ResultsIo, LoaderRefusesImpossibleRankTiming) {
+  TempDir dir;
+  ResultsFile f;
+  f.records.push_back(record_with_rank_timing());
+  const nlohmann::json good = results_to_json(f);
+  const std::pair<std::function<void(nlohmann::json&)>, std::string> cases[] = {
+      {[](nlohmann::json& r) { r["stats"]["spike"] = 0.99; }, "'stats.spike' is 0.99"},
+      {[](nlohmann::json& r) { r["stats"]["spike"] = -1; }, "'stats.spike'"},
+      {[](nlohmann::json& r) { r["stats"]["p99_s"] = 2e6; }, "'stats.p99_s'"},
+      {[](nlohmann::json& r) { r["per_rank"][1]["shortest_share"] = 1.5; },
+       "'per_rank[1].shortest_share' is 1.5"},
+      {[](nlohmann::json& r) { r["per_rank"][2]["p99_s"] = "slow"; }, "'per_rank[2].p99_s'"},
+      {[](nlohmann::json& r) { r["per_rank"][3]["samples_s"][1] = -1e-4; },
+       "'per_rank[3].samples_s[1]'"},
+      {[](nlohmann::json& r) { r["per_rank"][3]["samples_s"] = std::vector<double>(129, 1e-4); },
+       "holds 129 samples, allowed at most 128"},
+      {[](nlohmann::json& r) {
+         for (auto& e : r["per_rank"])
+           e["samples_s"] = {1e-4};
+       },
+       "samples_s for more than 3 ranks"},
+      {[](nlohmann::json& r) { r["straggler"].erase("host"); }, "straggler: missing field 'host'"},
+      {[](nlohmann::json& r) { r["straggler"]["device"] = -1; }, "straggler: field 'device' is -1"},
+      {[](nlohmann::json& r) { r["straggler"]["shortest_share"] = 2; }, "'shortest_share' is 2"},
+      {[](nlohmann::json& r) { r["straggler"] = "rank 3"; }, "'straggler' must be an object"},
+  };
+  for (const auto& [spoil, expected] : cases) {
+    nlohmann::json j = good;
+    spoil(j["records"][0]);
+    write(dir.file("bad.json"), j.dump());
+    const std::string error = load_error(dir.file("bad.json"));
+    EXPECT_NE(error.find(expected), std::string::npos) << expected << " | " << error;
+    EXPECT_NE(error.find("records[0]"), std::string::npos) << error;
+  }
 }
 
 // The shared set of broken files (tests/fixtures/bad_results/, also checked against the JSON

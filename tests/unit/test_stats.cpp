@@ -41,7 +41,22 @@ TEST(Stats, SummarizeFillsEveryField) {
   EXPECT_GT(s.stddev, 0);
   EXPECT_NEAR(s.cv, s.stddev / 2.5, 1e-12);
   EXPECT_LT(s.p05, s.p95);
+  EXPECT_DOUBLE_EQ(s.p99, 3.97); // position 0.99 x 3 = 2.97: 3 + 0.97 x (4 - 3)
+  EXPECT_DOUBLE_EQ(s.spike, 3.97 / 2.5);
   EXPECT_EQ(summarize({}).count, 0u);
+  EXPECT_EQ(summarize({}).spike, 0.0);
+}
+
+TEST(Stats, SpikeIsP99OverTheMedianAndOneWithoutASpike) {
+  // 99 samples of 1 ms and one of 50 ms: the p99 sits between them, the median does not move.
+  std::vector<double> samples(99, 1e-3);
+  samples.push_back(50e-3);
+  const Stats s = summarize(samples);
+  EXPECT_DOUBLE_EQ(s.median, 1e-3);
+  EXPECT_NEAR(s.p99, 1e-3 + 0.01 * 49e-3, 1e-12); // position 98.01
+  EXPECT_NEAR(s.spike, 1.49, 1e-9);
+  EXPECT_DOUBLE_EQ(summarize(std::vector<double>(10, 2e-6)).spike, 1.0);
+  EXPECT_EQ(spike_ratio(1.0, 0.0), 0.0);
 }
 
 TEST(RoundSignificant, KeepsTheGivenDigitsAndLeavesSpecialValues) {

@@ -2,11 +2,14 @@
 """Checks a clusterbench results file the way an operator would read it.
 
 usage: check_results.py FILE --gpus 1,2 [--suite S] [--cases a,b] [--sizes COUNT]
-                               [--min-records N] [--allow-noisy]
+                               [--min-records N] [--rank-timing]
 
 Fails (exit 1, one line per problem) unless: the file validates against the schema; every
 requested case has a record for every GPU count (and every size, for collectives, in both
-placements); every record's data check passed (or was skipped with a reason).
+placements); every record's data check passed (or was skipped with a reason). With
+--rank-timing, every measured collective record also keeps each rank's p99 and shortest share
+(one rank the shortest per sample), raw samples for at most 3 ranks, its spike, and a straggler
+only where it names one of its own ranks.
 """
 import argparse
 import json
@@ -26,6 +29,7 @@ def main():
     ap.add_argument("--cases")
     ap.add_argument("--sizes", type=int, help="sizes expected per case, GPU count and placement")
     ap.add_argument("--min-records", type=int, default=1)
+    ap.add_argument("--rank-timing", action="store_true")
     args = ap.parse_args()
 
     problems = []
@@ -71,11 +75,45 @@ def main():
             problems.append(f"{where}: skipped without a reason")
         if r["status"] in ("ok", "noisy") and not r["samples_s"]:
             problems.append(f"{where}: no samples")
+    if args.rank_timing:
+        for r in records:
+            if r["suite"] == "collectives" and r["status"] in ("ok", "noisy"):
+                check_rank_timing(r, problems)
     for p in problems[:40]:
         print(p)
     if not problems:
         print(f"{args.file}: {len(records)} records, all checks pass")
     return 1 if problems else 0
+
+
+def check_rank_timing(r, problems):
+    where = f'{r["case"]} gpus={r["gpus"]} params={json.dumps(r["params"])}'
+    stats, ranks = r["stats"], r["per_rank"]
+    if not stats.get("spike", 0) >= 1 or stats.get("p99_s", -1) < stats["median_s"]:
+        problems.append(f"{where}: stats without p99_s >= median_s and spike >= 1: {stats}")
+    if len(ranks) != r["gpus"]:
+        problems.append(f"{where}: {len(ranks)} per-rank entries")
+        return
+    shares = sum(p.get("shortest_share", 0) for p in ranks)
+    if abs(shares - 1) > 1e-3 * len(ranks):
+        problems.append(f"{where}: shortest shares add up to {shares}, not 1")
+    kept = [p for p in ranks if "samples_s" in p]
+    if not 1 <= len(kept) <= min(3, len(ranks)):
+        problems.append(f"{where}: raw samples kept for {len(kept)} ranks")
+    for p in ranks:
+        if "p99_s" not in p or "time_us" in p:
+            problems.append(f"{where}: rank {p.get('rank')}: no p99_s, or a time_us: {p}")
+    for p in kept:
+        if len(p["samples_s"]) != min(len(r["samples_s"]), 128):
+            problems.append(f"{where}: rank {p['rank']} keeps {len(p['samples_s'])} samples of "
+                            f"{len(r['samples_s'])}")
+    s = r.get("straggler")
+    if s is not None:
+        named = [p for p in ranks if p["rank"] == s["rank"]]
+        if not named or named[0]["host"] != s["host"] or named[0]["device"] != s["device"]:
+            problems.append(f"{where}: straggler {s} is none of its ranks")
+        elif s["shortest_share"] <= 0.5 or s["median_s"] > 0.9 * s["others_median_s"]:
+            problems.append(f"{where}: straggler {s} does not meet the rule")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 #pragma once
 // A fixed set of records, one or more of every kind the console prints: the collectives table
-// (settled, noisy, skipped and missing halves, a reason shared by rows, broadcast's root), the
+// (settled, noisy, skipped and missing halves, a reason shared by rows, broadcast's root, a
+// straggler), the
 // links pair matrix and a links row, compute rows with metrics, and a failed data check.
 #include <vector>
 

@@ -225,3 +225,36 @@ TEST(Fleet, ASecondPassWithoutVerdictsNamesNothingButCountsAsJudged) {
   EXPECT_TRUE(report.outliers.empty());
   EXPECT_EQ(report.fleets_examined, 1);
 }
+
+TEST(Fleet, ACollectivesStragglerIsAnOutlierThatWarnsAndNamesNoSuspect) {
+  ResultsFile f;
+  // Eight ranks on two hosts at an even busbw: no GPU outlier; rank 5 (n2, GPU 1) named late.
+  Record r = test::gpu_record("collectives", "all_reduce", std::vector<double>(8, 400.0),
+                              {"n1", "n2", "n3", "n4"});
+  r.straggler = StragglerRank{5, "n2", 1, 0.92, 62e-6, 100e-6};
+  f.records.push_back(r);
+  const FleetReport report = analyze_fleet(f, FleetRules{});
+  ASSERT_EQ(report.outliers.size(), 1u);
+  const Outlier& o = report.outliers[0];
+  EXPECT_EQ(o.kind, FleetKind::straggler);
+  EXPECT_EQ(fleet_kind_name(o.kind), "straggler");
+  EXPECT_EQ(o.who.rank, 5);
+  EXPECT_EQ(o.who.host, "n2");
+  EXPECT_EQ(o.who.device, 1);
+  EXPECT_EQ(o.who.uuid, "GPU-5"); // from its per_rank entry
+  EXPECT_TRUE(o.by_straggler);
+  EXPECT_TRUE(o.warns_only());
+  EXPECT_EQ(o.metric, "time_us");
+  EXPECT_DOUBLE_EQ(o.value, 62);
+  EXPECT_DOUBLE_EQ(o.fleet_median, 100);
+  EXPECT_DOUBLE_EQ(o.ratio, 0.62);
+  EXPECT_DOUBLE_EQ(o.shortest_share, 0.92);
+  EXPECT_EQ(o.fleet_size, 8u);
+  EXPECT_EQ(report.failing(), 0u);
+  EXPECT_EQ(report.warnings(), 1u);
+  EXPECT_TRUE(report.suspects.empty());
+  EXPECT_EQ(member_label(o.kind, o.who), "rank 5 on host n2 GPU 1 (GPU-5)");
+  FleetMember no_where;
+  no_where.rank = 2;
+  EXPECT_EQ(member_label(FleetKind::straggler, no_where), "rank 2");
+}

@@ -374,6 +374,72 @@ TEST(QualifyReport, JsonCarriesChecksOutliersAndSuspects) {
   EXPECT_EQ(j["counts"]["fail"].get<int>(), report.failed);
 }
 
+TEST(QualifyReport, AStragglerIsNamedWithHostAndDeviceAndWarnsWithoutFailingTheFleet) {
+  const std::string path = test::source_path(kFixtures + "h200_clean.json");
+  ResultsFile results = load_results(path);
+  std::size_t marked = results.records.size();
+  for (std::size_t i = 0; i < results.records.size(); ++i) {
+    Record& r = results.records[i];
+    if (r.suite == "collectives" && r.gpus == 8 && marked == results.records.size()) {
+      r.straggler = StragglerRank{6, "hgx-h200-01", 6, 0.95, 70e-6, 100e-6};
+      marked = i;
+    }
+  }
+  ASSERT_LT(marked, results.records.size());
+  const QualifyReport report = qualify(results, path, h200());
+  EXPECT_EQ(report.fleet_verdict, Verdict::pass);
+  EXPECT_EQ(report.overall, Verdict::pass);
+  EXPECT_EQ(qualify_exit_code(report, false), 0);
+  ASSERT_EQ(report.fleet.outliers.size(), 1u);
+  EXPECT_EQ(report.fleet.outliers[0].record_index, marked);
+
+  const std::string text = format_qualify_text(report);
+  EXPECT_NE(text.find("0 outliers, 1 straggler (warn)"), std::string::npos) << text;
+  EXPECT_NE(text.find("  rank 6 on host hgx-h200-01 GPU 6 ("), std::string::npos) << text;
+  EXPECT_NE(text.find(": straggler, own time 70 us, the others' median 100 us (0.70x; the "
+                      "shortest in 95% of samples, 8 ranks) in collectives/"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("[warns]"), std::string::npos);
+  EXPECT_EQ(text.find("suspects:"), std::string::npos); // a straggler names no suspect
+  EXPECT_NE(text.find("verdict: PASS ("), std::string::npos);
+  EXPECT_NE(text.find("; 1 straggler named (warn))"), std::string::npos) << text;
+
+  const auto j = qualify_to_json(report);
+  EXPECT_EQ(j["verdict"], "PASS");
+  EXPECT_EQ(j["fleet"]["warnings"], 1);
+  const auto& o = j["outliers"][0];
+  EXPECT_EQ(o["kind"], "straggler");
+  EXPECT_EQ(o["severity"], "warn");
+  EXPECT_EQ(o["rank"], 6);
+  EXPECT_EQ(o["host"], "hgx-h200-01");
+  EXPECT_EQ(o["device"], 6);
+  EXPECT_EQ(o["label"].get<std::string>().rfind("rank 6 on host hgx-h200-01 GPU 6 (GPU-", 0), 0u);
+  EXPECT_DOUBLE_EQ(o["shortest_share"].get<double>(), 0.95);
+  EXPECT_DOUBLE_EQ(o["ratio"].get<double>(), 0.7);
+  EXPECT_EQ(o["rules"], nlohmann::json::array({"straggler"}));
+  EXPECT_TRUE(j["suspects"].empty());
+}
+
+TEST(QualifyReport, AStragglerBesideASlowGpuLeavesTheFleetFailingOnTheGpu) {
+  const std::string path = test::source_path(kFixtures + "h200_slow_gpu.json");
+  ResultsFile results = load_results(path);
+  for (Record& r : results.records) {
+    if (r.suite == "collectives" && r.gpus == 8)
+      r.straggler = StragglerRank{2, "hgx-h200-01", 2, 0.9, 70e-6, 100e-6};
+  }
+  const QualifyReport report = qualify(results, path, h200());
+  EXPECT_EQ(report.fleet_verdict, Verdict::fail);
+  EXPECT_GT(report.fleet.failing(), 0u);
+  EXPECT_GT(report.fleet.warnings(), 0u);
+  const auto j = qualify_to_json(report);
+  for (const auto& o : j["outliers"])
+    EXPECT_EQ(o["severity"], o["kind"] == "straggler" ? "warn" : "fail") << o.dump();
+  // Suspects come from the failing outliers alone: the slow GPU 5.
+  ASSERT_EQ(report.fleet.suspects.size(), 1u);
+  EXPECT_EQ(report.fleet.suspects[0].who.device, 5);
+}
+
 TEST(QualifyReport, FiguresKeepTheDigitsTheirSizeNeeds) {
   EXPECT_EQ(format_figure(4302.4), "4302");
   EXPECT_EQ(format_figure(431), "431");

@@ -136,6 +136,34 @@ TEST(CurveReport, CollectivesStartAtTwoGpus) {
   EXPECT_EQ(family(families, "collectives").alpha_beta_source, "computed");
 }
 
+TEST(CurveReport, ACollectivesRowFindsItsRecordThoughTheRecordKeepsItsElementCount) {
+  // As a run writes them: params.count beside bytes, per-rank figures, a straggler on 4 GPUs.
+  ResultsFile results;
+  for (int n : {2, 4}) {
+    Record r = make_record("collectives", "all_reduce",
+                           {{"bytes", 1u << 20}, {"count", 1u << 18}, {"in_place", false}}, n,
+                           {{"busbw_gbps", 100.0}});
+    for (int rank = 0; rank < n; ++rank)
+      r.per_rank[static_cast<std::size_t>(rank)]["busbw_gbps"] = 100.0 + rank;
+    r.samples_s = {1e-3, 1e-3, 1e-3, 2e-3};
+    r.stats = summarize(r.samples_s);
+    if (n == 4)
+      r.straggler = StragglerRank{2, "n1", 2, 0.9, 0.7e-3, 1e-3};
+    results.records.push_back(std::move(r));
+  }
+  const auto families = build_family_reports(results, {64});
+  const CurveReport& c = family(families, "collectives").curves.at(0);
+  ASSERT_EQ(c.rows.size(), 2u);
+  for (const CurveRow& row : c.rows) {
+    EXPECT_TRUE(row.spread) << row.gpus;
+    EXPECT_EQ(row.status, RecordStatus::ok);
+    EXPECT_NEAR(row.spike, (1e-3 + 0.97 * 1e-3) / 1e-3, 1e-9); // p99 at position 2.97
+  }
+  EXPECT_FALSE(c.rows[0].straggler);
+  ASSERT_TRUE(c.rows[1].straggler);
+  EXPECT_EQ(c.rows[1].straggler->rank, 2);
+}
+
 TEST(CurveReport, UsesTheFitsSectionWhileItMatches) {
   ResultsFile results;
   add_usl_curve(results, "compute", "triad", {{"bytes", 1u << 26}}, {1, 2, 4, 8, 16}, 0.05, 0.002);

@@ -197,6 +197,84 @@ TEST(ReportBuilder, JsonCarriesTheSameContent) {
   EXPECT_EQ(nlohmann::json::parse(j.dump()), j);
 }
 
+// The fixture's all_reduce records on 16 GPUs name rank 9 (h200-02 device 1) as their
+// straggler; one of 4 GPUs names rank 3.
+ResultsFile with_stragglers() {
+  ResultsFile results = load_results(test::fixture("report/h200_cluster.json"));
+  for (Record& r : results.records) {
+    if (r.case_name != "all_reduce")
+      continue;
+    if (r.gpus == 16)
+      r.straggler = StragglerRank{9, "h200-02", 1, 0.93, 60e-6, 100e-6};
+    if (r.gpus == 4 && r.params["bytes"] == 1048576)
+      r.straggler = StragglerRank{3, "h200-01", 3, 0.8, 85e-6, 100e-6};
+  }
+  return results;
+}
+
+TEST(ReportBuilder, AStragglerIsNamedBesideItsCurveInItsFamilyAndInTheHeadline) {
+  const ReportData data =
+      build_report_data(with_stragglers(), "report/h200_cluster.json", options());
+  const std::string md = render_markdown(build_report_document(data));
+  EXPECT_NE(md.find("- **Straggler:** rank 9 (h200-02 device 1) on 16 GPUs: the others waited "
+                    "for it; its own time was the shortest in 93 % of samples and 60 % of theirs."),
+            std::string::npos)
+      << md;
+  const auto table = md.find("### Stragglers");
+  ASSERT_NE(table, std::string::npos);
+  EXPECT_LT(md.find("\n## collectives\n"), table);
+  // Every record naming one, the largest wait first: six sizes on 16 GPUs, then the 4-GPU one.
+  const std::string rows = md.substr(table, md.find("**Straggler:**", table) - table);
+  EXPECT_EQ(count(rows, "rank 9 (h200-02 device 1)"), 6u) << rows;
+  EXPECT_EQ(count(rows, "rank 3 (h200-01 device 3)"), 1u) << rows;
+  EXPECT_LT(rows.find("rank 9"), rows.find("rank 3"));
+  EXPECT_NE(rows.find("|        93 % |"), std::string::npos) << rows;
+  EXPECT_NE(md.find("**Waited for:** rank 9 (h200-02 device 1) is the straggler of 6 collective "
+                    "records: the others waited for it, its own time down to 60 % of theirs "
+                    "(collectives/all_reduce"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("1 other rank(s) in 1 record(s) (see Stragglers)."), std::string::npos);
+
+  const nlohmann::json j = report_to_json(data, {false, {}, ""});
+  const auto& collectives = j["families"][2];
+  ASSERT_EQ(collectives["suite"], "collectives");
+  ASSERT_EQ(collectives["stragglers"].size(), 7u);
+  EXPECT_EQ(collectives["stragglers"][0]["straggler"]["rank"], 9);
+  EXPECT_EQ(collectives["stragglers"][0]["straggler"]["host"], "h200-02");
+  EXPECT_EQ(collectives["stragglers"][0]["straggler"]["device"], 1);
+  EXPECT_DOUBLE_EQ(collectives["stragglers"][0]["straggler"]["own_over_others"].get<double>(), 0.6);
+  EXPECT_EQ(j["headline"]["waited_for"].size(), 2u);
+  EXPECT_EQ(j["headline"]["waited_for"][0]["records"], 6);
+  bool row_named = false;
+  for (const auto& curve : collectives["curves"]) {
+    for (const auto& row : curve["rows"]) {
+      EXPECT_TRUE(row["spike"].is_number()) << row.dump();
+      if (row["gpus"] == 16 && curve["case"] == "all_reduce")
+        row_named = row["straggler"]["rank"] == 9;
+    }
+  }
+  EXPECT_TRUE(row_named);
+}
+
+TEST(ReportBuilder, EveryCurveRowShowsItsSpike) {
+  ResultsFile results = load_results(test::fixture("report/h200_cluster.json"));
+  // One all_reduce record on 16 GPUs with a spike: 99 samples of 1 ms and one of 50 ms.
+  for (Record& r : results.records) {
+    if (r.case_name == "all_reduce" && r.gpus == 16 && r.params["bytes"] == 1073741824) {
+      r.samples_s.assign(99, 1e-3);
+      r.samples_s.push_back(50e-3);
+      r.stats = summarize(r.samples_s);
+    }
+  }
+  const ReportData data = build_report_data(results, "report/h200_cluster.json", options());
+  const std::string md = render_markdown(build_report_document(data));
+  EXPECT_NE(md.find("| p99/median |"), std::string::npos);
+  EXPECT_NE(md.find(" 1.49 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("- **Spikes:** p99/median is the 99th-percentile sample time"),
+            std::string::npos);
+}
+
 TEST(ReportBuilder, PlotsGoToTheirFamilies) {
   EXPECT_EQ(plot_family("d/efficiency_compute.png"), "compute");
   EXPECT_EQ(plot_family("d/efficiency_collectives.png"), "collectives");

@@ -70,6 +70,36 @@ TEST(ThreadComm, BroadcastAndGathers) {
   }
 }
 
+TEST(ThreadComm, ExtremesNameTheirRanksAndBreakTiesByTheLowerRank) {
+  std::vector<Extremes> got(4);
+  std::vector<Extremes> tied(4);
+  on_threads(4, [&](int r, const Communicator& c) {
+    got[r] = c.extremes(r == 2 ? -1.5 : (r == 1 ? 7.0 : 0.5 * r));
+    tied[r] = c.extremes(3.0);
+  });
+  for (int r = 0; r < 4; ++r) {
+    EXPECT_EQ(got[r].min, -1.5);
+    EXPECT_EQ(got[r].min_rank, 2);
+    EXPECT_EQ(got[r].max, 7.0);
+    EXPECT_EQ(got[r].max_rank, 1);
+    EXPECT_EQ(tied[r].min_rank, 0);
+    EXPECT_EQ(tied[r].max_rank, 0);
+  }
+}
+
+TEST(ThreadComm, GatherVectorsOfDifferentLengthsToRankZero) {
+  std::vector<std::vector<std::vector<double>>> got(3);
+  on_threads(3, [&](int r, const Communicator& c) {
+    got[r] = c.gather_vectors(std::vector<double>(static_cast<std::size_t>(r), 1.0 + r));
+  });
+  ASSERT_EQ(got[0].size(), 3u);
+  EXPECT_TRUE(got[0][0].empty());
+  EXPECT_EQ(got[0][1], (std::vector<double>{2.0}));
+  EXPECT_EQ(got[0][2], (std::vector<double>{3.0, 3.0}));
+  EXPECT_TRUE(got[1].empty());
+  EXPECT_TRUE(got[2].empty());
+}
+
 TEST(ThreadComm, SplitOrdersByKeyLikeMpiAndLeavesNegativeColorsOut) {
   // 6 ranks: even ranks form one group keyed in reverse, odd ranks 1 and 3 another, rank 5 none.
   std::vector<int> new_rank(6, -9), new_size(6, -9);
