@@ -12,9 +12,9 @@
 #include <thread>
 
 #include "cli/command.hpp"
+#include "core/duration.hpp"
 #include "core/error.hpp"
 #include "core/stats.hpp"
-#include "core/duration.hpp"
 #include "core/units.hpp"
 #include "links/pair_progress.hpp"
 #include "planning/plan_text.hpp"
@@ -309,7 +309,7 @@ int run_sweep(const Communicator& world, const RunConfig& config,
       return 2;
     }
     if (root)
-      writer->set_run_field("plan", plan_to_json(plan));
+      writer->update_run({{"plan", plan_to_json(plan)}});
 
     if (root) {
       std::printf("# clusterbench run: %d ranks on %d node%s, backend %s, GPU counts %s\n",
@@ -339,12 +339,13 @@ int run_sweep(const Communicator& world, const RunConfig& config,
 
     const std::vector<double> rss = world.gather(static_cast<double>(peak_rss_bytes()));
     if (root) {
-      writer->set_run_field("finished", utc_timestamp(false));
       nlohmann::json rss_json = nlohmann::json::array();
       for (double v : rss)
         rss_json.push_back(static_cast<long long>(v));
-      writer->set_run_field("peak_rss_bytes", rss_json);
-      writer->set_run_field("plan", plan_to_json(plan, summary.phase_seconds));
+      // One last version of the file, with the journal's records and the run's end.
+      writer->update_run({{"finished", utc_timestamp(false)},
+                          {"peak_rss_bytes", rss_json},
+                          {"plan", plan_to_json(plan, summary.phase_seconds)}});
       print_measured_vs_planned(std::cout, plan, summary.phase_seconds);
       print_summary(summary, rss, config.out, !world.is_mpi());
       exit_code = summary.exit_code();

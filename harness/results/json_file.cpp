@@ -37,6 +37,10 @@ int nesting_depth(const std::string& text, int limit) {
 
 } // namespace
 
+InputError not_valid_json(const std::string& source, const nlohmann::json::exception& e) {
+  return InputError(source + ": not valid JSON (" + json_error_reason(e) + ")");
+}
+
 std::string json_error_reason(const nlohmann::json::exception& e) {
   std::string what = e.what();
   if (auto pos = what.find("] "); pos != std::string::npos)
@@ -44,16 +48,20 @@ std::string json_error_reason(const nlohmann::json::exception& e) {
   return shown(what, 160);
 }
 
-nlohmann::json parse_json_text(const std::string& text, const std::string& source) {
+void check_json_depth(const std::string& text, const std::string& source) {
   if (nesting_depth(text, kMaxJsonDepth) > kMaxJsonDepth) {
     throw InputError(source + ": nested deeper than " + std::to_string(kMaxJsonDepth) +
                      " levels, which no file clusterbench reads is");
   }
+}
+
+nlohmann::json parse_json_text(const std::string& text, const std::string& source) {
+  check_json_depth(text, source);
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     // parse_error for bad syntax, out_of_range for a number past double's range (1e400).
-    throw InputError(source + ": not valid JSON (" + json_error_reason(e) + ")");
+    throw not_valid_json(source, e);
   }
 }
 
