@@ -221,7 +221,8 @@ struct Block {
   int threads = 1, gpus_per_thread = 1;
   std::vector<RankLine> ranks;
   std::optional<Layout> layout;
-  std::vector<std::size_t> records; // indexes into ImportedRun::records
+  // Its records, finished (and handed on) when the block ends: its footer judges them.
+  std::vector<Record> records;
   std::size_t first_line = 0;
   std::optional<long long> out_of_bounds; // the footer's count, when the block has one
   // The run's shape, fixed at its first row: GPUs, nodes (devices are recorded then).
@@ -230,7 +231,9 @@ struct Block {
 
 class TextImporter {
 public:
-  explicit TextImporter(std::string source) : source_(std::move(source)) {}
+  TextImporter(std::string source, RecordSink sink) : source_(std::move(source)) {
+    out_.sink = std::move(sink);
+  }
 
   ImportedRun run(std::string_view text) {
     for_each_line(text, [&](std::size_t number, std::string_view raw) { line(number, raw); });
@@ -247,7 +250,7 @@ public:
                               std::to_string(zero_size_rows_) +
                               " zero-size row(s) not imported (0 bytes: nothing moved to time)");
     }
-    if (out_.records.empty()) {
+    if (out_.records_added == 0) {
       throw InputError(source_ + ": no nccl-tests table found (expected the '#  size  count  type "
                                  "redop ...' header of an *_perf run and its rows)");
     }
@@ -398,8 +401,8 @@ private:
   void set_block_extra(const char* key, std::optional<double> value) {
     if (!value)
       return;
-    for (std::size_t i : block_->records)
-      out_.records[i].extra[key] = *value;
+    for (Record& r : block_->records)
+      r.extra[key] = *value;
   }
 
   void start_block(std::size_t number) {
@@ -416,8 +419,7 @@ private:
   // is left unjudged in between, with the reason.
   void judge_deviations() {
     const bool clean = block_->out_of_bounds && *block_->out_of_bounds == 0;
-    for (std::size_t i : block_->records) {
-      Record& r = out_.records[i];
+    for (Record& r : block_->records) {
       auto it = r.extra.find("max_deviation");
       if (it == r.extra.end())
         continue;
@@ -443,9 +445,10 @@ private:
     if (!block_)
       return;
     judge_deviations();
-    if (!block_->program.empty()) {
-      for (std::size_t i : block_->records)
-        out_.records[i].extra["test"] = block_->program;
+    for (Record& r : block_->records) {
+      if (!block_->program.empty())
+        r.extra["test"] = block_->program;
+      out_.add_record(std::move(r));
     }
     block_.reset();
   }
@@ -541,8 +544,7 @@ private:
         r.extra["max_deviation"] = *half->max_deviation;
         r.extra["nccl_type"] = at(l.type);
       }
-      block_->records.push_back(out_.records.size());
-      out_.records.push_back(std::move(r));
+      block_->records.push_back(std::move(r));
     }
   }
 
@@ -664,8 +666,9 @@ std::string nccl_version_from_code(long long code) {
          std::to_string(code % 100);
 }
 
-ImportedRun import_nccl_tests_text(const std::string& text, const std::string& source) {
-  ImportedRun run = TextImporter(shown(source, 100)).run(text);
+ImportedRun import_nccl_tests_text(const std::string& text, const std::string& source,
+                                   const RecordSink& sink) {
+  ImportedRun run = TextImporter(shown(source, 100), sink).run(text);
   run.backend = "cuda";
   return run;
 }
@@ -789,7 +792,7 @@ ImportedRun import_nccl_tests_json(const json& j, const std::string& source) {
   }
 }
 
-ImportedRun import_nccl_tests_file(const std::string& path) {
+ImportedRun import_nccl_tests_file(const std::string& path, const RecordSink& sink) {
   const std::string text = read_text_file(path);
   const std::string_view body = trim(text);
   if (!body.empty() && body.front() == '{') {
@@ -801,7 +804,7 @@ ImportedRun import_nccl_tests_file(const std::string& path) {
     }
     return import_nccl_tests_json(j, shown(path, 100));
   }
-  return import_nccl_tests_text(text, path);
+  return import_nccl_tests_text(text, path, sink);
 }
 
 } // namespace cb
