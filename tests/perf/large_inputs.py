@@ -27,14 +27,26 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SEEDS = os.path.join(HERE, "..", "fuzz", "seeds")
 
 
+TIME = "/usr/bin/time"
+
+
 def measure(cmd):
-    """(seconds, peak RSS in MiB, exit code) of one run of cmd."""
-    started = time.monotonic()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.monotonic() - started
-    proc.stderr.close()
-    return elapsed, usage.ru_maxrss / 1024.0, os.waitstatus_to_exitcode(status)
+    """(seconds, peak RSS in MiB, exit code) of one run of cmd. The peak comes from /usr/bin/time
+    when there is one: a child's own ru_maxrss starts from this script's size at the fork (Linux
+    keeps the larger of the forked and the executed image's), which hides a small peak."""
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss_file:
+        timed = os.path.exists(TIME)
+        full = [TIME, "-f", "%M", "-o", rss_file.name] + cmd if timed else cmd
+        started = time.monotonic()
+        proc = subprocess.Popen(full, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(proc.pid, 0)
+        elapsed = time.monotonic() - started
+        proc.stderr.close()
+        rss_kib = usage.ru_maxrss
+        if timed:
+            text = rss_file.read().strip().splitlines()
+            rss_kib = int(text[-1]) if text and text[-1].isdigit() else rss_kib
+        return elapsed, rss_kib / 1024.0, os.waitstatus_to_exitcode(status)
 
 
 def write_spec(path, target_bytes):
