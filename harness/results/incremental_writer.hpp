@@ -37,8 +37,12 @@ public:
   IncrementalResultsWriter& operator=(const IncrementalResultsWriter&) = delete;
 
   void append(const Record& record);
-  // Sets fields of the run header (an object of them) and writes the whole file.
+  // Sets fields of the run header (an object of them) and writes the whole file: one version for
+  // all of them.
   void update_run(const nlohmann::json& fields);
+  void set_run_field(const std::string& key, nlohmann::json value) {
+    update_run({{key, std::move(value)}});
+  }
 
   const std::string& path() const { return path_; }
   std::size_t records() const { return records_in_file_ + journal_records_; }
