@@ -33,7 +33,6 @@ Record record(int i) {
     r.per_rank.push_back({{"rank", rank},
                           {"host", "node-" + std::to_string(rank / 8)},
                           {"busbw_gbps", 40.0 + rank % 3}});
-  r.check = "pass";
   return r;
 }
 
