@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "storage/block_format.hpp"
-#include "storage/unique_fd.hpp"
+#include "core/unique_fd.hpp"
 
 namespace cb {
 

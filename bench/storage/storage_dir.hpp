@@ -16,7 +16,7 @@
 
 #include "runtime/run_config.hpp"
 #include "storage/block_format.hpp"
-#include "storage/unique_fd.hpp"
+#include "core/unique_fd.hpp"
 
 namespace cb {
 

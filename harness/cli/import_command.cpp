@@ -1,5 +1,7 @@
 // clusterbench import: other tools' output (nccl-tests, fio, OSU) as a clusterbench results file.
+#include <exception>
 #include <iostream>
+#include <optional>
 
 #include "cli/command.hpp"
 #include "core/args.hpp"
@@ -7,6 +9,7 @@
 #include "core/units.hpp"
 #include "imports/importer.hpp"
 #include "results/json_file.hpp"
+#include "results/results_file_writer.hpp"
 #include "results/results_io.hpp"
 
 namespace {
@@ -60,19 +63,53 @@ int import_main(const std::vector<std::string>& args) {
                                        parser.positionals().end());
   // Before reading anything: --out may not name a device, a FIFO or one of the logs read.
   cb::check_output_target(*out, "--out", files);
-  // A nlohmann error from a JSON log (fio, nccl-tests -J) is that log's bad input, not ours.
   const std::string sources = files.size() == 1 ? files.front() : cb::join(files, ", ");
+  // Each record is written out as the importer finishes it, so memory is that of the logs' text
+  // and one table, not of every record. The problems found on the way are raised in the order a
+  // whole-file write met them: the logs' own first, then text that is not UTF-8 (bad input, named
+  // by nlohmann's strict dump, rather than a results file with the bytes replaced), then --out.
+  std::optional<cb::ResultsFileWriter> writer;
+  std::exception_ptr write_problem;
+  try {
+    writer.emplace(*out, nlohmann::json::object(), cb::InvalidUtf8::refuse, files);
+  } catch (const cb::Error&) {
+    write_problem = std::current_exception();
+  }
+  std::optional<cb::InputError> not_utf8;
+  std::size_t records = 0;
+  std::string scratch; // where records are checked when there is no file to write them to
+  auto write = [&](cb::Record&& r) {
+    ++records;
+    if (not_utf8)
+      return;
+    try {
+      if (writer) {
+        writer->add(r);
+      } else {
+        scratch.clear();
+        cb::append_record_json(scratch, r, cb::InvalidUtf8::refuse);
+      }
+    } catch (const nlohmann::json::exception& e) {
+      not_utf8.emplace(sources + ": " + cb::json_error_reason(e));
+    } catch (const cb::Error&) {
+      write_problem = std::current_exception();
+      writer.reset();
+    }
+  };
+  // A nlohmann error from a JSON log (fio, nccl-tests -J) is that log's bad input, not ours.
   const cb::ImportOutcome outcome =
-      cb::reading_json(sources, [&] { return cb::import_files(tool, files, options); });
-  // Text kept from the logs (hosts, device names) must be UTF-8: a log that is not is bad input
-  // (nlohmann's strict dump names the byte), not a results file with the bytes replaced.
-  cb::reading_json(sources, [&] { return cb::results_to_json(outcome.results).dump().size(); });
+      cb::reading_json(sources, [&] { return cb::import_files(tool, files, options, write); });
+  if (not_utf8)
+    throw *not_utf8;
+  cb::reading_json(sources, [&] { return outcome.results.run.dump().size(); });
   for (const auto& warning : outcome.warnings)
     std::cerr << cb::one_line(warning) << "\n";
-  cb::write_results_atomic(outcome.results, *out, files);
-  std::cout << "imported " << outcome.results.records.size() << " records from " << files.size()
-            << " file" << (files.size() == 1 ? "" : "s") << " (" << cb::import_tool_name(tool)
-            << ") into " << *out;
+  if (write_problem)
+    std::rethrow_exception(write_problem);
+  writer->commit(outcome.results.run);
+  std::cout << "imported " << records << " records from " << files.size() << " file"
+            << (files.size() == 1 ? "" : "s") << " (" << cb::import_tool_name(tool) << ") into "
+            << *out;
   if (!outcome.warnings.empty()) {
     std::cout << "; " << outcome.warnings.size() << " line"
               << (outcome.warnings.size() == 1 ? "" : "s") << " not imported (see stderr)";

@@ -12,9 +12,9 @@
 #include <thread>
 
 #include "cli/command.hpp"
+#include "core/duration.hpp"
 #include "core/error.hpp"
 #include "core/stats.hpp"
-#include "core/duration.hpp"
 #include "core/units.hpp"
 #include "links/pair_progress.hpp"
 #include "planning/plan_text.hpp"
@@ -317,12 +317,13 @@ void print_run_banner(const Communicator& world, const JobView& job, const RunPl
 void finish_results(IncrementalResultsWriter& writer, const RunConfig& config,
                     const RunPlan& plan, const SweepSummary& summary,
                     const std::vector<double>& rss, bool threads) {
-  writer.set_run_field("finished", utc_timestamp(false));
   nlohmann::json rss_json = nlohmann::json::array();
   for (double v : rss)
     rss_json.push_back(static_cast<long long>(v));
-  writer.set_run_field("peak_rss_bytes", rss_json);
-  writer.set_run_field("plan", plan_to_json(plan, summary.phase_seconds));
+  // One last version of the file, with the journal's records and the run's end.
+  writer.update_run({{"finished", utc_timestamp(false)},
+                     {"peak_rss_bytes", rss_json},
+                     {"plan", plan_to_json(plan, summary.phase_seconds)}});
   print_measured_vs_planned(std::cout, plan, summary.phase_seconds);
   std::cout.flush();
   std::fputs(run_summary_text(summary, *std::max_element(rss.begin(), rss.end()), config.out,

@@ -62,6 +62,14 @@ nlohmann::json HostList::to_json() const {
   return hosts;
 }
 
+void ImportedRun::add_record(Record&& r) {
+  ++records_added;
+  if (sink)
+    sink(std::move(r));
+  else
+    records.push_back(std::move(r));
+}
+
 void ImportedRun::add_device(const std::string& host, const nlohmann::json& device) {
   host_list.add(host, device);
 }

@@ -2,6 +2,8 @@
 // What an importer makes of one file of another tool's output: records in our schema, plus the
 // run facts the file states (hosts and devices, the command, library versions, start time), plus
 // a warning for every line it could not read.
+#include <cstddef>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -25,8 +27,17 @@ private:
   std::map<std::string, std::map<long long, nlohmann::json>> devices_;
 };
 
+// Takes each record an importer has finished, in the order of the file.
+using RecordSink = std::function<void(Record&&)>;
+
 struct ImportedRun {
+  // Finished records go to `sink` when one is set (the import command writes each out as it
+  // comes, so a large log's memory is that of its text and one table), else into `records`.
   std::vector<Record> records;
+  RecordSink sink;
+  std::size_t records_added = 0;
+  void add_record(Record&& r);
+
   nlohmann::json hosts = nlohmann::json::array(); // [{host, devices: [{index, name, ...}]}]
   std::vector<std::string> argv;                  // the original command, when the file has it
   nlohmann::json versions = nlohmann::json::object();

@@ -30,14 +30,15 @@ std::string iso_like(std::string text) {
   return text;
 }
 
-ImportedRun import_one(ImportTool tool, const std::string& path, const ImportOptions& options) {
+ImportedRun import_one(ImportTool tool, const std::string& path, const ImportOptions& options,
+                       const RecordSink& sink) {
   switch (tool) {
   case ImportTool::nccl_tests:
-    return import_nccl_tests_file(path);
+    return import_nccl_tests_file(path, sink);
   case ImportTool::fio:
     return import_fio_file(path);
   case ImportTool::osu:
-    return import_osu_file(path, options.osu);
+    return import_osu_file(path, options.osu, sink);
   }
   throw InputError("TOOL: unknown tool");
 }
@@ -68,7 +69,7 @@ std::string_view import_tool_name(ImportTool tool) {
 }
 
 ImportOutcome import_files(ImportTool tool, const std::vector<std::string>& files,
-                           const ImportOptions& options) {
+                           const ImportOptions& options, const RecordSink& sink) {
   if (files.empty())
     throw InputError("import: no FILE given");
   ImportOutcome outcome;
@@ -78,9 +79,13 @@ ImportOutcome import_files(ImportTool tool, const std::vector<std::string>& file
   std::string started;
   std::string backend = "host";
   for (const auto& path : files) {
-    ImportedRun part = import_one(tool, path, options);
-    for (auto& r : part.records)
-      outcome.results.records.push_back(std::move(r));
+    ImportedRun part = import_one(tool, path, options, sink);
+    for (auto& r : part.records) { // the formats read as a whole (JSON) keep theirs in the run
+      if (sink)
+        sink(std::move(r));
+      else
+        outcome.results.records.push_back(std::move(r));
+    }
     for (auto& w : part.warnings)
       outcome.warnings.push_back(std::move(w));
     hosts.merge(part.hosts);

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "imports/imported_run.hpp"
 #include "imports/osu_import.hpp"
 #include "results/record.hpp"
 
@@ -26,7 +27,8 @@ struct ImportOutcome {
 // Reads every file (each must hold at least one table of the tool, else InputError naming it)
 // and merges them into one run: launcher "import:<tool>", hosts and versions as the files state
 // them, argv the original command when a file records it.
+// With a sink, every record goes there, in the order of the files, and none into the outcome.
 ImportOutcome import_files(ImportTool tool, const std::vector<std::string>& files,
-                           const ImportOptions& options);
+                           const ImportOptions& options, const RecordSink& sink = {});
 
 } // namespace cb

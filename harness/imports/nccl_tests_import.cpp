@@ -226,13 +226,32 @@ std::optional<std::size_t> program_token(const std::vector<std::string>& tokens)
   return std::nullopt;
 }
 
-// One run of one *_perf program: its header facts and the records of its table.
+// A data row as read; its records are made when its block ends (a Record, of nlohmann trees, is
+// some twenty times the row's text: a table of 100,000 rows held as records took gigabytes).
+struct Row {
+  std::size_t line = 0;
+  long long size = 0, count = 0, root = -1;
+  std::string type, redop;
+  std::optional<Half> out_of_place, in_place;
+};
+
+// A footer's figure ("Avg bus bandwidth", "Out of bounds values"), for the rows read before it.
+struct BlockExtra {
+  std::string key;
+  double value = 0;
+  std::size_t rows = 0;
+};
+
+// One run of one *_perf program: its header facts and the rows of its table.
 struct Block {
   std::string program;
   int threads = 1, gpus_per_thread = 1;
   std::vector<RankLine> ranks;
   std::optional<Layout> layout;
-  std::vector<std::size_t> records; // indexes into ImportedRun::records
+  // Its rows, made records (and handed on) when the block ends: its footer judges them.
+  std::vector<Row> rows;
+  std::vector<BlockExtra> extras;
+  std::string case_name; // of every row: the program or the file names it
   std::size_t first_line = 0;
   std::optional<long long> out_of_bounds; // the footer's count, when the block has one
   // The run's shape, fixed at its first row: GPUs, nodes (devices are recorded then).
@@ -245,7 +264,9 @@ struct Block {
 
 class TextImporter {
 public:
-  explicit TextImporter(std::string source) : source_(std::move(source)) {}
+  TextImporter(std::string source, RecordSink sink) : source_(std::move(source)) {
+    out_.sink = std::move(sink);
+  }
 
   ImportedRun run(std::string_view text) {
     for_each_line(text, [&](std::size_t number, std::string_view raw) { line(number, raw); });
@@ -262,7 +283,7 @@ public:
                               std::to_string(zero_size_rows_) +
                               " zero-size row(s) not imported (0 bytes: nothing moved to time)");
     }
-    if (out_.records.empty()) {
+    if (out_.records_added == 0) {
       throw InputError(source_ + ": no nccl-tests table found (expected the '#  size  count  type "
                                  "redop ...' header of an *_perf run and its rows)");
     }
@@ -317,7 +338,7 @@ private:
                      std::back_inserter(out_.argv),
                      [](const std::string& w) { return clean_text(w); });
     // A new command is a new run: the table before it is complete.
-    if (block_ && (!block_->records.empty() || block_->layout))
+    if (block_ && (!block_->rows.empty() || block_->layout))
       finish_block();
     pending_program_ = base_name(tokens[program_at]);
   }
@@ -363,7 +384,7 @@ private:
     }
     if (words[0] == "nThread" || words[0] == "nThreads:") {
       // Runs without the "starting" line begin here; so does the next of concatenated runs.
-      if (!block_ || !block_->records.empty() || block_->layout) {
+      if (!block_ || !block_->rows.empty() || block_->layout) {
         finish_block();
         start_block(number);
       }
@@ -374,7 +395,7 @@ private:
       return;
     }
     if (words[0] == "Rank") {
-      if (auto r = rank_line(t); r && block_ && block_->records.empty()) {
+      if (auto r = rank_line(t); r && block_ && block_->rows.empty()) {
         block_->ranks.push_back(*r);
         return;
       }
@@ -383,7 +404,7 @@ private:
     const bool column_header = std::find(words.begin(), words.end(), "size") != words.end() &&
                                std::find(words.begin(), words.end(), "count") != words.end();
     if (column_header) {
-      if (!block_ || !block_->records.empty()) {
+      if (!block_ || !block_->rows.empty()) {
         finish_block();
         start_block(number);
       }
@@ -462,8 +483,7 @@ private:
   void set_block_extra(const char* key, std::optional<double> value) {
     if (!value)
       return;
-    for (std::size_t i : block_->records)
-      out_.records[i].extra[key] = *value;
+    block_->extras.push_back({key, *value, block_->rows.size()});
   }
 
   void start_block(std::size_t number) {
@@ -478,38 +498,77 @@ private:
   // log cut before the footer) a row passes when its deviation is within the tightest tolerance
   // nccl-tests used for its type, fails when it exceeds the loosest (tolerance x (ranks - 1)), and
   // is left unjudged in between, with the reason.
-  void judge_deviations() {
+  void judge_deviation(Record& r) const {
+    auto it = r.extra.find("max_deviation");
+    if (it == r.extra.end())
+      return;
     const bool clean = block_->out_of_bounds && *block_->out_of_bounds == 0;
-    for (std::size_t i : block_->records) {
-      Record& r = out_.records[i];
-      auto it = r.extra.find("max_deviation");
-      if (it == r.extra.end())
-        continue;
-      const double deviation = it->get<double>();
-      const auto tolerance = deviation_tolerance(r.extra.value("nccl_type", ""));
-      const double loosest = tolerance ? *tolerance * std::max(1, r.gpus - 1) : 0;
-      if (clean || (tolerance && deviation <= *tolerance) || deviation == 0) {
-        r.check = DataCheck::pass;
-      } else if (tolerance && deviation > loosest) {
-        r.check = DataCheck::fail;
-      } else {
-        r.check = DataCheck::skipped;
-        r.extra["check_note"] =
-            block_->out_of_bounds
-                ? "deviation between the tolerances nccl-tests versions used; the footer counts "
-                  "values out of bounds without naming the rows"
-                : "no 'Out of bounds values' line to say whether the deviation was in bounds";
-      }
+    const double deviation = it->get<double>();
+    const auto tolerance = deviation_tolerance(r.extra.value("nccl_type", ""));
+    const double loosest = tolerance ? *tolerance * std::max(1, r.gpus - 1) : 0;
+    if (clean || (tolerance && deviation <= *tolerance) || deviation == 0) {
+      r.check = DataCheck::pass;
+    } else if (tolerance && deviation > loosest) {
+      r.check = DataCheck::fail;
+    } else {
+      r.check = DataCheck::skipped;
+      r.extra["check_note"] =
+          block_->out_of_bounds
+              ? "deviation between the tolerances nccl-tests versions used; the footer counts "
+                "values out of bounds without naming the rows"
+              : "no 'Out of bounds values' line to say whether the deviation was in bounds";
     }
   }
 
+  Record record_of(const Row& row, const Half& half, bool in_place) const {
+    json params = {{"bytes", row.size}, {"dtype", nccl_dtype(row.type)}};
+    if (row.redop != "none")
+      params["op"] = row.redop;
+    if (row.root >= 0)
+      params["root"] = row.root;
+    params["in_place"] = in_place;
+    Record r = imported_record(
+        "collectives", block_->case_name, std::move(params), block_->gpus, block_->nodes,
+        half.time_us * 1e-6,
+        {{"time_us", half.time_us}, {"algbw_gbps", half.algbw}, {"busbw_gbps", half.busbw}},
+        half.check);
+    r.extra = {{"tool", kTool},
+               {"source", source_ + ":" + std::to_string(row.line)},
+               {"count", row.count}};
+    if (half.wrong)
+      r.extra["wrong_elements"] = *half.wrong;
+    if (half.max_deviation) {
+      r.extra["max_deviation"] = *half.max_deviation;
+      r.extra["nccl_type"] = row.type;
+    }
+    if (half.noisy) {
+      r.status = RecordStatus::noisy;
+      r.reason = "marked '~' in the table: its samples had not settled";
+    }
+    return r;
+  }
+
+  // Each row's records (out-of-place, then in-place), with the footer's figures for the rows
+  // before it and the check of an "error" table.
   void finish_block() {
     if (!block_)
       return;
-    judge_deviations();
-    if (!block_->program.empty()) {
-      for (std::size_t i : block_->records)
-        out_.records[i].extra["test"] = block_->program;
+    for (std::size_t i = 0; i < block_->rows.size(); ++i) {
+      const Row& row = block_->rows[i];
+      for (const auto& [half, in_place] :
+           {std::pair{&row.out_of_place, false}, std::pair{&row.in_place, true}}) {
+        if (!*half)
+          continue;
+        Record r = record_of(row, **half, in_place);
+        for (const auto& e : block_->extras) {
+          if (i < e.rows)
+            r.extra[e.key] = e.value;
+        }
+        judge_deviation(r);
+        if (!block_->program.empty())
+          r.extra["test"] = block_->program;
+        out_.add_record(std::move(r));
+      }
     }
     block_.reset();
   }
@@ -593,38 +652,10 @@ private:
                              (in_place || out_of_place);
     if (!size || *size < 0 || !count || *count < 0 || !root || !halves_read)
       return out_.warn_line(source_, number, std::string(trim(raw)));
-    const std::string name = case_name(number);
+    block_->case_name = case_name(number);
     fix_shape();
-    const std::string redop = l.redop >= 0 ? at(l.redop) : "none";
-    for (const auto& [half, in_place_flag] :
-         {std::pair{out_of_place, false}, std::pair{in_place, true}}) {
-      if (!half)
-        continue;
-      json params = {{"bytes", *size}, {"dtype", nccl_dtype(at(l.type))}};
-      if (redop != "none")
-        params["op"] = redop;
-      if (*root >= 0)
-        params["root"] = *root;
-      params["in_place"] = in_place_flag;
-      Record r = imported_record(
-          "collectives", name, std::move(params), block_->gpus, block_->nodes, half->time_us * 1e-6,
-          {{"time_us", half->time_us}, {"algbw_gbps", half->algbw}, {"busbw_gbps", half->busbw}},
-          half->check);
-      r.extra = {
-          {"tool", kTool}, {"source", source_ + ":" + std::to_string(number)}, {"count", *count}};
-      if (half->wrong)
-        r.extra["wrong_elements"] = *half->wrong;
-      if (half->max_deviation) {
-        r.extra["max_deviation"] = *half->max_deviation;
-        r.extra["nccl_type"] = at(l.type);
-      }
-      if (half->noisy) {
-        r.status = RecordStatus::noisy;
-        r.reason = "marked '~' in the table: its samples had not settled";
-      }
-      block_->records.push_back(out_.records.size());
-      out_.records.push_back(std::move(r));
-    }
+    block_->rows.push_back({number, *size, *count, *root, at(l.type),
+                            l.redop >= 0 ? at(l.redop) : "none", out_of_place, in_place});
   }
 
   std::string source_;
@@ -747,8 +778,9 @@ std::string nccl_version_from_code(long long code) {
          std::to_string(code % 100);
 }
 
-ImportedRun import_nccl_tests_text(const std::string& text, const std::string& source) {
-  ImportedRun run = TextImporter(shown(source, 100)).run(text);
+ImportedRun import_nccl_tests_text(const std::string& text, const std::string& source,
+                                   const RecordSink& sink) {
+  ImportedRun run = TextImporter(shown(source, 100), sink).run(text);
   run.backend = "cuda";
   return run;
 }
@@ -872,7 +904,7 @@ ImportedRun import_nccl_tests_json(const json& j, const std::string& source) {
   }
 }
 
-ImportedRun import_nccl_tests_file(const std::string& path) {
+ImportedRun import_nccl_tests_file(const std::string& path, const RecordSink& sink) {
   const std::string text = read_text_file(path);
   const std::string_view body = trim(text);
   if (!body.empty() && body.front() == '{') {
@@ -884,7 +916,7 @@ ImportedRun import_nccl_tests_file(const std::string& path) {
     }
     return import_nccl_tests_json(j, shown(path, 100));
   }
-  return import_nccl_tests_text(text, path);
+  return import_nccl_tests_text(text, path, sink);
 }
 
 } // namespace cb

@@ -44,10 +44,13 @@
 
 namespace cb {
 
-ImportedRun import_nccl_tests_text(const std::string& text, const std::string& source);
+// With a sink, the records of the text go there as each table ends (ImportedRun::sink).
+ImportedRun import_nccl_tests_text(const std::string& text, const std::string& source,
+                                   const RecordSink& sink = {});
 ImportedRun import_nccl_tests_json(const nlohmann::json& j, const std::string& source);
-// Reads the file and picks the format by its first character ('{' is JSON).
-ImportedRun import_nccl_tests_file(const std::string& path);
+// Reads the file and picks the format by its first character ('{' is JSON; its records come
+// back in the run, the sink is for text).
+ImportedRun import_nccl_tests_file(const std::string& path, const RecordSink& sink = {});
 
 // "./build/all_reduce_perf" -> "all_reduce", "alltoall_perf_mpi" -> "alltoall"; "" otherwise.
 std::string nccl_case_from_program(std::string_view program);

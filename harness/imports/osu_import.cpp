@@ -138,21 +138,23 @@ struct Table {
   std::size_t last_line = 0;
   std::size_t rows = 0;
   long long last_size = -1;
-  std::vector<std::size_t> records; // indexes into ImportedRun::records
-  std::string stopped;              // the line that says the run died mid-table
+  std::vector<Record> records; // handed on when the table ends (it may have ended early)
+  std::string stopped;         // the line that says the run died mid-table
   std::size_t stopped_line = 0;
 };
 
 class OsuImporter {
 public:
-  OsuImporter(std::string source, const OsuOptions& options)
-      : source_(std::move(source)), options_(options) {}
+  OsuImporter(std::string source, const OsuOptions& options, RecordSink sink)
+      : source_(std::move(source)), options_(options) {
+    out_.sink = std::move(sink);
+  }
 
   ImportedRun run(std::string_view text) {
     for_each_line(text, [&](std::size_t number, std::string_view raw) { line(number, raw); });
     finish_table();
     out_.close_warnings(source_);
-    if (out_.records.empty()) {
+    if (out_.records_added == 0) {
       throw InputError(source_ + ": no OSU table found (expected a '# OSU MPI ... Test' header "
                                  "and a '# Size' table of osu_allreduce, osu_allgather, osu_bcast, "
                                  "osu_alltoall, osu_reduce, osu_latency, osu_bw or osu_bibw)");
@@ -218,9 +220,12 @@ private:
                               " row(s), the last of " + std::to_string(table_->last_size) +
                               " bytes ('" + shown(table_->stopped, 60) +
                               "'); the finished rows are imported");
-      for (std::size_t i : table_->records)
-        out_.records[i].extra["ended_early"] = true;
+      for (Record& r : table_->records)
+        r.extra["ended_early"] = true;
     }
+    for (Record& r : table_->records)
+      out_.add_record(std::move(r));
+    table_->records.clear();
     if (table_->test)
       return;
     out_.warnings.push_back(source_ + ":" + std::to_string(table_->header_line) + ": OSU test '" +
@@ -340,8 +345,7 @@ private:
     if (seconds <= 0)
       return false;          // a zero time or rate is no figure
     table_->stopped.clear(); // rows went on: what looked like the end was noise between them
-    table_->records.push_back(out_.records.size());
-    out_.records.push_back(std::move(r));
+    table_->records.push_back(std::move(r));
     ++table_->rows;
     table_->last_size = *size;
     return true;
@@ -356,12 +360,13 @@ private:
 } // namespace
 
 ImportedRun import_osu_text(const std::string& text, const std::string& source,
-                            const OsuOptions& options) {
-  return OsuImporter(shown(source, 100), options).run(text);
+                            const OsuOptions& options, const RecordSink& sink) {
+  return OsuImporter(shown(source, 100), options, sink).run(text);
 }
 
-ImportedRun import_osu_file(const std::string& path, const OsuOptions& options) {
-  return import_osu_text(read_text_file(path), path, options);
+ImportedRun import_osu_file(const std::string& path, const OsuOptions& options,
+                            const RecordSink& sink) {
+  return import_osu_text(read_text_file(path), path, options, sink);
 }
 
 } // namespace cb

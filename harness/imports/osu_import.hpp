@@ -24,8 +24,10 @@ struct OsuOptions {
   int nodes = 1; // nodes they ran on (the output does not say)
 };
 
+// With a sink, the records go there as each table ends (ImportedRun::sink).
 ImportedRun import_osu_text(const std::string& text, const std::string& source,
-                            const OsuOptions& options);
-ImportedRun import_osu_file(const std::string& path, const OsuOptions& options);
+                            const OsuOptions& options, const RecordSink& sink = {});
+ImportedRun import_osu_file(const std::string& path, const OsuOptions& options,
+                            const RecordSink& sink = {});
 
 } // namespace cb

@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "qualify/record_match.hpp"
 #include "results/results_io.hpp"
+#include "results/results_journal.hpp"
 
 namespace cb {
 
@@ -72,8 +73,9 @@ Spec load_spec_or_reference(const std::string& path, std::optional<double> fract
   const nlohmann::json j = read_json_file(path);
   if (is_results_document(j)) {
     return reading_json(path, [&] {
-      return spec_from_reference(results_from_json(j, path), path,
-                                 fraction.value_or(kDefaultReferenceFraction));
+      ResultsFile reference = results_from_json(j, path);
+      merge_results_journal(reference, path);
+      return spec_from_reference(reference, path, fraction.value_or(kDefaultReferenceFraction));
     });
   }
   Spec spec = reading_json(path, [&] { return spec_from_json(j, path); });

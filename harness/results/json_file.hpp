@@ -24,6 +24,12 @@ nlohmann::json read_json_file(const std::string& path);
 // The same for text already read; `source` names it in the message.
 nlohmann::json parse_json_text(const std::string& text, const std::string& source);
 
+// The nesting bound alone: InputError "SOURCE: nested deeper than 64 levels ..." (a linear scan,
+// for a loader that parses the text itself).
+void check_json_depth(const std::string& text, const std::string& source);
+// The error for text nlohmann could not parse: "SOURCE: not valid JSON (REASON)".
+InputError not_valid_json(const std::string& source, const nlohmann::json::exception& e);
+
 // nlohmann's message without its "[json.exception.type_error.302] " prefix, made safe to echo.
 std::string json_error_reason(const nlohmann::json::exception& e);
 

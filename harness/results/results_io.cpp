@@ -1,21 +1,13 @@
 #include "results/results_io.hpp"
 #include "results/json_file.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include "core/error.hpp"
+#include "results/results_file_writer.hpp"
 
 namespace cb {
 namespace {
@@ -184,15 +176,15 @@ StragglerRank bounded_straggler(const json& j, const std::string& where) {
   return s;
 }
 
-} // namespace
-
-Record record_from_json(const json& j, const std::string& where) {
+// Validates every field of a record and fills all but its free-form parts (params, metrics,
+// per_rank, extra), which the callers copy or move.
+Record validated_record(const json& j, const std::string& where) {
   if (!j.is_object())
     bad(where, "must be an object");
   Record r;
   r.suite = require(j, "suite", json::value_t::string, where).get<std::string>();
   r.case_name = require(j, "case", json::value_t::string, where).get<std::string>();
-  r.params = require(j, "params", json::value_t::object, where);
+  require(j, "params", json::value_t::object, where);
   r.gpus = static_cast<int>(bounded_integer(j, "gpus", 1, kMaxCount, where));
   r.nodes = static_cast<int>(bounded_integer(j, "nodes", 1, kMaxCount, where));
   r.ranks_per_node = static_cast<int>(bounded_integer(j, "ranks_per_node", 0, kMaxCount, where));
@@ -209,12 +201,10 @@ Record record_from_json(const json& j, const std::string& where) {
     r.samples_s.push_back(bounded_number(samples[i], name, kMaxSeconds, true, where));
   }
   r.stats = bounded_stats(require(j, "stats", json::value_t::object, where), r.samples_s, where);
-  r.metrics = require(j, "metrics", json::value_t::object, where);
-  for (const auto& [name, value] : r.metrics.items())
+  for (const auto& [name, value] : require(j, "metrics", json::value_t::object, where).items())
     bounded_number(value, "metrics." + name, kMaxMetric, false, where);
   if (auto it = j.find("per_rank"); it != j.end()) {
     check_per_rank(*it, where);
-    r.per_rank = *it;
   }
   if (auto it = j.find("straggler"); it != j.end())
     r.straggler = bounded_straggler(*it, where);
@@ -225,11 +215,36 @@ Record record_from_json(const json& j, const std::string& where) {
   if (j.contains("reason"))
     r.reason = require(j, "reason", json::value_t::string, where).get<std::string>();
   if (j.contains("extra"))
-    r.extra = require(j, "extra", json::value_t::object, where);
+    require(j, "extra", json::value_t::object, where);
   return r;
 }
 
-ResultsFile results_from_json(const json& j, const std::string& source) {
+} // namespace
+
+Record record_from_json(const json& j, const std::string& where) {
+  Record r = validated_record(j, where);
+  r.params = j.at("params");
+  r.metrics = j.at("metrics");
+  if (auto it = j.find("per_rank"); it != j.end())
+    r.per_rank = *it;
+  if (auto it = j.find("extra"); it != j.end())
+    r.extra = *it;
+  return r;
+}
+
+Record record_from_json(json&& j, const std::string& where) {
+  Record r = validated_record(j, where);
+  r.params = std::move(j.at("params"));
+  r.metrics = std::move(j.at("metrics"));
+  if (auto it = j.find("per_rank"); it != j.end())
+    r.per_rank = std::move(*it);
+  if (auto it = j.find("extra"); it != j.end())
+    r.extra = std::move(*it);
+  return r;
+}
+
+ResultsFile results_from_top_level(const json& j, const std::string& source,
+                                   const RecordsReader& read_records) {
   if (!j.is_object())
     bad(source, "not a clusterbench results file (top level is not an object)");
   const auto schema = require(j, "schema", json::value_t::string, source).get<std::string>();
@@ -244,178 +259,26 @@ ResultsFile results_from_json(const json& j, const std::string& source) {
   }
   ResultsFile f;
   f.run = require(j, "run", json::value_t::object, source);
-  const auto& records = require(j, "records", json::value_t::array, source);
-  f.records.reserve(records.size());
-  for (std::size_t i = 0; i < records.size(); ++i) {
-    f.records.push_back(
-        record_from_json(records[i], source + ": records[" + std::to_string(i) + "]"));
-  }
+  read_records(require(j, "records", json::value_t::array, source), f.records);
   if (j.contains("fits"))
     f.fits = require(j, "fits", json::value_t::object, source);
   return f;
 }
 
-ResultsFile load_results(const std::string& path) {
-  const json j = read_json_file(path);
-  return reading_json(path, [&] { return results_from_json(j, path); });
-}
-
-namespace {
-
-const char* kind_of(mode_t mode) {
-  if (S_ISDIR(mode))
-    return "a directory";
-  if (S_ISCHR(mode))
-    return "a character device";
-  if (S_ISBLK(mode))
-    return "a block device";
-  if (S_ISFIFO(mode))
-    return "a FIFO";
-  if (S_ISSOCK(mode))
-    return "a socket";
-  return "not a regular file";
-}
-
-// The file a write to `path` lands on: `path` itself, or the end of its chain of symbolic links
-// (written through, the links kept). Throws for what may not be replaced.
-std::string resolved_output(const std::string& path, const std::string& named) {
-  struct stat link_info {};
-  if (::lstat(path.c_str(), &link_info) != 0)
-    return path; // a new file
-  if (!S_ISLNK(link_info.st_mode)) {
-    if (!S_ISREG(link_info.st_mode)) {
-      throw InputError(named + ": is " + kind_of(link_info.st_mode) +
-                       "; clusterbench writes only regular files");
-    }
-    return path;
-  }
-  struct stat target_info {};
-  if (::stat(path.c_str(), &target_info) != 0) {
-    throw InputError(named + ": is a symbolic link to nothing (" + std::strerror(errno) +
-                     "); give the file itself");
-  }
-  if (!S_ISREG(target_info.st_mode)) {
-    throw InputError(named + ": is a symbolic link to " + kind_of(target_info.st_mode) +
-                     "; clusterbench writes only regular files");
-  }
-  std::error_code ec;
-  const auto target = std::filesystem::canonical(path, ec);
-  if (ec)
-    throw InputError(named + ": cannot follow the symbolic link (" + ec.message() + ")");
-  return target.string();
-}
-
-} // namespace
-
-void check_output_target(const std::string& path, const std::string& flag,
-                         const std::vector<std::string>& inputs) {
-  const std::string named = (flag.empty() ? "" : flag + " ") + shown(path, 120);
-  if (path.empty())
-    throw InputError((flag.empty() ? std::string("output") : flag) + ": needs a file name");
-  resolved_output(path, named);
-  struct stat out_info {};
-  if (::stat(path.c_str(), &out_info) != 0)
-    return;
-  for (const auto& input : inputs) {
-    struct stat in_info {};
-    if (::stat(input.c_str(), &in_info) == 0 && in_info.st_dev == out_info.st_dev &&
-        in_info.st_ino == out_info.st_ino) {
-      throw InputError(named + ": is the input " + shown(input, 120) +
-                       "; give another file to write");
-    }
-  }
-}
-
-void write_text_atomic(const std::string& text, const std::string& path,
-                       const std::vector<std::string>& inputs) {
-  namespace fs = std::filesystem;
-  check_output_target(path, "", inputs);
-  const fs::path target(resolved_output(path, shown(path, 120)));
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) {
-    throw InputError(shown(path, 120) + ": directory '" + shown(dir.string(), 120) +
-                     "' does not exist");
-  }
-  const std::string tmp =
-      (dir / ("." + target.filename().string() + ".tmp-" + std::to_string(::getpid()))).string();
-  // O_EXCL | O_NOFOLLOW: the temporary name is ours alone; one left by a crashed run of the same
-  // pid is removed only when it is a regular file.
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-  struct stat stale {};
-  if (fd < 0 && errno == EEXIST && ::lstat(tmp.c_str(), &stale) == 0 && S_ISREG(stale.st_mode) &&
-      ::unlink(tmp.c_str()) == 0) {
-    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-  }
-  if (fd < 0)
-    throw InputError(shown(path, 120) + ": cannot write (" + std::strerror(errno) + ")");
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0) {
-      if (errno == EINTR)
-        continue;
-      const int err = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      throw RunError(shown(path, 120) + ": write failed (" + std::strerror(err) + ")");
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  ::fsync(fd);
-  ::close(fd);
-  if (::rename(tmp.c_str(), target.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    throw InputError(shown(path, 120) + ": cannot write (" + std::strerror(err) + ")");
-  }
+ResultsFile results_from_json(const json& j, const std::string& source) {
+  return results_from_top_level(j, source, [&](const json& records, std::vector<Record>& out) {
+    out.reserve(records.size());
+    for (std::size_t i = 0; i < records.size(); ++i)
+      out.push_back(record_from_json(records[i], source + ": records[" + std::to_string(i) + "]"));
+  });
 }
 
 void write_results_atomic(const ResultsFile& results, const std::string& path,
                           const std::vector<std::string>& inputs) {
-  // One record per line, compact: a whole cluster's per-rank data indented one value per line was
-  // over half whitespace. The run header stays indented for people reading it.
-  // Text taken from other tools' logs may hold invalid UTF-8: it is written replaced (U+FFFD)
-  // rather than failing the write.
-  constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
-  const nlohmann::json j = results_to_json(results);
-  std::string text = "{";
-  bool first = true;
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    text += first ? "\n " : ",\n ";
-    first = false;
-    text += nlohmann::json(it.key()).dump(-1, ' ', false, kReplace) + ": ";
-    if (it.key() == "records" && it->is_array()) {
-      text += "[";
-      for (std::size_t i = 0; i < it->size(); ++i)
-        text += (i == 0 ? "\n  " : ",\n  ") + (*it)[i].dump(-1, ' ', false, kReplace);
-      text += it->empty() ? "]" : "\n ]";
-    } else {
-      text += it->dump(1, ' ', false, kReplace);
-    }
-  }
-  text += "\n}\n";
-  write_text_atomic(text, path, inputs);
-}
-
-IncrementalResultsWriter::IncrementalResultsWriter(std::string path, nlohmann::json run)
-    : path_(std::move(path)) {
-  results_.run = std::move(run);
-  flush();
-}
-
-void IncrementalResultsWriter::append(const Record& record) {
-  results_.records.push_back(record);
-  flush();
-}
-
-void IncrementalResultsWriter::set_run_field(const std::string& key, nlohmann::json value) {
-  results_.run[key] = std::move(value);
-  flush();
-}
-
-void IncrementalResultsWriter::flush() {
-  write_results_atomic(results_, path_);
+  ResultsFileWriter writer(path, results.fits, InvalidUtf8::replace, inputs);
+  for (const auto& r : results.records)
+    writer.add(r);
+  writer.commit(results.run);
 }
 
 } // namespace cb

@@ -1,50 +1,41 @@
 #pragma once
 // Reading and writing results files.
 //
-// The writer is atomic and incremental: the whole file is written to a temporary name in the same
-// directory and renamed over the target after every finished record, so a reader (or a crash)
-// never sees a half-written file and finished records survive a kill -9.
+// Every write is atomic: the file is written under a temporary name in the same directory and
+// renamed over the target, so a reader (or a crash) never sees a half-written file. A run's file
+// grows record by record through IncrementalResultsWriter (incremental_writer.hpp), whose
+// finished records survive a kill -9.
 // The loader validates the schema and throws InputError naming the file and the field.
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "results/incremental_writer.hpp"
+#include "results/output_target.hpp"
 #include "results/record.hpp"
 
 namespace cb {
 
-// Parses and validates; throws InputError("FILE: field ...: problem").
+// Parses and validates; throws InputError("FILE: field ...: problem"). The records array is
+// read one record at a time, each moved into its Record, so memory is that of the records and
+// the file's text, not of a tree of the whole file besides. Records a run finished but had not
+// yet written into the file (its journal, incremental_writer.hpp) are read with it.
 ResultsFile load_results(const std::string& path);
 ResultsFile results_from_json(const nlohmann::json& j, const std::string& source_name);
+// The copy takes the record's free-form parts (params, metrics, per_rank, extra) by copy, the
+// other by move.
 Record record_from_json(const nlohmann::json& j, const std::string& where);
+Record record_from_json(nlohmann::json&& j, const std::string& where);
 
-// Where any command may write a file (every --out, --html, the files beside a run). Throws
-// InputError "FLAG PATH: ..." when `path` exists and is not a regular file (a device, FIFO,
-// socket or directory is never replaced) or is one of `inputs` (the same device and inode, however
-// it is spelled). A symbolic link is written through: the file it ends at is checked by the same
-// rules and replaced, the link is kept; a link to nothing is refused.
-void check_output_target(const std::string& path, const std::string& flag,
-                         const std::vector<std::string>& inputs = {});
+// results_from_json's checks of the top level (object, schema, schema_version, run, records,
+// fits), in its order, with the records read by `read_records` when their turn comes: the
+// streaming loader hands over the ones it read on the way.
+using RecordsReader = std::function<void(const nlohmann::json& records, std::vector<Record>& out)>;
+ResultsFile results_from_top_level(const nlohmann::json& j, const std::string& source,
+                                   const RecordsReader& read_records);
 
-// Atomic write of a whole file (temp + fsync + rename), after check_output_target. Throws
-// InputError if the directory is not writable.
+// The whole file at once (results_file_writer.hpp writes it record by record).
 void write_results_atomic(const ResultsFile& results, const std::string& path,
                           const std::vector<std::string>& inputs = {});
-void write_text_atomic(const std::string& text, const std::string& path,
-                       const std::vector<std::string>& inputs = {});
-
-class IncrementalResultsWriter {
-public:
-  // Writes the header at once, so an unwritable path fails before any measurement.
-  IncrementalResultsWriter(std::string path, nlohmann::json run);
-  void append(const Record& record);
-  void set_run_field(const std::string& key, nlohmann::json value);
-  const ResultsFile& results() const { return results_; }
-  const std::string& path() const { return path_; }
-
-private:
-  void flush();
-  std::string path_;
-  ResultsFile results_;
-};
 
 } // namespace cb

@@ -41,8 +41,9 @@ void Watchdog::watch() {
     if (wake_.wait_until(lock, deadline_) == std::cv_status::timeout && armed_ && !stop_ &&
         std::chrono::steady_clock::now() >= deadline_) {
       // No MPI call from this thread (MPI runs single-threaded): the rank leaves with exit code 3
-      // and the launcher (mpirun, srun) tears the rest of the job down. Records on disk are
-      // complete files, written atomically.
+      // and the launcher (mpirun, srun) tears the rest of the job down. Every finished record is
+      // on disk: in the results file (each version written atomically) or its journal, which
+      // every loader reads with it (results/incremental_writer.hpp).
       std::fprintf(stderr,
                    "clusterbench run: rank %d: no progress for %.0f s in %s; aborting the job "
                    "(--timeout). Finished records are kept in the results file.\n",

@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "results/results_io.hpp"
+#include "results/results_journal.hpp"
 #include "verdicts/google_benchmark_json.hpp"
 
 namespace cb {
@@ -17,7 +18,9 @@ ResultsFile load_verdict_input(const std::string& path) {
     throw InputError(path + ": neither a clusterbench results file (no field 'schema') nor Google "
                             "Benchmark JSON (no fields 'context' and 'benchmarks')");
   }
-  return reading_json(path, [&] { return results_from_json(j, path); });
+  ResultsFile results = reading_json(path, [&] { return results_from_json(j, path); });
+  merge_results_journal(results, path);
+  return results;
 }
 
 } // namespace cb

@@ -2,12 +2,16 @@
 """Large inputs stay linear: time, peak RSS and output size of the real binary on inputs of two
 sizes, printed with their ratios against the smaller (the reference run of the same invocation).
 
-usage: tests/perf/large_inputs.py BINARY [--spec-mb 50] [--records 20000]
+usage: tests/perf/large_inputs.py BINARY [--spec-mb 50] [--records 20000] [--nccl-mb 16] [--osu-mb 4]
 
   qualify --spec   a spec of --spec-mb MB (distinct threshold checks) against a small results
                    file, and one a tenth of its size: time and RSS should grow about 10x, not 100x.
   fit --out        a results file of --records records and one a quarter of it: the output written
                    should be about 4x larger, as the input is.
+  import           an nccl-tests log of --nccl-mb MB and an OSU log of --osu-mb MB (runs of the seed
+                   logs concatenated, as a job's output of many runs is), and logs a tenth of their
+                   size: peak RSS is printed beside the input's size, and should stay a small
+                   multiple of it (the log's text, one table, the output's buffer).
 Linear means every ratio near the size ratio; the script prints the figures and exits 0 (1 when
 the binary fails), it does not judge a machine's speed.
 """
@@ -23,14 +27,26 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SEEDS = os.path.join(HERE, "..", "fuzz", "seeds")
 
 
+TIME = "/usr/bin/time"
+
+
 def measure(cmd):
-    """(seconds, peak RSS in MiB, exit code) of one run of cmd."""
-    started = time.monotonic()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.monotonic() - started
-    proc.stderr.close()
-    return elapsed, usage.ru_maxrss / 1024.0, os.waitstatus_to_exitcode(status)
+    """(seconds, peak RSS in MiB, exit code) of one run of cmd. The peak comes from /usr/bin/time
+    when there is one: a child's own ru_maxrss starts from this script's size at the fork (Linux
+    keeps the larger of the forked and the executed image's), which hides a small peak."""
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss_file:
+        timed = os.path.exists(TIME)
+        full = [TIME, "-f", "%M", "-o", rss_file.name] + cmd if timed else cmd
+        started = time.monotonic()
+        proc = subprocess.Popen(full, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(proc.pid, 0)
+        elapsed = time.monotonic() - started
+        proc.stderr.close()
+        rss_kib = usage.ru_maxrss
+        if timed:
+            text = rss_file.read().strip().splitlines()
+            rss_kib = int(text[-1]) if text and text[-1].isdigit() else rss_kib
+        return elapsed, rss_kib / 1024.0, os.waitstatus_to_exitcode(status)
 
 
 def write_spec(path, target_bytes):
@@ -63,6 +79,14 @@ def write_results(path, records):
         json.dump(doc, f)
 
 
+def write_log(path, seed_name, target_bytes):
+    """The seed log repeated until it is target_bytes long."""
+    with open(os.path.join(SEEDS, seed_name), "rb") as f:
+        one = f.read()
+    with open(path, "wb") as f:
+        f.write(one * max(1, int(target_bytes) // len(one)))
+
+
 def ratio_line(name, small, large, size_ratio):
     (t0, m0, _), (t1, m1, _) = small, large
     return (f"{name}: {t0:.2f} s, {m0:.0f} MiB -> {t1:.2f} s, {m1:.0f} MiB; "
@@ -74,6 +98,8 @@ def main(argv):
     parser.add_argument("binary")
     parser.add_argument("--spec-mb", type=float, default=50)
     parser.add_argument("--records", type=int, default=20000)
+    parser.add_argument("--nccl-mb", type=float, default=16)
+    parser.add_argument("--osu-mb", type=float, default=4)
     args = parser.parse_args(argv)
     failed = False
     with tempfile.TemporaryDirectory(prefix="cb-large-") as work:
@@ -104,6 +130,23 @@ def main(argv):
             fit_runs.append(run)
         print(ratio_line("fit", fit_runs[0], fit_runs[1], 4)
               + f"; output x{sizes[1][1] / sizes[0][1]:.1f}")
+
+        for tool, seed_name, mb, extra in (("nccl-tests", "nccl_tests.txt", args.nccl_mb, []),
+                                           ("osu", "osu.txt", args.osu_mb, ["--np", "16"])):
+            import_runs = []
+            for size in (mb / 10, mb):
+                log = os.path.join(work, f"{tool}-{size:g}.log")
+                out = os.path.join(work, f"{tool}-{size:g}.json")
+                write_log(log, seed_name, size * 1e6)
+                run = measure([args.binary, "import", tool, log, "--out", out] + extra)
+                failed |= run[2] != 0
+                in_mb = os.path.getsize(log) / 1e6
+                out_mb = os.path.getsize(out) / 1e6 if os.path.exists(out) else 0
+                print(f"import {tool} {in_mb:.1f} MB: {run[0]:.2f} s, peak RSS {run[1]:.0f} MiB "
+                      f"(x{run[1] * 1.048576 / in_mb:.1f} the input), output {out_mb:.1f} MB, "
+                      f"exit {run[2]}")
+                import_runs.append(run)
+            print(ratio_line(f"import {tool}", import_runs[0], import_runs[1], 10))
     return 1 if failed else 0
 
 

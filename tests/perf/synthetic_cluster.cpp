@@ -22,8 +22,7 @@ struct Maker {
 
   double jitter() { return 1 + std::abs(noise(rng)); }
 
-  Record base(const std::string& suite, const std::string& name, nlohmann::json params,
-              int gpus) {
+  Record base(const std::string& suite, const std::string& name, nlohmann::json params, int gpus) {
     Record r;
     r.suite = suite;
     r.case_name = name;
@@ -124,7 +123,7 @@ std::vector<int> sweep_counts(const ClusterShape& s) {
   return counts;
 }
 
-void add_collectives(Maker& m, ResultsFile& f, int gpus) {
+void add_collectives(Maker& m, const RecordSink& f, int gpus) {
   const int world = m.shape.nodes * m.shape.gpus_per_node;
   const bool full = gpus <= m.shape.gpus_per_node || gpus == world;
   const int nodes = (gpus + m.shape.gpus_per_node - 1) / m.shape.gpus_per_node;
@@ -164,13 +163,13 @@ void add_collectives(Maker& m, ResultsFile& f, int gpus) {
             late);
         r.extra["wrong_elements"] = 0;
         m.rank_timing(r, late);
-        f.records.push_back(std::move(r));
+        f(std::move(r));
       }
     }
   }
 }
 
-void add_compute_and_storage(Maker& m, ResultsFile& f, int gpus) {
+void add_compute_and_storage(Maker& m, const RecordSink& f, int gpus) {
   const double array = 1 << 30;
   for (const char* name : {"copy", "scale", "add", "triad", "read"}) {
     Record r = m.base("compute", name, {{"bytes", array}, {"dtype", "double"}}, gpus);
@@ -178,14 +177,14 @@ void add_compute_and_storage(Maker& m, ResultsFile& f, int gpus) {
     m.measured(r, moved / 4.3e12, [&](double s) {
       return nlohmann::json{{"time_us", s * 1e6}, {"gbps", moved / s / 1e9 * gpus}};
     });
-    f.records.push_back(std::move(r));
+    f(std::move(r));
   }
   for (const char* dtype : {"float", "double", "fp16", "bf16"}) {
     Record r = m.base("compute", "fma_peak", {{"dtype", dtype}}, gpus);
     m.measured(r, 1e-3, [&](double s) {
       return nlohmann::json{{"time_us", s * 1e6}, {"tflops", 60e-3 / s * gpus}};
     });
-    f.records.push_back(std::move(r));
+    f(std::move(r));
   }
   for (const char* dtype : {"bf16", "fp16", "tf32", "fp8"}) {
     for (int n : {4096, 8192, 16384}) {
@@ -194,18 +193,21 @@ void add_compute_and_storage(Maker& m, ResultsFile& f, int gpus) {
       m.measured(r, flops / 700e12, [&](double s) {
         return nlohmann::json{{"time_us", s * 1e6}, {"tflops", flops / s / 1e12 * gpus}};
       });
-      f.records.push_back(std::move(r));
+      f(std::move(r));
     }
   }
   for (const char* name : {"seq_read", "rand_read", "read_to_gpu"}) {
     Record r = m.base("storage", name,
-                      {{"bytes", 1 << 30}, {"block_bytes", 1 << 20}, {"queue_depth", 1},
-                       {"file_bytes", 1 << 30}, {"io", "direct"}},
+                      {{"bytes", 1 << 30},
+                       {"block_bytes", 1 << 20},
+                       {"queue_depth", 1},
+                       {"file_bytes", 1 << 30},
+                       {"io", "direct"}},
                       gpus);
     m.measured(r, 1073741824.0 * std::min(gpus, m.shape.gpus_per_node) / 10e9, [&](double s) {
       return nlohmann::json{{"time_us", s * 1e6}, {"gbps", 1073741824.0 / s / 1e9 * gpus}};
     });
-    f.records.push_back(std::move(r));
+    f(std::move(r));
   }
   for (const char* name : {"host_to_device", "device_to_host"}) {
     for (const char* memory : {"pinned", "pageable"}) {
@@ -213,7 +215,7 @@ void add_compute_and_storage(Maker& m, ResultsFile& f, int gpus) {
       m.measured(r, 268435456.0 / 55e9, [&](double s) {
         return nlohmann::json{{"time_us", s * 1e6}, {"gbps", 268435456.0 / s / 1e9}};
       });
-      f.records.push_back(std::move(r));
+      f(std::move(r));
     }
   }
 }
@@ -221,7 +223,8 @@ void add_compute_and_storage(Maker& m, ResultsFile& f, int gpus) {
 // One pair test at the whole job: the pairs its rounds measure (every GPU i of node a with GPU i
 // of node b, every GPU pair within a node), as a matrix over every rank (null where not measured),
 // one sample per measured pair (its median), and each rank's row median.
-void add_pair_record(Maker& m, ResultsFile& f, const std::string& name, const std::string& dir) {
+void add_pair_record(Maker& m, const RecordSink& f, const std::string& name,
+                     const std::string& dir) {
   const int g = m.shape.gpus_per_node;
   const int world = m.shape.nodes * g;
   const bool latency = name == "pair_latency";
@@ -262,19 +265,17 @@ void add_pair_record(Maker& m, ResultsFile& f, const std::string& name, const st
     entry[metric] = median(rows[static_cast<std::size_t>(rank)]);
     r.per_rank.push_back(std::move(entry));
   }
-  f.records.push_back(std::move(r));
+  f(std::move(r));
 }
 
 } // namespace
 
-ResultsFile synthetic_cluster_results(const ClusterShape& shape, std::uint64_t seed) {
-  Maker m{shape, std::mt19937_64(seed)};
-  ResultsFile f;
-  f.run = {{"id", "synthetic-" + std::to_string(shape.nodes) + "x" +
-                      std::to_string(shape.gpus_per_node)},
-           {"started", "2026-01-01T00:00:00Z"},
-           {"tool_version", "synthetic"},
-           {"backend", "cuda"}};
+nlohmann::json synthetic_cluster_run(const ClusterShape& shape) {
+  nlohmann::json run = {{"id", "synthetic-" + std::to_string(shape.nodes) + "x" +
+                                   std::to_string(shape.gpus_per_node)},
+                        {"started", "2026-01-01T00:00:00Z"},
+                        {"tool_version", "synthetic"},
+                        {"backend", "cuda"}};
   nlohmann::json hosts = nlohmann::json::array();
   for (int node = 0; node < shape.nodes; ++node) {
     nlohmann::json devices = nlohmann::json::array();
@@ -286,15 +287,20 @@ ResultsFile synthetic_cluster_results(const ClusterShape& shape, std::uint64_t s
     }
     hosts.push_back({{"host", "gpu-node-" + std::to_string(node)}, {"devices", devices}});
   }
-  f.run["hosts"] = std::move(hosts);
+  run["hosts"] = std::move(hosts);
+  return run;
+}
+
+void synthetic_cluster_records(const ClusterShape& shape, std::uint64_t seed,
+                               const RecordSink& each) {
+  Maker m{shape, std::mt19937_64(seed)};
   for (int gpus : sweep_counts(shape)) {
-    add_compute_and_storage(m, f, gpus);
-    add_collectives(m, f, gpus);
+    add_compute_and_storage(m, each, gpus);
+    add_collectives(m, each, gpus);
   }
-  add_pair_record(m, f, "pair_bw", "uni");
-  add_pair_record(m, f, "pair_bw", "bi");
-  add_pair_record(m, f, "pair_latency", "");
-  return f;
+  add_pair_record(m, each, "pair_bw", "uni");
+  add_pair_record(m, each, "pair_bw", "bi");
+  add_pair_record(m, each, "pair_latency", "");
 }
 
 } // namespace cb::perf

@@ -8,6 +8,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+
+#include <nlohmann/json.hpp>
 
 #include "results/record.hpp"
 
@@ -18,7 +21,13 @@ struct ClusterShape {
   int gpus_per_node = 8;
 };
 
-// The same (shape, seed) always gives the same file.
-ResultsFile synthetic_cluster_results(const ClusterShape& shape, std::uint64_t seed);
+using RecordSink = std::function<void(Record&&)>;
+
+// The run header (hosts and their devices) and the records, handed to `each` one at a time so
+// that a file of any size is written in the memory of one record. The same (shape, seed) always
+// gives the same file.
+nlohmann::json synthetic_cluster_run(const ClusterShape& shape);
+void synthetic_cluster_records(const ClusterShape& shape, std::uint64_t seed,
+                               const RecordSink& each);
 
 } // namespace cb::perf

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "results/results_io.hpp"
+#include "results/results_file_writer.hpp"
 #include "synthetic_cluster.hpp"
 
 int main(int argc, char** argv) {
@@ -21,6 +21,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "write_synthetic_cluster: NODES and GPUS_PER_NODE must be at least 1\n");
     return 2;
   }
-  cb::write_results_atomic(cb::perf::synthetic_cluster_results(shape, 7), argv[1]);
+  cb::ResultsFileWriter writer(argv[1], nlohmann::json::object(), cb::InvalidUtf8::replace);
+  cb::perf::synthetic_cluster_records(shape, 7, [&](cb::Record&& r) { writer.add(r); });
+  writer.commit(cb::perf::synthetic_cluster_run(shape));
   return 0;
 }

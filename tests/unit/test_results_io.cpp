@@ -80,6 +80,8 @@ TEST(ResultsIo, IncrementalWriterLeavesAValidFileAfterEveryRecord) {
   EXPECT_EQ(load_results(path).records.size(), 1u);
   writer.append(sample_record());
   EXPECT_EQ(load_results(path).records.size(), 2u);
+  writer.set_run_field("finished", "2026-01-01T00:00:01Z");
+  EXPECT_EQ(load_results(path).run["finished"], "2026-01-01T00:00:01Z");
   // No temporary files left behind.
   int files = 0;
   for ([[maybe_unused]] auto& e : fs::directory_iterator(fs::path(path).parent_path()))

@@ -79,3 +79,29 @@ TEST(Importer, ImportedRecordsAreQualifiedButNotTrusted) {
   }
   EXPECT_TRUE(judged);
 }
+
+// The import command hands every record to a sink as each table ends, to write it out at once:
+// the same records in the same order as the run collected whole, with every table's footer
+// (an "Out of bounds" line, a run that ended early) already applied.
+TEST(Importer, SinkTakesTheRecordsTheRunWouldHold) {
+  const std::vector<std::pair<ImportTool, std::vector<std::string>>> cases = {
+      {ImportTool::nccl_tests,
+       {fixture("nccl-tests/legacy_all_reduce_out_of_bounds.txt"),
+        fixture("nccl-tests/two_runs_by_prompt.txt"),
+        fixture("nccl-tests/all_reduce_perf_8xh200.json")}},
+      {ImportTool::osu,
+       {fixture("osu/osu_cuda_allreduce_bcast_crash.txt"),
+        fixture("osu/osu_collectives_np8_full_validate.txt")}},
+      {ImportTool::fio, {fixture("fio/seq_read_psync.json")}}};
+  for (const auto& [tool, files] : cases) {
+    const ImportOutcome whole = import_files(tool, files, {{8, 1}});
+    std::vector<nlohmann::json> streamed;
+    const ImportOutcome sunk = import_files(
+        tool, files, {{8, 1}}, [&](Record&& r) { streamed.push_back(record_to_json(r)); });
+    EXPECT_TRUE(sunk.results.records.empty());
+    ASSERT_EQ(streamed.size(), whole.results.records.size()) << files.front();
+    for (std::size_t i = 0; i < streamed.size(); ++i)
+      EXPECT_EQ(streamed[i], record_to_json(whole.results.records[i])) << files.front() << " " << i;
+    EXPECT_EQ(sunk.warnings, whole.warnings);
+  }
+}

@@ -1,0 +1,85 @@
+#include "results/output_target.hpp"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "core/error.hpp"
+#include "results/atomic_file.hpp"
+
+namespace cb {
+namespace {
+
+const char* kind_of(mode_t mode) {
+  if (S_ISDIR(mode))
+    return "a directory";
+  if (S_ISCHR(mode))
+    return "a character device";
+  if (S_ISBLK(mode))
+    return "a block device";
+  if (S_ISFIFO(mode))
+    return "a FIFO";
+  if (S_ISSOCK(mode))
+    return "a socket";
+  return "not a regular file";
+}
+
+} // namespace
+
+std::string resolved_output(const std::string& path, const std::string& named) {
+  struct stat link_info {};
+  if (::lstat(path.c_str(), &link_info) != 0)
+    return path; // a new file
+  if (!S_ISLNK(link_info.st_mode)) {
+    if (!S_ISREG(link_info.st_mode)) {
+      throw InputError(named + ": is " + kind_of(link_info.st_mode) +
+                       "; clusterbench writes only regular files");
+    }
+    return path;
+  }
+  struct stat target_info {};
+  if (::stat(path.c_str(), &target_info) != 0) {
+    throw InputError(named + ": is a symbolic link to nothing (" + std::strerror(errno) +
+                     "); give the file itself");
+  }
+  if (!S_ISREG(target_info.st_mode)) {
+    throw InputError(named + ": is a symbolic link to " + kind_of(target_info.st_mode) +
+                     "; clusterbench writes only regular files");
+  }
+  std::error_code ec;
+  const auto target = std::filesystem::canonical(path, ec);
+  if (ec)
+    throw InputError(named + ": cannot follow the symbolic link (" + ec.message() + ")");
+  return target.string();
+}
+
+void check_output_target(const std::string& path, const std::string& flag,
+                         const std::vector<std::string>& inputs) {
+  const std::string named = (flag.empty() ? "" : flag + " ") + shown(path, 120);
+  if (path.empty())
+    throw InputError((flag.empty() ? std::string("output") : flag) + ": needs a file name");
+  resolved_output(path, named);
+  struct stat out_info {};
+  if (::stat(path.c_str(), &out_info) != 0)
+    return;
+  for (const auto& input : inputs) {
+    struct stat in_info {};
+    if (::stat(input.c_str(), &in_info) == 0 && in_info.st_dev == out_info.st_dev &&
+        in_info.st_ino == out_info.st_ino) {
+      throw InputError(named + ": is the input " + shown(input, 120) +
+                       "; give another file to write");
+    }
+  }
+}
+
+void write_text_atomic(const std::string& text, const std::string& path,
+                       const std::vector<std::string>& inputs) {
+  check_output_target(path, "", inputs);
+  AtomicFile file(resolved_output(path, shown(path, 120)), shown(path, 120));
+  file.write(text);
+  file.commit();
+}
+
+} // namespace cb

@@ -1,0 +1,25 @@
+#pragma once
+// Where any command may write a file (every --out, --html, the files beside a run), and the
+// whole-file atomic write.
+#include <string>
+#include <vector>
+
+namespace cb {
+
+// Throws InputError "FLAG PATH: ..." when `path` exists and is not a regular file (a device,
+// FIFO, socket or directory is never replaced) or is one of `inputs` (the same device and inode,
+// however it is spelled). A symbolic link is written through: the file it ends at is checked by
+// the same rules and replaced, the link is kept; a link to nothing is refused.
+void check_output_target(const std::string& path, const std::string& flag,
+                         const std::vector<std::string>& inputs = {});
+
+// The file a write to `path` lands on: `path` itself (existing or new), or the end of its chain
+// of symbolic links. InputError (naming it `named`) for what may not be replaced.
+std::string resolved_output(const std::string& path, const std::string& named);
+
+// Atomic write of a whole file (temp + fsync + rename), after check_output_target. Throws
+// InputError if the directory is not writable.
+void write_text_atomic(const std::string& text, const std::string& path,
+                       const std::vector<std::string>& inputs = {});
+
+} // namespace cb

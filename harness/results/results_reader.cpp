@@ -1,0 +1,181 @@
+// load_results: the file's text parsed as a stream of events (nlohmann's SAX interface). The
+// records array is read one record at a time: each record is built as a small tree, validated and
+// moved into its Record, and the tree dropped, so that a whole cluster's file never exists as one
+// tree beside its records (the tree of every per-rank figure was as large as the records).
+// Everything else builds the tree results_from_top_level checks, with the records array empty;
+// the records are handed over when the checks reach them, so the errors come in the order
+// results_from_json gives them.
+#include <exception>
+#include <optional>
+
+#include "core/text_file.hpp"
+#include "results/json_file.hpp"
+#include "results/results_io.hpp"
+#include "results/results_journal.hpp"
+
+namespace cb {
+namespace {
+
+using nlohmann::json;
+using Dom = nlohmann::detail::json_sax_dom_parser<json>;
+
+class ResultsEvents {
+public:
+  ResultsEvents(json& top, std::string source) : top_(top), source_(std::move(source)) {}
+
+  bool null() { return scalar(nullptr); }
+  bool boolean(bool v) { return scalar(v); }
+  bool number_integer(json::number_integer_t v) { return scalar(v); }
+  bool number_unsigned(json::number_unsigned_t v) { return scalar(v); }
+  bool number_float(json::number_float_t v, const json::string_t&) { return scalar(v); }
+  bool string(json::string_t& v) { return scalar(std::move(v)); }
+  bool binary(json::binary_t& v) { return target().binary(v); } // never in JSON text
+
+  bool start_object(std::size_t n) {
+    begin_value();
+    ++depth_;
+    return target().start_object(n);
+  }
+  bool end_object() {
+    return end([](Dom& d) { return d.end_object(); });
+  }
+
+  bool start_array(std::size_t n) {
+    const bool records_array = depth_ == 1 && next_is_records_;
+    begin_value();
+    ++depth_;
+    if (records_array) {
+      in_records_ = true;
+      return top_.start_array(n);
+    }
+    return target().start_array(n);
+  }
+  bool end_array() {
+    return end([](Dom& d) { return d.end_array(); });
+  }
+
+  bool key(json::string_t& k) {
+    if (depth_ == 1 && !element_) {
+      // The last "records" read is the one kept, as a tree keeps the last value of a key.
+      next_is_records_ = k == "records";
+      if (next_is_records_)
+        restart_records();
+    }
+    return target().key(k);
+  }
+
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) {
+    throw not_valid_json(source_, e);
+  }
+
+  // The records read, or the first problem with one of them (rethrown in its turn).
+  void hand_over(std::vector<Record>& out) {
+    if (problem_)
+      std::rethrow_exception(problem_);
+    out = std::move(records_);
+  }
+
+private:
+  Dom& target() { return element_ ? element_->dom : top_; }
+
+  // A value starts at the current depth: at the records array's level, it is a record.
+  void begin_value() {
+    if (depth_ == 1)
+      next_is_records_ = false;
+    if (in_records_ && depth_ == 2 && !element_)
+      element_.emplace();
+  }
+
+  template <class Value> bool scalar(Value&& v) {
+    const bool record = in_records_ && depth_ == 2 && !element_;
+    if (depth_ == 1)
+      next_is_records_ = false;
+    if (record) {
+      finish_record(json(std::forward<Value>(v))); // not an object: the check says so
+      return true;
+    }
+    return call_scalar(target(), std::forward<Value>(v));
+  }
+
+  static bool call_scalar(Dom& d, std::nullptr_t) { return d.null(); }
+  static bool call_scalar(Dom& d, bool v) { return d.boolean(v); }
+  static bool call_scalar(Dom& d, json::number_integer_t v) { return d.number_integer(v); }
+  static bool call_scalar(Dom& d, json::number_unsigned_t v) { return d.number_unsigned(v); }
+  static bool call_scalar(Dom& d, json::number_float_t v) { return d.number_float(v, {}); }
+  static bool call_scalar(Dom& d, json::string_t&& v) { return d.string(v); }
+
+  template <class End> bool end(End&& close) {
+    --depth_;
+    if (element_) {
+      close(element_->dom);
+      if (depth_ == 2) {
+        json record = std::move(element_->value);
+        element_.reset();
+        finish_record(std::move(record));
+      }
+      return true;
+    }
+    if (in_records_ && depth_ == 1)
+      in_records_ = false;
+    return close(top_);
+  }
+
+  void restart_records() {
+    records_.clear();
+    problem_ = nullptr;
+    index_ = 0;
+  }
+
+  void finish_record(json&& j) {
+    const std::size_t i = index_++;
+    if (problem_)
+      return; // the file is refused: the rest of the records are parsed, not kept
+    try {
+      records_.push_back(
+          record_from_json(std::move(j), source_ + ": records[" + std::to_string(i) + "]"));
+    } catch (...) {
+      problem_ = std::current_exception();
+      records_ = {};
+    }
+  }
+
+  // One record as it is parsed: its tree and the builder filling it.
+  struct Element {
+    json value;
+    Dom dom{value};
+  };
+
+  Dom top_;
+  std::string source_;
+  int depth_ = 0;
+  bool next_is_records_ = false; // the last key of the top-level object was "records"
+  bool in_records_ = false;      // inside the top-level records array
+  std::optional<Element> element_;
+  std::vector<Record> records_;
+  std::exception_ptr problem_;
+  std::size_t index_ = 0;
+};
+
+} // namespace
+
+ResultsFile load_results(const std::string& path) {
+  json top;
+  ResultsEvents events(top, path);
+  {
+    const std::string text = read_text_file(path);
+    check_json_depth(text, path);
+    try {
+      json::sax_parse(text, &events);
+    } catch (const json::exception& e) {
+      throw not_valid_json(path, e);
+    }
+  }
+  ResultsFile results = reading_json(path, [&] {
+    return results_from_top_level(
+        top, path, [&](const json&, std::vector<Record>& out) { events.hand_over(out); });
+  });
+  merge_results_journal(results, path);
+  return results;
+}
+
+} // namespace cb
