@@ -25,6 +25,7 @@
 #include "runtime/host_backend.hpp"
 #include "runtime/launcher.hpp"
 #include "runtime/launcher_output.hpp"
+#include "runtime/launcher_watch.hpp"
 #include "runtime/network_interfaces.hpp"
 #include "runtime/run_metadata.hpp"
 #include "runtime/run_options.hpp"
@@ -227,8 +228,10 @@ void print_summary(const SweepSummary& s, const std::vector<double>& rss, const 
 
 // Rank side, the same for every kind of rank: processes under MPI (our own launch, an external
 // mpirun, or srun) or the threads of a single process.
+// `write_lock`: held across each write of the results file (LauncherWatch), or null.
 int run_sweep(const Communicator& world, const RunConfig& config,
-              const std::vector<std::string>& argv, LaunchMode mode) {
+              const std::vector<std::string>& argv, LaunchMode mode,
+              std::timed_mutex* write_lock = nullptr) {
   const bool root = world.rank() == 0;
   int exit_code = 0;
   // Outside the try: after a device error the job is aborted with the backend still alive, as
@@ -296,8 +299,10 @@ int run_sweep(const Communicator& world, const RunConfig& config,
     if (root) {
       try {
         writer = std::make_unique<IncrementalResultsWriter>(
-            config.out, make_run_header(argv, backend_name, launch_mode_name(mode), layout, devices,
-                                        backend->versions(), MpiSession::library_version(), nics));
+            config.out,
+            make_run_header(argv, backend_name, launch_mode_name(mode), layout, devices,
+                            backend->versions(), MpiSession::library_version(), nics),
+            write_lock);
       } catch (const Error& e) {
         writer_ok = 0;
         writer_error = std::string("--out: ") + e.what();
@@ -376,10 +381,17 @@ int run_sweep(const Communicator& world, const RunConfig& config,
   }
 }
 
-// Under MPI: this process is one rank.
+// Under MPI: this process is one rank. It stops, between two writes of the results file, when its
+// launcher or its parent (mpirun, its daemon, slurmstepd) dies or it is sent SIGTERM; watched from
+// before MPI starts, so that a launcher gone during MPI_Init is seen too.
 int run_ranks(const RunConfig& config, const std::vector<std::string>& argv, LaunchMode mode) {
+  const char* launcher =
+      mode == LaunchMode::self_launched ? std::getenv(kLauncherIdentityVariable) : nullptr;
+  LauncherWatch watch(launcher ? launcher : "");
   MpiSession mpi(nullptr, nullptr);
-  return run_sweep(Communicator::world(), config, argv, mode);
+  const Communicator world = Communicator::world();
+  watch.set_rank(world.rank());
+  return run_sweep(world, config, argv, mode, &watch.write_lock());
 }
 
 // --single-process: one thread per rank, each driving its own device; no mpirun, no MPI.

@@ -333,8 +333,9 @@ void write_results_atomic(const ResultsFile& results, const std::string& path,
   write_text_atomic(text, path, inputs);
 }
 
-IncrementalResultsWriter::IncrementalResultsWriter(std::string path, nlohmann::json run)
-    : path_(std::move(path)) {
+IncrementalResultsWriter::IncrementalResultsWriter(std::string path, nlohmann::json run,
+                                                   std::timed_mutex* write_lock)
+    : path_(std::move(path)), write_lock_(write_lock) {
   results_.run = std::move(run);
   flush();
 }
@@ -350,6 +351,9 @@ void IncrementalResultsWriter::set_run_field(const std::string& key, nlohmann::j
 }
 
 void IncrementalResultsWriter::flush() {
+  std::unique_lock<std::timed_mutex> held;
+  if (write_lock_)
+    held = std::unique_lock(*write_lock_);
   write_results_atomic(results_, path_);
 }
 

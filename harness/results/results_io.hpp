@@ -5,6 +5,7 @@
 // directory and renamed over the target after every finished record, so a reader (or a crash)
 // never sees a half-written file and finished records survive a kill -9.
 // The loader validates the schema and throws InputError naming the file and the field.
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -34,8 +35,11 @@ void write_text_atomic(const std::string& text, const std::string& path,
 
 class IncrementalResultsWriter {
 public:
-  // Writes the header at once, so an unwritable path fails before any measurement.
-  IncrementalResultsWriter(std::string path, nlohmann::json run);
+  // Writes the header at once, so an unwritable path fails before any measurement. `write_lock`,
+  // when given, is held across every write: whoever takes it (a rank about to exit) knows that no
+  // write is half done.
+  IncrementalResultsWriter(std::string path, nlohmann::json run,
+                           std::timed_mutex* write_lock = nullptr);
   void append(const Record& record);
   void set_run_field(const std::string& key, nlohmann::json value);
   const ResultsFile& results() const { return results_; }
@@ -45,6 +49,7 @@ private:
   void flush();
   std::string path_;
   ResultsFile results_;
+  std::timed_mutex* write_lock_ = nullptr;
 };
 
 } // namespace cb
