@@ -25,6 +25,7 @@
 #include "runtime/host_backend.hpp"
 #include "runtime/launcher.hpp"
 #include "runtime/launcher_output.hpp"
+#include "runtime/launcher_watch.hpp"
 #include "runtime/network_interfaces.hpp"
 #include "runtime/run_metadata.hpp"
 #include "runtime/run_options.hpp"
@@ -280,6 +281,7 @@ std::string job_input_problem(const Communicator& world, const Communicator& nod
 std::string open_results(const Communicator& world, const RunConfig& config,
                          const std::vector<std::string>& argv, LaunchMode mode, const JobView& job,
                          const Backend& backend, const RunPlan& plan,
+                         std::timed_mutex* write_lock,
                          std::unique_ptr<IncrementalResultsWriter>& writer) {
   std::string problem;
   if (world.rank() == 0) {
@@ -287,7 +289,8 @@ std::string open_results(const Communicator& world, const RunConfig& config,
       writer = std::make_unique<IncrementalResultsWriter>(
           config.out,
           make_run_header(argv, job.backend_name, launch_mode_name(mode), job.layout, job.devices,
-                          backend.versions(), MpiSession::library_version(), job.nics));
+                          backend.versions(), MpiSession::library_version(), job.nics),
+          write_lock);
       writer->set_run_field("plan", plan_to_json(plan));
     } catch (const Error& e) {
       problem = std::string("--out: ") + e.what();
@@ -335,8 +338,10 @@ void finish_results(IncrementalResultsWriter& writer, const RunConfig& config,
 
 // Rank side, the same for every kind of rank: processes under MPI (our own launch, an external
 // mpirun, or srun) or the threads of a single process.
+// `write_lock`: held across each write of the results file (LauncherWatch), or null.
 int run_sweep(const Communicator& world, const RunConfig& config,
-              const std::vector<std::string>& argv, LaunchMode mode) {
+              const std::vector<std::string>& argv, LaunchMode mode,
+              std::timed_mutex* write_lock = nullptr) {
   const bool root = world.rank() == 0;
   // Outside the try: after a device error the job is aborted with the backend still alive, as
   // tearing it down (freeing memory, destroying communicators) can wait forever on a peer.
@@ -353,7 +358,7 @@ int run_sweep(const Communicator& world, const RunConfig& config,
     const RunPlan plan = plan_for(config, job.backend_name, job.layout, job.counts);
     std::unique_ptr<IncrementalResultsWriter> writer;
     if (const std::string problem = open_results(world, config, argv, mode, job, *backend, plan,
-                                                 writer);
+                                                 write_lock, writer);
         !problem.empty())
       return refuse(world, problem);
     if (root)
@@ -397,10 +402,17 @@ int run_sweep(const Communicator& world, const RunConfig& config,
   }
 }
 
-// Under MPI: this process is one rank.
+// Under MPI: this process is one rank. It stops, between two writes of the results file, when its
+// launcher or its parent (mpirun, its daemon, slurmstepd) dies or it is sent SIGTERM; watched from
+// before MPI starts, so that a launcher gone during MPI_Init is seen too.
 int run_ranks(const RunConfig& config, const std::vector<std::string>& argv, LaunchMode mode) {
+  const char* launcher =
+      mode == LaunchMode::self_launched ? std::getenv(kLauncherIdentityVariable) : nullptr;
+  LauncherWatch watch(launcher ? launcher : "");
   MpiSession mpi(nullptr, nullptr);
-  return run_sweep(Communicator::world(), config, argv, mode);
+  const Communicator world = Communicator::world();
+  watch.set_rank(world.rank());
+  return run_sweep(world, config, argv, mode, &watch.write_lock());
 }
 
 // --single-process: one thread per rank, each driving its own device; no mpirun, no MPI.

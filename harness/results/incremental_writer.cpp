@@ -45,8 +45,10 @@ bool write_all(int fd, std::string_view bytes) {
 
 } // namespace
 
-IncrementalResultsWriter::IncrementalResultsWriter(std::string path, nlohmann::json run)
-    : path_(std::move(path)), journal_path_(journal_path_for(path_)), run_(std::move(run)) {
+IncrementalResultsWriter::IncrementalResultsWriter(std::string path, nlohmann::json run,
+                                                   std::timed_mutex* write_lock)
+    : path_(std::move(path)), journal_path_(journal_path_for(path_)), run_(std::move(run)),
+      write_lock_(write_lock) {
   check_output_target(path_, "");
   refuse_foreign_journal();
   const bool stale_journal = exists(journal_path_);
@@ -93,6 +95,7 @@ void IncrementalResultsWriter::update_run(const nlohmann::json& fields) {
 }
 
 void IncrementalResultsWriter::write_file(const std::string* last_line) {
+  const auto held = hold_write_lock();
   const std::string named = shown(path_, 120);
   check_output_target(path_, "");
   AtomicFile file(resolved_output(path_, named), named);
@@ -166,6 +169,7 @@ void IncrementalResultsWriter::write_file(const std::string* last_line) {
 }
 
 void IncrementalResultsWriter::append_to_journal(const std::string& line) {
+  const auto held = hold_write_lock();
   if (!journal_.valid()) {
     // A new journal appears whole (header and first line) by a rename, as the file does.
     refuse_foreign_journal();

@@ -15,6 +15,7 @@
 // Memory is that of one record: the records are not kept.
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -29,7 +30,10 @@ public:
   // Writes the file (no records yet) at once, so an unwritable path fails before any
   // measurement. A journal an earlier run left beside the file is removed once the new file is
   // written; a file of that name that is not a journal is refused (InputError), never replaced.
-  IncrementalResultsWriter(std::string path, nlohmann::json run);
+  // `write_lock`, when given, is held across every write of the file or the journal: whoever
+  // takes it (a rank about to exit, runtime/launcher_watch.hpp) knows no write is half done.
+  IncrementalResultsWriter(std::string path, nlohmann::json run,
+                           std::timed_mutex* write_lock = nullptr);
   // Writes the journal's records into the file, when there are any (errors are swallowed: the
   // journal keeps them).
   ~IncrementalResultsWriter();
@@ -66,6 +70,11 @@ private:
   std::uint64_t journal_bytes_ = 0; // of whole record lines, after the header
   std::size_t journal_records_ = 0;
   std::uint64_t bytes_written_ = 0;
+  std::timed_mutex* write_lock_ = nullptr;
+  // Holds write_lock_ for one write (nothing when there is none).
+  std::unique_lock<std::timed_mutex> hold_write_lock() const {
+    return write_lock_ ? std::unique_lock(*write_lock_) : std::unique_lock<std::timed_mutex>();
+  }
 };
 
 } // namespace cb

@@ -1,6 +1,7 @@
 #include "runtime/launcher.hpp"
 
 #include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include "core/environment.hpp"
 #include "core/error.hpp"
 #include "runtime/launcher_output.hpp"
+#include "runtime/process_identity.hpp"
 
 extern char** environ;
 
@@ -153,6 +155,10 @@ int run_child(const std::vector<std::string>& argv, LauncherOutput* stderr_sorte
     c_argv.push_back(const_cast<char*>(a.c_str()));
   c_argv.push_back(nullptr);
   ::setenv("CLUSTERBENCH_LAUNCHED", "1", 1);
+  // The ranks stop when this process is gone (runtime/launcher_watch.hpp).
+  if (const std::string me = process_identity(); !me.empty())
+    ::setenv(kLauncherIdentityVariable, me.c_str(), 1);
+  const pid_t launcher = ::getpid();
   int err_pipe[2] = {-1, -1};
   if (stderr_sorter && ::pipe2(err_pipe, O_CLOEXEC) != 0)
     CB_RUN_ERROR(std::string("pipe failed: ") + std::strerror(errno));
@@ -160,6 +166,13 @@ int run_child(const std::vector<std::string>& argv, LauncherOutput* stderr_sorte
   if (pid < 0)
     CB_RUN_ERROR(std::string("fork failed: ") + std::strerror(errno));
   if (pid == 0) {
+    // mpirun (or the lone rank) gets SIGTERM when this process dies, kill -9 included, and ends
+    // the job as on an interrupt instead of running on with nobody waiting for it. The signal is
+    // kept across exec. A launcher already gone before the call would never send it: checked.
+    // (It follows the thread that forked: run_child runs on the main thread.)
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (::getppid() != launcher)
+      ::_exit(3);
     std::signal(SIGINT, SIG_DFL);
     if (stderr_sorter)
       ::dup2(err_pipe[1], STDERR_FILENO); // dup2 clears O_CLOEXEC on the copy

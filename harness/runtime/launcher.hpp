@@ -45,9 +45,11 @@ std::string command_line(const std::vector<std::string>& argv);
 
 class LauncherOutput;
 
-// Runs argv as a child (environment plus CLUSTERBENCH_LAUNCHED=1) and returns its exit code; a
-// child killed by a signal counts as a failed run (3). With `stderr_sorter`, the child's stderr
-// goes through it: the lines it shows are written to ours as they come, the rest it holds.
+// Runs argv as a child (environment plus CLUSTERBENCH_LAUNCHED=1 and this process's identity in
+// kLauncherIdentityVariable) and returns its exit code; a child killed by a signal counts as a
+// failed run (3). The child gets SIGTERM if this process dies first. With `stderr_sorter`, the
+// child's stderr goes through it: the lines it shows are written to ours as they come, the rest it
+// holds.
 int run_child(const std::vector<std::string>& argv, LauncherOutput* stderr_sorter = nullptr);
 
 } // namespace cb
