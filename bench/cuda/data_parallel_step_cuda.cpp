@@ -38,6 +38,7 @@
 #include "cuda/cuda_handles.hpp"
 #include "cuda/device_kernels.hpp"
 #include "cuda/lt_matmul.hpp"
+#include "storage/storage_dir.hpp"
 #include "workload/batch_loader.hpp"
 #include "workload/bucket_plan.hpp"
 #include "workload/gradient_sync.hpp"
@@ -88,7 +89,9 @@ std::vector<std::uint64_t> layer_elements(const TransformerShape& shape) {
 }
 
 std::uint64_t input_batch_bytes(const RunConfig& config) {
-  const std::uint64_t block = config.block_sizes.empty() ? (1ull << 20) : config.block_sizes[0];
+  // The storage family's first read size (--block-sizes), as the host step reads with.
+  const StorageReads reads = storage_reads("data_parallel_step", config);
+  const std::uint64_t block = reads.blocks.empty() ? (1ull << 20) : reads.blocks.front();
   return batch_bytes(config.input_bytes_per_step, block);
 }
 

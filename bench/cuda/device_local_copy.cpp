@@ -17,9 +17,16 @@ public:
   std::string name() const override { return "device_local_copy"; }
 
 protected:
-  std::vector<nlohmann::json> gpu_instances(const RunConfig&) const override {
-    return {{{"bytes", kCopyBytes}, {"initiator", "copy_engine"}},
-            {{"bytes", kCopyBytes}, {"initiator", "sm"}}};
+  std::vector<Axis> axes() const override {
+    return {Axis::words("initiator", {"copy_engine", "sm"})
+                .defaults("copy_engine,sm")
+                .described("who moves the bytes: the copy engines or a kernel on the SMs")};
+  }
+  std::vector<nlohmann::json> gpu_instances(const RunConfig& config) const override {
+    auto out = BenchmarkCase::instances(config);
+    for (auto& p : out)
+      p["bytes"] = kCopyBytes;
+    return out;
   }
 
   std::vector<Record> run_gpu(const CaseContext& ctx, cuda::CudaBackend& backend,

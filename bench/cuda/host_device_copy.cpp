@@ -21,9 +21,16 @@ public:
   std::string name() const override { return to_device_ ? "host_to_device" : "device_to_host"; }
 
 protected:
-  std::vector<nlohmann::json> gpu_instances(const RunConfig&) const override {
-    return {{{"bytes", kCopyBytes}, {"memory", "pinned"}},
-            {{"bytes", kCopyBytes}, {"memory", "pageable"}}};
+  std::vector<Axis> axes() const override {
+    return {Axis::words("memory", {"pinned", "pageable"})
+                .defaults("pinned,pageable")
+                .described("the host buffer: page-locked or ordinary memory")};
+  }
+  std::vector<nlohmann::json> gpu_instances(const RunConfig& config) const override {
+    auto out = BenchmarkCase::instances(config);
+    for (auto& p : out)
+      p["bytes"] = kCopyBytes;
+    return out;
   }
 
   std::vector<Record> run_gpu(const CaseContext& ctx, cuda::CudaBackend& backend,

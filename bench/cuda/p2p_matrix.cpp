@@ -39,13 +39,18 @@ public:
   bool largest_count_only() const override { return true; }
 
 protected:
-  std::vector<nlohmann::json> gpu_instances(const RunConfig&) const override {
-    std::vector<nlohmann::json> out;
-    for (const char* initiator : {"copy_engine", "sm"}) {
-      for (const char* direction : {"uni", "bi"}) {
-        out.push_back({{"bytes", kCopyBytes}, {"initiator", initiator}, {"direction", direction}});
-      }
-    }
+  std::vector<Axis> axes() const override {
+    return {Axis::words("initiator", {"copy_engine", "sm"})
+                .defaults("copy_engine,sm")
+                .described("who moves the bytes: the copy engines or a kernel on the SMs"),
+            Axis::words("direction", {"uni", "bi"})
+                .defaults("uni,bi")
+                .described("one way, or both ways at once")};
+  }
+  std::vector<nlohmann::json> gpu_instances(const RunConfig& config) const override {
+    auto out = BenchmarkCase::instances(config);
+    for (auto& p : out)
+      p["bytes"] = kCopyBytes;
     return out;
   }
 

@@ -74,7 +74,7 @@ public:
     const std::uint64_t batch = batch_bytes(config.input_bytes_per_step, first_block(config));
     if (batch > 0) {
       try {
-        check_storage_dir(storage_config(config), local_ranks);
+        check_storage_dir(storage_config(config), storage_reads_of(config), local_ranks);
       } catch (const InputError& e) {
         throw InputError("--input-bytes-per-step: " + format_size(batch) + " per GPU for " +
                          std::to_string(local_ranks) + " rank(s) here: " + e.what());
@@ -347,19 +347,32 @@ public:
   }
 
 private:
+  // The storage family's first read size (--block-sizes) and queue depth (--queue-depth).
+  static StorageReads family_reads(const RunConfig& config) {
+    StorageReads reads = storage_reads("data_parallel_step", config);
+    if (reads.blocks.empty())
+      reads.blocks = {1ull << 20};
+    if (reads.queue_depths.empty())
+      reads.queue_depths = {1};
+    return reads;
+  }
   static std::uint64_t first_block(const RunConfig& config) {
-    return config.block_sizes.empty() ? (1ull << 20) : config.block_sizes.front();
+    return family_reads(config).blocks.front();
   }
 
   // The storage family's settings for this workload's files: its file size, or one batch when a
   // batch is larger; blocks of the batch's block size.
   static RunConfig storage_config(const RunConfig& config) {
     RunConfig c = config;
-    const std::uint64_t block = first_block(config);
-    const std::uint64_t batch = batch_bytes(config.input_bytes_per_step, block);
+    const std::uint64_t batch = batch_bytes(config.input_bytes_per_step, first_block(config));
     c.file_bytes = workload_file_bytes(storage_file_bytes(config), batch);
-    c.block_sizes = {batch_block_bytes(config.input_bytes_per_step, block)};
     return c;
+  }
+  static StorageReads storage_reads_of(const RunConfig& config) {
+    StorageReads reads = family_reads(config);
+    reads.blocks = {batch_block_bytes(config.input_bytes_per_step, reads.blocks.front())};
+    reads.queue_depths = {reads.queue_depths.front()};
+    return reads;
   }
 
   std::unique_ptr<BatchLoader> open_loader(const RunConfig& config, const nlohmann::json& params,
@@ -374,8 +387,9 @@ private:
     dir_path_ = dir.path();
     used_file_ = file;
     const auto block = params.at("block_bytes").get<std::uint64_t>();
-    auto reader = std::make_unique<BlockReader>(dir.fd(), dir.path(), file, block,
-                                                config.queue_depth, config.buffered);
+    auto reader = std::make_unique<BlockReader>(
+        dir.fd(), dir.path(), file, block,
+        static_cast<int>(storage_reads_of(config).queue_depths.front()), config.buffered);
     return std::make_unique<BatchLoader>(std::move(reader), storage.file_bytes, batch, block, seed,
                                          config.prefetch);
   }
