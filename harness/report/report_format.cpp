@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/units.hpp"
 #include "results/metric_table.hpp"
 
 namespace cb::report {
@@ -69,20 +68,6 @@ std::string format_count(double value) {
     grouped += digits[i];
   }
   return (value < 0 && digits != "0" ? "-" : "") + grouped;
-}
-
-std::string describe_params(const nlohmann::json& params) {
-  std::string text;
-  if (!params.is_object())
-    return text;
-  for (const auto& [key, value] : params.items()) {
-    std::string shown = value.is_string() ? value.get<std::string>() : value.dump();
-    if (key.find("bytes") != std::string::npos && value.is_number_unsigned()) {
-      shown = format_size(value.get<std::uint64_t>());
-    }
-    text += (text.empty() ? "" : " ") + key + "=" + shown;
-  }
-  return text;
 }
 
 std::string metric_label(const std::string& metric) {

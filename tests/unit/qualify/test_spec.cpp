@@ -284,6 +284,11 @@ TEST(RecordMatch, DescribesAndPicksThePrimaryMetric) {
   Record r = test::gpu_record("compute", "copy", {1, 1});
   r.params = {{"bytes", 1 << 30}, {"dtype", "float"}};
   EXPECT_EQ(describe_record(r), "compute/copy bytes=1G dtype=float gpus=2");
+  // The params as every command prints them (results/params_text.hpp).
+  r.params = {{"bytes", 67108864u}, {"in_place", false}};
+  EXPECT_EQ(describe_record(r), "compute/copy bytes=64M out-of-place gpus=2");
+  r.params = nlohmann::json::object();
+  EXPECT_EQ(describe_record(r), "compute/copy gpus=2");
   EXPECT_EQ(primary_metric({{"time_us", 3}, {"algbw_gbps", 1}, {"busbw_gbps", 2}}), "busbw_gbps");
   EXPECT_EQ(primary_metric({{"time_us", 3}, {"gbps", 1}}), "gbps");
   EXPECT_EQ(primary_metric({{"latency_us", 3}}), "latency_us");
