@@ -74,6 +74,8 @@ std::string metric_label(const std::string& metric) {
   const MetricDefinition* m = find_metric(metric);
   if (!m)
     return metric;
+  if (m->unit.empty()) // a fraction or a count
+    return m->short_name.empty() ? metric : m->short_name;
   return m->short_name.empty() ? m->unit : m->short_name + " (" + m->unit + ")";
 }
 

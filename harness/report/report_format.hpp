@@ -23,7 +23,8 @@ std::string format_signed_percent(double fraction, int decimals = 1);
 // A count with thousands separators: 16384 -> "16,384".
 std::string format_count(double value);
 // "busbw_gbps" -> "busbw (GB/s)", "gbps" -> "GB/s", "tflops" -> "TFLOP/s", "gflops" -> "GFLOP/s",
-// "latency_us" -> "latency (us)".
+// "latency_us" -> "latency (us)"; a unitless one by its short name ("pairs"); one the table does
+// not know as it is.
 std::string metric_label(const std::string& metric);
 
 } // namespace cb::report

@@ -53,6 +53,10 @@ TEST(ReportFormat, MetricLabelsCarryUnits) {
   EXPECT_EQ(metric_label("gbps"), "GB/s");
   EXPECT_EQ(metric_label("tflops"), "TFLOP/s");
   EXPECT_EQ(metric_label("latency_us"), "latency (us)");
+  EXPECT_EQ(metric_label("node_link_gbps"), "node link (GB/s)");
+  // No unit: a fraction or a count reads by its short name alone.
+  EXPECT_EQ(metric_label("fraction_of_peak"), "fraction of peak");
+  EXPECT_EQ(metric_label("pairs"), "pairs");
   EXPECT_EQ(metric_label("other"), "other");
 }
 
