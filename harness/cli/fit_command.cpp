@@ -13,26 +13,11 @@
 #include "cli/command.hpp"
 #include "core/args.hpp"
 #include "core/error.hpp"
-#include "core/units.hpp"
+#include "results/params_text.hpp"
 #include "results/results_io.hpp"
 
 namespace cb {
 namespace {
-
-// "bytes=2M dtype=float op=sum out-of-place": sizes in binary units, placement in words.
-std::string describe_params(const nlohmann::json& params) {
-  std::string text;
-  for (const auto& [key, value] : params.items()) {
-    std::string shown = key + "=" + (value.is_string() ? value.get<std::string>() : value.dump());
-    if (key.find("bytes") != std::string::npos && value.is_number_unsigned()) {
-      shown = key + "=" + format_size(value.get<std::uint64_t>());
-    } else if (key == "in_place" && value.is_boolean()) {
-      shown = value.get<bool>() ? "in-place" : "out-of-place";
-    }
-    text += (text.empty() ? "" : " ") + shown;
-  }
-  return text;
-}
 
 std::string optional_number(std::optional<double> value, const char* format) {
   if (!value)

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <limits>
 
-#include "core/units.hpp"
 #include "results/metric_table.hpp"
+#include "results/params_text.hpp"
 
 namespace cb {
 namespace {
@@ -26,20 +26,6 @@ bool scalar_equal(const json& a, const json& b) {
     return std::fabs(x - y) <= 1e-9 * std::max({1.0, std::fabs(x), std::fabs(y)});
   }
   return a == b;
-}
-
-std::string param_text(const std::string& key, const json& value) {
-  if (value.is_string())
-    return value.get<std::string>();
-  if (value.is_number_unsigned() || value.is_number_integer()) {
-    const auto v = value.get<long long>();
-    const bool is_size =
-        key == "bytes" || (key.size() > 6 && key.substr(key.size() - 6) == "_bytes");
-    if (is_size && v > 0)
-      return format_size(static_cast<std::uint64_t>(v));
-    return std::to_string(v);
-  }
-  return value.dump();
 }
 
 } // namespace
@@ -153,8 +139,8 @@ std::string primary_metric(const json& candidates) {
 
 std::string describe_record(const Record& r) {
   std::string text = r.suite + "/" + r.case_name;
-  for (const auto& [key, value] : r.params.items())
-    text += " " + key + "=" + param_text(key, value);
+  if (const std::string params = describe_params(r.params); !params.empty())
+    text += " " + params;
   text += " gpus=" + std::to_string(r.gpus);
   if (r.nodes > 1)
     text += " nodes=" + std::to_string(r.nodes);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/stats.hpp"
+#include "results/metric_table.hpp"
 
 namespace cb::report {
 namespace {
@@ -45,9 +46,9 @@ std::optional<PerRankSpread> per_rank_spread(const Record& record, const std::st
   std::vector<std::string> keys;
   if (!metric.empty())
     keys.push_back(metric);
-  for (const char* key : {"gbps", "busbw_gbps", "algbw_gbps", "tflops", "gflops"}) {
-    if (std::find(keys.begin(), keys.end(), key) == keys.end())
-      keys.push_back(key);
+  for (const MetricDefinition* m : per_rank_metric_definitions()) {
+    if (std::find(keys.begin(), keys.end(), m->name) == keys.end())
+      keys.push_back(m->name);
   }
   for (const auto& key : keys) {
     const Figures figures = figures_named(record.per_rank, key);

@@ -20,7 +20,8 @@ struct PerRankSpread {
 std::string describe_rank(const nlohmann::json& entry);
 
 // The record's per-rank figures for `metric` (the headline metric, e.g. busbw_gbps), else the
-// first of gbps, busbw_gbps, algbw_gbps, tflops, gflops the per_rank entries carry as numbers.
+// first the per_rank entries carry as numbers of the table's per_rank metrics, in their order
+// (results/metrics.json: gbps, busbw_gbps, algbw_gbps, tflops, gflops).
 // nullopt when no entry has any of them.
 std::optional<PerRankSpread> per_rank_spread(const Record& record, const std::string& metric);
 

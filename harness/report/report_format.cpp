@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/units.hpp"
 #include "results/metric_table.hpp"
 
 namespace cb::report {
@@ -71,24 +70,12 @@ std::string format_count(double value) {
   return (value < 0 && digits != "0" ? "-" : "") + grouped;
 }
 
-std::string describe_params(const nlohmann::json& params) {
-  std::string text;
-  if (!params.is_object())
-    return text;
-  for (const auto& [key, value] : params.items()) {
-    std::string shown = value.is_string() ? value.get<std::string>() : value.dump();
-    if (key.find("bytes") != std::string::npos && value.is_number_unsigned()) {
-      shown = format_size(value.get<std::uint64_t>());
-    }
-    text += (text.empty() ? "" : " ") + key + "=" + shown;
-  }
-  return text;
-}
-
 std::string metric_label(const std::string& metric) {
   const MetricDefinition* m = find_metric(metric);
   if (!m)
     return metric;
+  if (m->unit.empty()) // a fraction or a count
+    return m->short_name.empty() ? metric : m->short_name;
   return m->short_name.empty() ? m->unit : m->short_name + " (" + m->unit + ")";
 }
 

@@ -1,9 +1,11 @@
 #pragma once
-// How the report prints figures: a few significant digits, percentages with one decimal, and the
-// parameters of a case the way people name them ("bytes=32M dtype=float").
+// How the report prints figures: a few significant digits, percentages with one decimal. A case's
+// parameters: describe_params (results/params_text.hpp), as every command prints them.
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+
+#include "results/params_text.hpp"
 
 namespace cb::report {
 
@@ -20,10 +22,9 @@ std::string format_cost_overhead(double overhead);
 std::string format_signed_percent(double fraction, int decimals = 1);
 // A count with thousands separators: 16384 -> "16,384".
 std::string format_count(double value);
-// "bytes=32M dtype=float op=sum in_place=false"; sizes (keys naming bytes) as 4K/1M/2G.
-std::string describe_params(const nlohmann::json& params);
 // "busbw_gbps" -> "busbw (GB/s)", "gbps" -> "GB/s", "tflops" -> "TFLOP/s", "gflops" -> "GFLOP/s",
-// "latency_us" -> "latency (us)".
+// "latency_us" -> "latency (us)"; a unitless one by its short name ("pairs"); one the table does
+// not know as it is.
 std::string metric_label(const std::string& metric);
 
 } // namespace cb::report

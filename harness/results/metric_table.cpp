@@ -1,5 +1,6 @@
 #include "results/metric_table.hpp"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -42,6 +43,11 @@ Table parse_table() {
     m.short_name = text_field(entry, "short", false);
     m.label = text_field(entry, "label", false);
     m.headline = entry.value("headline", false);
+    if (const auto suites = entry.find("suites"); suites != entry.end())
+      m.suites = suites->get<std::vector<std::string>>();
+    m.per_rank = entry.value("per_rank", 0);
+    if (m.per_rank < 0)
+      throw std::logic_error("results/metrics.json: " + m.name + ": per_rank is negative");
     table.metrics.push_back(std::move(m));
   }
   for (const auto& entry : j.at("unit_suffixes")) {
@@ -79,6 +85,19 @@ std::vector<const MetricDefinition*> headline_metric_definitions() {
     if (m.headline)
       out.push_back(&m);
   }
+  return out;
+}
+
+std::vector<const MetricDefinition*> per_rank_metric_definitions() {
+  std::vector<const MetricDefinition*> out;
+  for (const auto& m : table().metrics) {
+    if (m.per_rank > 0)
+      out.push_back(&m);
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const MetricDefinition* a, const MetricDefinition* b) {
+                     return a->per_rank < b->per_rank;
+                   });
   return out;
 }
 

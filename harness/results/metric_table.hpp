@@ -1,7 +1,8 @@
 #pragma once
 // The one table of metrics (results/metrics.json, embedded at build time): each metric's unit,
-// which direction is better, the names tables and plots print for it, and whether it is a family's
-// headline figure; and the units metric names end with. Every command that names, orders or
+// which direction is better, the names tables and plots print for it, whether it is a family's
+// headline figure, which suites carry it and where the report looks for it per rank; and the units
+// metric names end with. Every command that names, orders or
 // labels a metric asks here; plots/clusterplots/metric_table.py reads the same file.
 #include <string>
 #include <string_view>
@@ -11,12 +12,17 @@ namespace cb {
 
 struct MetricDefinition {
   std::string name;   // the key in a record's metrics, unit included: "busbw_gbps"
-  std::string unit;   // as text reports print it: "GB/s", "us"
+  std::string unit;   // as text reports print it: "GB/s", "us"; empty for a fraction or a count
   std::string symbol; // as plots typeset it: "µs" (the unit when the file gives none)
   bool higher_is_better = true;
   std::string short_name; // printed before the unit in tables ("busbw"); empty: the unit alone
   std::string label;      // printed before the unit on plot axes ("bus bandwidth")
   bool headline = false;  // a family's headline figure
+  // The suites whose records carry it: a qualify spec check may name it for these only.
+  std::vector<std::string> suites;
+  // Its place (1 first) in the order the report looks for a per-GPU spread in a record's per_rank
+  // entries when the curve's own metric is not there; 0: never looked for.
+  int per_rank = 0;
 };
 
 struct MetricUnitSuffix {
@@ -30,6 +36,8 @@ const std::vector<MetricDefinition>& metric_table();
 const MetricDefinition* find_metric(std::string_view name);
 // The headline metrics, most telling first: busbw_gbps, gbps, tflops, gflops, latency_us.
 std::vector<const MetricDefinition*> headline_metric_definitions();
+// The metrics with a per_rank place, in its order: gbps, busbw_gbps, algbw_gbps, tflops, gflops.
+std::vector<const MetricDefinition*> per_rank_metric_definitions();
 // The unit suffixes, first match wins.
 const std::vector<MetricUnitSuffix>& metric_unit_suffixes();
 // The first suffix `name` ends with (or is); nullptr when none.

@@ -5,18 +5,11 @@
 #include <map>
 
 #include "core/stats.hpp"
-#include "core/units.hpp"
 #include "results/metric_table.hpp"
 #include "verdicts/google_benchmark_json.hpp"
 
 namespace cb {
 namespace {
-
-bool is_size_key(const std::string& name) {
-  const std::string suffix = "bytes";
-  return name.size() >= suffix.size() &&
-         name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 std::string note_for(const UnmeasuredCase& u) {
   return to_string(u.status) + (u.reason.empty() ? "" : ": " + u.reason);
@@ -70,22 +63,6 @@ nlohmann::json comparable_params(const std::string& suite, const nlohmann::json&
 CaseKey key_of(const Record& record) {
   return {record.suite, record.case_name, comparable_params(record.suite, record.params),
           record.gpus};
-}
-
-std::string describe_params(const nlohmann::json& params) {
-  std::string text;
-  for (const auto& [name, value] : params.items()) {
-    std::string shown;
-    if (value.is_string()) {
-      shown = value.get<std::string>();
-    } else if (value.is_number_integer() && value.get<long long>() >= 0 && is_size_key(name)) {
-      shown = format_size(value.get<std::uint64_t>());
-    } else {
-      shown = value.dump();
-    }
-    text += (text.empty() ? "" : " ") + name + "=" + shown;
-  }
-  return text;
 }
 
 std::string describe_case(const CaseKey& key) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "results/params_text.hpp"
 #include "results/record.hpp"
 
 namespace cb {
@@ -31,8 +32,6 @@ struct CaseKey {
 // storage read's "bytes" beside "file_bytes" (the file in whole blocks).
 nlohmann::json comparable_params(const std::string& suite, const nlohmann::json& params);
 CaseKey key_of(const Record& record);
-// "bytes=64M dtype=float op=sum": sizes in bytes printed as nccl-tests users read them.
-std::string describe_params(const nlohmann::json& params);
 // "collectives/all_reduce bytes=64M dtype=float, 4 GPUs"
 std::string describe_case(const CaseKey& key);
 nlohmann::json key_to_json(const CaseKey& key);

@@ -21,7 +21,10 @@ class Metric:
 
     @property
     def axis_label(self):
-        """'bus bandwidth (GB/s)', 'latency (µs)'; the unit alone where there are no words."""
+        """'bus bandwidth (GB/s)', 'latency (µs)'; the unit alone where there are no words, the
+        words alone where there is no unit ('fraction of peak')."""
+        if not self.symbol:   # a fraction or a count
+            return self.label or self.name
         return f"{self.label} ({self.symbol})" if self.label else self.symbol
 
 

@@ -374,5 +374,6 @@ def test_labels_and_headline_metrics_come_from_the_table_the_tools_embed():
     assert metric_label("tflops") == "TFLOP/s"
     assert metric_label("latency_us") == "latency (µs)"
     assert metric_label("widgets") == "widgets"
+    assert metric_label("fraction_of_peak") == "fraction of peak"
     assert cv.HEADLINE_METRICS == ("busbw_gbps", "gbps", "tflops", "gflops")
     assert not BY_NAME["latency_us"].higher_is_better and BY_NAME["latency_us"].headline

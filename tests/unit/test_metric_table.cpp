@@ -22,12 +22,36 @@ TEST(MetricTable, NamesAreUniqueAndUnitsAgreeWithTheirSuffix) {
   ASSERT_FALSE(metric_table().empty());
   for (const auto& m : metric_table()) {
     EXPECT_TRUE(names.insert(m.name).second) << m.name << " is listed twice";
-    EXPECT_FALSE(m.unit.empty()) << m.name;
-    EXPECT_FALSE(m.symbol.empty()) << m.name;
     const MetricUnitSuffix* suffix = unit_suffix_of(m.name);
+    if (m.unit.empty()) {
+      // A fraction or a count: no suffix that would give it a unit, and a name to print instead.
+      EXPECT_EQ(suffix, nullptr) << m.name << " has a unit suffix but no unit";
+      EXPECT_FALSE(m.short_name.empty()) << m.name;
+      EXPECT_FALSE(m.label.empty()) << m.name;
+      EXPECT_FALSE(m.headline) << m.name;
+      continue;
+    }
+    EXPECT_FALSE(m.symbol.empty()) << m.name;
     ASSERT_NE(suffix, nullptr) << m.name << " ends with no unit suffix";
     EXPECT_EQ(suffix->unit, m.unit) << m.name;
   }
+}
+
+TEST(MetricTable, SuitesAndPerRankPlaces) {
+  EXPECT_EQ(find_metric("busbw_gbps")->suites, std::vector<std::string>{"collectives"});
+  EXPECT_EQ(find_metric("gbps")->suites, (std::vector<std::string>{"compute", "links", "storage"}));
+  EXPECT_EQ(find_metric("pairs")->suites, std::vector<std::string>{"links"});
+  // The per-rank places are 1, 2, ... without a gap or a tie, and name throughputs only.
+  std::vector<std::string> names;
+  int place = 0;
+  for (const MetricDefinition* m : per_rank_metric_definitions()) {
+    EXPECT_EQ(m->per_rank, ++place) << m->name;
+    EXPECT_TRUE(m->higher_is_better) << m->name;
+    names.push_back(m->name);
+  }
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"gbps", "busbw_gbps", "algbw_gbps", "tflops", "gflops"}));
+  EXPECT_EQ(find_metric("latency_us")->per_rank, 0);
 }
 
 TEST(MetricTable, HeadlineMetricsInOrderOfPreference) {

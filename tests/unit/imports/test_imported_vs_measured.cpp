@@ -41,7 +41,7 @@ TEST(ImportedVsMeasured, NcclTestsAllReduce) {
   // 4096 .. 2M, out-of-place and in-place: the measured run's `count` does not keep them apart.
   const auto ids = common_ids(measured(), imported);
   EXPECT_EQ(ids.size(), 8u);
-  EXPECT_EQ(ids.count("collectives/all_reduce bytes=2M dtype=float in_place=false op=sum, 2 GPUs"),
+  EXPECT_EQ(ids.count("collectives/all_reduce bytes=2M dtype=float out-of-place op=sum, 2 GPUs"),
             1u)
       << *ids.begin();
   const CheckReport check = check_regressions(measured(), imported, CheckOptions{});
@@ -60,8 +60,8 @@ TEST(ImportedVsMeasured, OsuAllReduce) {
   // OSU times out-of-place only. Its message_bytes and the measured count are not identity.
   const auto ids = common_ids(measured(), imported);
   EXPECT_EQ(ids.size(), 6u);
-  EXPECT_EQ(
-      ids.count("collectives/all_reduce bytes=256K dtype=float in_place=false op=sum, 2 GPUs"), 1u);
+  EXPECT_EQ(ids.count("collectives/all_reduce bytes=256K dtype=float out-of-place op=sum, 2 GPUs"),
+            1u);
   EXPECT_EQ(check_regressions(measured(), imported, CheckOptions{}).cases.size(), 6u);
   EXPECT_EQ(compare_clusters(measured(), imported).cases.size(), 6u);
 }

@@ -137,7 +137,7 @@ TEST(Spec, UnknownSuiteOrMetricIsRejectedNamingFileCheckAndField) {
   j["checks"][0]["metric"] = "bogus_metric";
   EXPECT_EQ(spec_error(j), "my.json: checks[0] (copy): field 'metric' is 'bogus_metric', which "
                            "compute records do not carry; allowed "
-                           "time_us|gbps|gflops|tflops|fraction_of_peak");
+                           "gbps|tflops|gflops|time_us|fraction_of_peak");
 
   // A real metric of another suite: compute records never carry a bus bandwidth.
   j = minimal_spec();
@@ -172,6 +172,44 @@ TEST(Spec, MetricsOfEverySuiteLoad) {
   json j = minimal_spec();
   j["checks"] = {{{"id", "data"}, {"kind", "data"}, {"suite", "storage"}, {"source", "x"}}};
   EXPECT_EQ(spec_error(j), "");
+}
+
+// What the code writes per suite: the table must allow each for its suite (a spec naming one would
+// otherwise stop loading), and nothing else (a check of it could never be judged).
+TEST(SpecMetrics, TableAllowsEveryMetricTheCasesAndImportersWrite) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> written = {
+      // bench/collectives/collective_case.cpp (time_us, algbw_gbps, busbw_gbps; node_link_gbps
+      // across nodes); harness/imports nccl-tests (the same three) and OSU (min/max_time_us too).
+      {"collectives",
+       {"time_us", "algbw_gbps", "busbw_gbps", "node_link_gbps", "min_time_us", "max_time_us"}},
+      // bench/compute/compute_case.cpp: host STREAM kernels gbps, host fma_peak and gemm gflops;
+      // on a GPU backend (kernels/cuda) gbps and tflops, with fraction_of_peak of the data sheet.
+      {"compute", {"time_us", "gbps", "gflops", "tflops", "fraction_of_peak"}},
+      // bench/links/links_case.cpp matrices (pair_bw gbps, pair_latency latency_us, each with its
+      // min_pair_/max_pair_ figures), ring_bw gbps; bench/cuda host_device_copy (per_gpu_gbps),
+      // device_local_copy (read_write_gbps), p2p_matrix (min/max_gbps, pairs, fraction_of_peak);
+      // the OSU importer's point-to-point latency_us and gbps.
+      {"links",
+       {"time_us", "gbps", "latency_us", "min_pair_gbps", "max_pair_gbps", "min_pair_latency_us",
+        "max_pair_latency_us", "per_gpu_gbps", "read_write_gbps", "min_gbps", "max_gbps", "pairs",
+        "fraction_of_peak"}},
+      // bench/storage/storage_case.cpp (gbps, first_done_gbps, last_done_gbps) and
+      // bench/cuda/storage_to_gpu_case.cpp (gbps); the fio importer adds iops and latency_us.
+      {"storage", {"time_us", "gbps", "first_done_gbps", "last_done_gbps", "iops", "latency_us"}},
+  };
+  for (const auto& [suite, metrics] : written) {
+    const auto& allowed = spec_suite_metrics(suite);
+    for (const auto& metric : metrics) {
+      EXPECT_NE(std::find(allowed.begin(), allowed.end(), metric), allowed.end())
+          << suite << " " << metric;
+      json j = minimal_spec();
+      j["checks"][0]["suite"] = suite;
+      j["checks"][0]["metric"] = metric;
+      EXPECT_EQ(spec_error(j), "") << suite << " " << metric;
+    }
+    // Nothing more either: a metric allowed for a suite that never writes it is never judged.
+    EXPECT_EQ(allowed.size(), metrics.size()) << suite << ": " << join_allowed(allowed);
+  }
 }
 
 TEST(SpecMetrics, FixtureRecordsCarryOnlyListedMetrics) {
@@ -284,6 +322,11 @@ TEST(RecordMatch, DescribesAndPicksThePrimaryMetric) {
   Record r = test::gpu_record("compute", "copy", {1, 1});
   r.params = {{"bytes", 1 << 30}, {"dtype", "float"}};
   EXPECT_EQ(describe_record(r), "compute/copy bytes=1G dtype=float gpus=2");
+  // The params as every command prints them (results/params_text.hpp).
+  r.params = {{"bytes", 67108864u}, {"in_place", false}};
+  EXPECT_EQ(describe_record(r), "compute/copy bytes=64M out-of-place gpus=2");
+  r.params = nlohmann::json::object();
+  EXPECT_EQ(describe_record(r), "compute/copy gpus=2");
   EXPECT_EQ(primary_metric({{"time_us", 3}, {"algbw_gbps", 1}, {"busbw_gbps", 2}}), "busbw_gbps");
   EXPECT_EQ(primary_metric({{"time_us", 3}, {"gbps", 1}}), "gbps");
   EXPECT_EQ(primary_metric({{"latency_us", 3}}), "latency_us");

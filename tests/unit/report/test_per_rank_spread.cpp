@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 namespace cb::report {
 namespace {
 
@@ -47,6 +50,25 @@ TEST(PerRankSpread, HeadlineMetricFirstThenKnownFigures) {
   EXPECT_DOUBLE_EQ(per_rank_spread(r, "tflops")->min, 740.0);
   // busbw is not in the entries: the first known figure present speaks instead.
   EXPECT_EQ(per_rank_spread(r, "busbw_gbps")->figure, "gbps");
+}
+
+TEST(PerRankSpread, KnownFiguresInTheTablesPerRankOrder) {
+  // Without the curve's metric: gbps, busbw_gbps, algbw_gbps, tflops, gflops, the first present.
+  const nlohmann::json all = {{"gflops", 1.0},     {"tflops", 2.0}, {"algbw_gbps", 3.0},
+                              {"busbw_gbps", 4.0}, {"gbps", 5.0},   {"latency_us", 6.0}};
+  const std::vector<std::string> order = {"gbps", "busbw_gbps", "algbw_gbps", "tflops", "gflops"};
+  nlohmann::json entry = all;
+  auto figure = [&](const std::string& metric) {
+    const auto s = per_rank_spread(with_ranks(nlohmann::json::array({entry})), metric);
+    return s ? s->figure : "none";
+  };
+  for (const auto& expected : order) {
+    EXPECT_EQ(figure(""), expected);
+    entry.erase(expected);
+  }
+  // A latency is no per-rank throughput: it is never picked unless it is the curve's metric.
+  EXPECT_EQ(figure(""), "none");
+  EXPECT_EQ(figure("latency_us"), "latency_us");
 }
 
 TEST(PerRankSpread, SkipsEntriesWithoutANumber) {

@@ -48,19 +48,15 @@ TEST(ReportFormat, CountsHaveThousandsSeparators) {
   EXPECT_EQ(format_count(-1500), "-1,500");
 }
 
-TEST(ReportFormat, ParamsNameSizesTheWayPeopleDo) {
-  const nlohmann::json params = {{"bytes", 33554432u}, {"dtype", "float"}, {"in_place", false}};
-  EXPECT_EQ(describe_params(params), "bytes=32M dtype=float in_place=false");
-  EXPECT_EQ(describe_params({{"block_bytes", 4096u}, {"queue_depth", 1}}),
-            "block_bytes=4K queue_depth=1");
-  EXPECT_EQ(describe_params(nlohmann::json::object()), "");
-}
-
 TEST(ReportFormat, MetricLabelsCarryUnits) {
   EXPECT_EQ(metric_label("busbw_gbps"), "busbw (GB/s)");
   EXPECT_EQ(metric_label("gbps"), "GB/s");
   EXPECT_EQ(metric_label("tflops"), "TFLOP/s");
   EXPECT_EQ(metric_label("latency_us"), "latency (us)");
+  EXPECT_EQ(metric_label("node_link_gbps"), "node link (GB/s)");
+  // No unit: a fraction or a count reads by its short name alone.
+  EXPECT_EQ(metric_label("fraction_of_peak"), "fraction of peak");
+  EXPECT_EQ(metric_label("pairs"), "pairs");
   EXPECT_EQ(metric_label("other"), "other");
 }
 

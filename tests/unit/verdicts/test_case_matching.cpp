@@ -97,10 +97,7 @@ TEST(CaseMatching, NoSharedFigureMeansNoMeasure) {
   EXPECT_FALSE(common_measure(a.measured[0], b.measured[0]));
 }
 
-TEST(CaseMatching, DescribesParamsTheWayUsersTypeThem) {
-  const auto params = nlohmann::json::parse(
-      R"({"bytes": 67108864, "block_bytes": 4096, "dtype": "bf16", "in_place": true, "n": 3})");
-  EXPECT_EQ(describe_params(params), "block_bytes=4K bytes=64M dtype=bf16 in_place=true n=3");
+TEST(CaseMatching, DescribesACaseWithItsGpuCount) {
   CaseKey key{"collectives", "all_reduce", {{"bytes", 1000}}, 1};
   EXPECT_EQ(describe_case(key), "collectives/all_reduce bytes=1000, 1 GPU");
   key.gpus = 8;

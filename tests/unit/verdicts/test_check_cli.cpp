@@ -29,7 +29,7 @@ TEST(CheckCli, TenPercentSlowdownWithTwentySamplesFails) {
   const CliResult r = check("baseline.json", "slowdown_10pct.json");
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "## Regressions (1)"));
-  EXPECT_TRUE(contains(r.out, "- collectives/all_reduce bytes=64M dtype=float in_place=false "
+  EXPECT_TRUE(contains(r.out, "- collectives/all_reduce bytes=64M dtype=float out-of-place "
                               "op=sum, 4 GPUs: time 305 us -> 335 us (+9.9 %, p 6.8e-08, n 20/20)"))
       << r.out;
   EXPECT_TRUE(contains(r.out, "verdict: FAIL - 1 regression"));
@@ -65,7 +65,7 @@ TEST(CheckCli, MissingCasesAreListedOnBothSides) {
   const CliResult r = check("baseline.json", "missing_cases.json");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "## Missing in the current run (1)\n\n- collectives/all_gather "
-                              "bytes=64M dtype=float in_place=false op=sum, 4 GPUs (skipped: needs "
+                              "bytes=64M dtype=float out-of-place op=sum, 4 GPUs (skipped: needs "
                               "4 GPUs, 2 visible)"));
   EXPECT_TRUE(contains(r.out, "## Missing in the baseline (1)\n\n- collectives/alltoall"));
 }

@@ -29,7 +29,7 @@ TEST(CompareCli, EnvironmentFirstThenCasesThenScaling) {
       r.out, "| driver               | 550.54.15                 | 570.124.06      | yes"));
   // stream_triad on 1 GPU: H200 about 1.43 x faster, significant.
   EXPECT_TRUE(contains(r.out,
-                       "| compute     | stream_triad | bytes=256M dtype=float                      "
+                       "| compute     | stream_triad | bytes=256M dtype=float                    "
                        "| 1    | GB/s       | 2995 GB/s  | 4277 GB/s  | 269 us | 188 us | 1.43 |"))
       << r.out;
   EXPECT_TRUE(contains(r.out, "## Only in A (1)\n\n- compute/gemm"));
@@ -64,9 +64,9 @@ TEST(CompareCli, FittedModelsOfBothRunsFollowTheEfficiency) {
       << section;
   // One row per run for each curve both measured at several GPU counts, A above B.
   const std::string all_reduce = "| collectives | all_reduce   | bytes=64M dtype=float "
-                                 "in_place=false op=sum | busbw GB/s | ";
+                                 "out-of-place op=sum | busbw GB/s | ";
   const std::string triad = "| compute     | stream_triad | bytes=256M dtype=float          "
-                            "            | GB/s       | ";
+                            "          | GB/s       | ";
   const auto all_reduce_a = section.find(all_reduce + "A   | 0.0");
   const auto all_reduce_b = section.find(all_reduce + "B   | 0.0");
   const auto triad_a = section.find(triad + "A   | 0.0");
@@ -78,7 +78,7 @@ TEST(CompareCli, FittedModelsOfBothRunsFollowTheEfficiency) {
   EXPECT_LT(triad_a, triad_b);
   // The fit's warnings, per run and curve, under the table.
   EXPECT_TRUE(contains(section, "Fit notes:\n\n- A, collectives/all_reduce bytes=64M dtype=float "
-                                "in_place=false op=sum (busbw GB/s):\n  - USL: "))
+                                "out-of-place op=sum (busbw GB/s):\n  - USL: "))
       << section;
 }
 
