@@ -1,24 +1,10 @@
 #include "runtime/case_list.hpp"
 
-#include "core/units.hpp"
+#include "results/params_text.hpp"
 #include "runtime/axis_values.hpp"
 #include "runtime/case.hpp"
 
 namespace cb {
-namespace {
-
-std::string instance_text(const nlohmann::json& params) {
-  std::string text;
-  for (const auto& [key, value] : params.items()) {
-    std::string shown = value.is_string() ? value.get<std::string>() : value.dump();
-    if (key.find("bytes") != std::string::npos && value.is_number_unsigned())
-      shown = format_size(value.get<std::uint64_t>());
-    text += (text.empty() ? "" : " ") + key + "=" + shown;
-  }
-  return text.empty() ? "(no parameters)" : text;
-}
-
-} // namespace
 
 void print_case_list(std::ostream& out, const RunConfig& config, std::size_t shown_instances) {
   out << "# cases of this run on the " << config.backend << " backend"
@@ -35,7 +21,10 @@ void print_case_list(std::ostream& out, const RunConfig& config, std::size_t sho
       const AxisSetting* set = axis_setting_for(c->name(), a, config);
       out << "  axis " << a.name << ": " << a.type_summary() << "; default "
           << a.default_summary();
-      if (!a.flag.empty())
+      // --min-bytes names the range its two siblings complete (runtime/run_options.cpp).
+      if (a.flag == "min-bytes")
+        out << "; flags --min-bytes, --max-bytes, --step-factor";
+      else if (!a.flag.empty())
         out << "; flag --" << a.flag;
       out << "\n    " << a.help << "; this run: "
           << (values.empty() ? std::string("worked out on this machine (see the instances)") : axis_values_text(a, values))
@@ -44,7 +33,8 @@ void print_case_list(std::ostream& out, const RunConfig& config, std::size_t sho
     const auto instances = c->instances(config);
     out << "  instances: " << instances.size() << "\n";
     for (std::size_t i = 0; i < instances.size() && i < shown_instances; ++i)
-      out << "    " << instance_text(instances[i]) << "\n";
+      out << "    " << (instances[i].empty() ? "(no parameters)" : describe_params(instances[i]))
+          << "\n";
     if (instances.size() > shown_instances)
       out << "    ... and " << instances.size() - shown_instances << " more\n";
   }
