@@ -9,8 +9,6 @@
 namespace cb {
 namespace {
 
-constexpr std::uint64_t kCopyBytes = 1ull << 30;
-
 class DeviceLocalCopyCase : public GpuCase {
 public:
   std::string suite() const override { return "links"; }
@@ -18,15 +16,11 @@ public:
 
 protected:
   std::vector<Axis> axes() const override {
-    return {Axis::words("initiator", {"copy_engine", "sm"})
-                .defaults("copy_engine,sm")
-                .described("who moves the bytes: the copy engines or a kernel on the SMs")};
+    return {Axis::sizes("bytes", 4, 64ull << 30).defaults("1G").described("bytes per copy"),
+            copy_initiator_axis()};
   }
   std::vector<nlohmann::json> gpu_instances(const RunConfig& config) const override {
-    auto out = BenchmarkCase::instances(config);
-    for (auto& p : out)
-      p["bytes"] = kCopyBytes;
-    return out;
+    return BenchmarkCase::instances(config);
   }
 
   std::vector<Record> run_gpu(const CaseContext& ctx, cuda::CudaBackend& backend,

@@ -20,8 +20,6 @@
 namespace cb {
 namespace {
 
-constexpr std::uint64_t kCopyBytes = 256ull << 20;
-
 void enable_peer(int from, int to) {
   cuda::DeviceScope scope(from);
   const cudaError_t rc = cudaDeviceEnablePeerAccess(to, 0);
@@ -40,18 +38,14 @@ public:
 
 protected:
   std::vector<Axis> axes() const override {
-    return {Axis::words("initiator", {"copy_engine", "sm"})
-                .defaults("copy_engine,sm")
-                .described("who moves the bytes: the copy engines or a kernel on the SMs"),
+    return {Axis::sizes("bytes", 4, 64ull << 30).defaults("256M").described("bytes per copy"),
+            copy_initiator_axis(),
             Axis::words("direction", {"uni", "bi"})
                 .defaults("uni,bi")
                 .described("one way, or both ways at once")};
   }
   std::vector<nlohmann::json> gpu_instances(const RunConfig& config) const override {
-    auto out = BenchmarkCase::instances(config);
-    for (auto& p : out)
-      p["bytes"] = kCopyBytes;
-    return out;
+    return BenchmarkCase::instances(config);
   }
 
   std::vector<Record> run_gpu(const CaseContext& ctx, cuda::CudaBackend& backend,
