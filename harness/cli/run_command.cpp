@@ -493,8 +493,11 @@ int run_main(const std::vector<std::string>& args) {
   }
   RunConfig config = run_config_from(parser);
   if (parser.has("list")) {
+    // A named backend is listed as it is, without its devices (what a GPU node's run would make,
+    // asked from a login node); auto is what this machine would run.
     std::string note;
-    config.backend = BackendRegistry::instance().resolve(config.backend, note);
+    if (config.backend == "auto")
+      config.backend = BackendRegistry::instance().resolve(config.backend, note);
     print_case_list(std::cout, config);
     return 0;
   }
