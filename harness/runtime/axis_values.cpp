@@ -123,7 +123,13 @@ void check_axis_settings(const RunConfig& config,
         }
         first = &s;
       }
-      const auto values = axis_values(c->name(), a, config); // throws for a bad value
+      std::vector<nlohmann::json> values;
+      try {
+        values = axis_values(c->name(), a, config);
+      } catch (const InputError& e) {
+        // Cases of different families give one name different values (dtype): say whose.
+        throw InputError(std::string(e.what()) + " for " + c->name());
+      }
       combinations *= std::max<std::size_t>(1, values.size());
       if (combinations > kMaxCaseInstances) {
         throw InputError((first ? first->flag : std::string("--axis")) + " " + a.name + ": " +
