@@ -29,6 +29,7 @@
 #include "workload/batch_loader.hpp"
 #include "workload/bucket_plan.hpp"
 #include "workload/host_step.hpp"
+#include "workload/step_axes.hpp"
 #include "workload/step_parts.hpp"
 #include "workload/step_runner.hpp"
 #include "workload/workload_shape.hpp"
@@ -89,15 +90,19 @@ public:
     const WorkloadShape shape = workload_shape(config);
     check_workload_memory(shape, local_ranks, host_memory_bytes(),
                           batch * static_cast<std::uint64_t>(config.prefetch));
-    const std::uint64_t buckets =
-        bucket_count(shape.layers, shape.layer_elements(), config.bucket_bytes, sizeof(float));
-    if (buckets > kMaxBuckets) {
-      throw InputError("--bucket-bytes: " + format_size(config.bucket_bytes) + " cuts the " +
-                       format_size(shape.gradient_bytes()) + " of gradients into " +
-                       std::to_string(buckets) + " buckets; at most " +
-                       std::to_string(kMaxBuckets));
+    for (std::uint64_t bucket : step_bucket_sizes(config)) {
+      const std::uint64_t buckets =
+          bucket_count(shape.layers, shape.layer_elements(), bucket, sizeof(float));
+      if (buckets > kMaxBuckets) {
+        throw InputError("--bucket-bytes: " + format_size(bucket) + " cuts the " +
+                         format_size(shape.gradient_bytes()) + " of gradients into " +
+                         std::to_string(buckets) + " buckets; at most " +
+                         std::to_string(kMaxBuckets));
+      }
     }
   }
+
+  std::vector<Axis> axes() const override { return {step_bucket_axis(), step_overlap_axis()}; }
 
   std::vector<nlohmann::json> instances(const RunConfig& config) const override {
     const std::uint64_t block = first_block(config);
@@ -115,15 +120,17 @@ public:
     } else {
       p = nlohmann::json::object(); // why_not_on says why; one skipped record
     }
-    p["bucket_bytes"] = config.bucket_bytes;
-    p["overlap"] = config.overlap ? "on" : "off";
     p["input_bytes_per_step"] = batch;
     if (batch > 0) {
       p["prefetch"] = config.prefetch;
       p["block_bytes"] = batch_block_bytes(config.input_bytes_per_step, block);
       p["io"] = config.buffered ? "buffered" : "direct";
     }
-    return {p};
+    // One step per bucket size and overlap mode, the model and input the same in each.
+    std::vector<nlohmann::json> out = BenchmarkCase::instances(config);
+    for (auto& instance : out)
+      instance.update(p);
+    return out;
   }
 
   std::string why_not_on(const Backend& backend, const Communicator& world) const override {
@@ -159,7 +166,8 @@ public:
       if (batch > 0)
         loader = open_loader(config, params, world_rank, batch, &wrote);
       if (on_host) {
-        runner = std::make_unique<HostStepRunner>(ctx, workload_shape(config), loader.get());
+        runner = std::make_unique<HostStepRunner>(ctx, workload_shape(config), loader.get(),
+                                                  step_sync(params));
       } else {
         runner = StepBackendRegistry::instance().find(ctx.backend.name())->make(ctx, params,
                                                                                loader.get());

@@ -36,10 +36,8 @@ struct RunConfig {
   // workload (data-parallel training step)
   double model_params = 0;                     // 0 = the family's default for the backend
   double tokens_per_gpu = 0;                   // 0 = the family's default
-  std::uint64_t bucket_bytes = 25ull << 20;    // gradient bucket, as PyTorch DDP's 25 MB
   int prefetch = 2;                            // batches the loader may read ahead
   std::uint64_t input_bytes_per_step = 0;      // per GPU; 0 = no input reads
-  bool overlap = true;                         // all-reduce buckets during backward
   MeasureSettings measure;
   // planning (harness/planning): a time budget for the whole sweep (0 = none) and the spec whose
   // data-sheet figures the cuda backend's time model uses (empty = h200-sxm).

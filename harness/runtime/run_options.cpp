@@ -138,12 +138,9 @@ ArgParser run_argument_parser(const std::string& command) {
               "~0.1-1 s on one core; on GPUs 2 transformer layers of hidden 8192, 1.6G)")
       .option("tokens-per-gpu", "COUNT",
               "workload: tokens per GPU per step (default 256; on GPUs 8192)")
-      .option("bucket-bytes", "SIZE", "workload: gradient all-reduce bucket (default 25M, as DDP)")
       .option("prefetch", "N", "workload: batches the loader reads ahead (default 2)")
       .option("input-bytes-per-step", "SIZE",
               "workload: input each GPU reads per step from --storage-dir (default 0: none)")
-      .option("overlap", "on|off",
-              "workload: all-reduce each bucket during backward (on, default) or after it")
       .option("budget", "DURATION",
               "plan the sweep to fit, e.g. 15m, 900s, 1h (fewer sizes at the counts between one "
               "node and the job, then shorter caps); refused when even the smallest plan does not")
@@ -308,8 +305,6 @@ RunConfig run_config_from(const ArgParser& args) {
       throw InputError("--tokens-per-gpu: must be 1..1e9, got " + *args.get("tokens-per-gpu"));
     }
   }
-  if (args.has("bucket-bytes"))
-    c.bucket_bytes = parse_size(*args.get("bucket-bytes"), "--bucket-bytes");
   if (args.has("prefetch")) {
     const long long n = parse_integer(*args.get("prefetch"), "--prefetch");
     if (n < 1 || n > 64)
@@ -323,10 +318,6 @@ RunConfig run_config_from(const ArgParser& args) {
                                  ? 0
                                  : parse_size(text, "--input-bytes-per-step");
   }
-  const std::string overlap = args.get_or("overlap", "on");
-  if (overlap != "on" && overlap != "off")
-    throw InputError("--overlap: expected on or off, got '" + overlap + "'");
-  c.overlap = overlap == "on";
   c.out = args.get_or("out", "");
   c.pairs = args.get_or("pairs", "rounds");
   if (c.pairs != "rounds" && c.pairs != "sequential")

@@ -170,6 +170,21 @@ TEST(AxisFlag, GpuGemmShapeSweepOnlyWhenNeitherAxisIsSet) {
   EXPECT_EQ(instances_of("gemm", parse({"--backend", "cuda", "--axis", "dtype=bf16"})).size(), 1u);
 }
 
+TEST(AxisFlag, TrainingStepSweepsBucketsAndOverlap) {
+  const auto one = instances_of("data_parallel_step", parse({"--backend", "host"}));
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one.front().at("bucket_bytes"), 25u << 20);
+  EXPECT_EQ(one.front().at("overlap"), "on");
+  const auto four = instances_of(
+      "data_parallel_step",
+      parse({"--backend", "host", "--axis", "bucket_bytes=4M,25M", "--overlap", "on,off"}));
+  ASSERT_EQ(four.size(), 4u);
+  EXPECT_EQ(four[1].at("overlap"), "off");
+  EXPECT_EQ(four[2].at("bucket_bytes"), 25u << 20);
+  EXPECT_EQ(four[3].at("model_params"), one.front().at("model_params"));
+  EXPECT_NE(run_refusal({"--overlap", "maybe"}).find("--overlap overlap"), std::string::npos);
+}
+
 TEST(AxisHelp, FlagHelpComesFromTheDeclarations) {
   const std::string help = run_argument_parser().help();
   EXPECT_NE(help.find("--gemm-sizes"), std::string::npos);
