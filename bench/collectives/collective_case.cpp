@@ -6,6 +6,7 @@
 #include "collectives/element_buffers.hpp"
 #include "core/collective_math.hpp"
 #include "core/units.hpp"
+#include "runtime/axis_values.hpp"
 #include "runtime/element_codec.hpp"
 
 namespace cb {
@@ -46,15 +47,31 @@ bool CollectiveCase::receives(int, bool) const {
   return true;
 }
 
+std::vector<Axis> CollectiveCase::axes() const {
+  std::vector<Axis> out;
+  out.push_back(Axis::words("dtype", all_dtype_names())
+                    .defaults("float")
+                    .spelled("dtypes")
+                    .described("element types"));
+  if (reduces()) {
+    out.push_back(Axis::words("op", {"sum", "min", "max"})
+                      .defaults("sum")
+                      .spelled("ops")
+                      .described("reductions"));
+  }
+  // nccl-tests' -b 8 -e 64M -f 2; --min-bytes, --max-bytes and --step-factor spell the range.
+  out.push_back(Axis::sizes("bytes", 1, 1ull << 40)
+                    .defaults("8:64M:2", "8:2M:8")
+                    .spelled("min-bytes")
+                    .described("message sizes"));
+  return out;
+}
+
 std::vector<nlohmann::json> CollectiveCase::instances(const RunConfig& config) const {
-  std::vector<nlohmann::json> out;
-  const std::vector<std::string> no_op{"none"};
-  for (const auto& dtype : config.dtypes) {
-    for (const auto& op : reduces() ? config.ops : no_op) {
-      for (auto bytes : config.message_sizes()) {
-        out.push_back({{"bytes", bytes}, {"dtype", dtype}, {"op", op}});
-      }
-    }
+  std::vector<nlohmann::json> out = axis_product(name(), axes(), config);
+  if (!reduces()) {
+    for (auto& p : out)
+      p["op"] = "none"; // the records keep the field every collective table has
   }
   return out;
 }

@@ -29,6 +29,9 @@ public:
   explicit CollectiveCase(Collective kind) : kind_(kind) {}
   std::string suite() const override { return "collectives"; }
   std::string name() const override { return std::string(collective_name(kind_)); }
+  // dtype, op (reducing collectives only) and bytes, bytes innermost: one nccl-tests table per
+  // dtype and op.
+  std::vector<Axis> axes() const override;
   std::vector<nlohmann::json> instances(const RunConfig& config) const override;
   std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override;
   bool uses_collectives() const override { return true; }

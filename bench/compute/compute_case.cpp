@@ -1,6 +1,22 @@
 #include "compute/compute_case.hpp"
 
+#include "runtime/axis_values.hpp"
+
 namespace cb {
+
+Axis ComputeCase::array_bytes_axis() {
+  return Axis::sizes("bytes", sizeof(double), 1ull << 40)
+      .computed_default("host 4 x the last-level cache; GPU the device's own (a multiple of its L2)")
+      .spelled("array-bytes")
+      .described("array size per rank");
+}
+
+std::size_t ComputeCase::device_array_bytes(const CaseContext& ctx, ComputeKernels& kernels,
+                                            const nlohmann::json& params) const {
+  if (axis_setting_for(name(), array_bytes_axis(), ctx.config) && params.contains("bytes"))
+    return params.at("bytes").get<std::size_t>();
+  return kernels.default_array_bytes();
+}
 
 std::string ComputeCase::why_unsupported(const CaseContext& ctx) {
   // The host kernels here are CPU code on host memory; another backend brings its own kernels.

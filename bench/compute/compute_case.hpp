@@ -15,6 +15,13 @@ public:
   std::string suite() const override { return "compute"; }
 
 protected:
+  // The array bytes per rank of the memory-bandwidth cases (STREAM's kernels and read), a default
+  // worked out on the machine; --array-bytes spells it.
+  static Axis array_bytes_axis();
+  // The array bytes an instance runs with on a GPU backend: its own when the axis was set, else
+  // the device's default (a multiple of its L2).
+  std::size_t device_array_bytes(const CaseContext& ctx, ComputeKernels& kernels,
+                                 const nlohmann::json& params) const;
   // Empty when the backend runs this family's kernels, else the reason the record is skipped.
   static std::string why_unsupported(const CaseContext& ctx);
   // Times one_op on every rank at once; metrics {time_us, <metric>} with `work` per rank per op.

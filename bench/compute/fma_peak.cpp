@@ -9,11 +9,12 @@ class FmaPeakCase : public ComputeCase {
 public:
   std::string name() const override { return "fma_peak"; }
 
-  std::vector<nlohmann::json> instances(const RunConfig& config) const override {
-    if (config.backend == "host")
-      return {{{"dtype", "float"}}, {{"dtype", "double"}}};
+  std::vector<Axis> axes() const override {
     // GPUs: half precision too (half2/bfloat162 FMAs).
-    return {{{"dtype", "float"}}, {{"dtype", "double"}}, {{"dtype", "fp16"}}, {{"dtype", "bf16"}}};
+    return {Axis::words("dtype", {"float", "double", "fp16", "bf16"})
+                .defaults("float,double")
+                .on_gpu("float,double,fp16,bf16")
+                .described("precisions (the host's vector FMAs have float and double)")};
   }
 
   std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {
@@ -33,7 +34,12 @@ public:
       measure_backend_kernel(ctx, record, *kernel, "tflops", 1e12, "fma_" + dtype + "_tflops");
       return {record};
     }
-    const bool is_double = params.at("dtype").get<std::string>() == "double";
+    const std::string precision = params.at("dtype").get<std::string>();
+    if (precision != "float" && precision != "double") {
+      CaseContext::skip(record, "the host's FMA kernels are float and double only, not " + precision);
+      return {record};
+    }
+    const bool is_double = precision == "double";
     const FmaIsa isa = best_fma_isa();
     const int lanes = fma_lanes(isa, is_double);
     record.extra["isa"] = fma_isa_name(isa);

@@ -1,7 +1,10 @@
 // gemm: OpenBLAS sgemm/dgemm at square sizes on every rank at once, one BLAS thread per rank.
 // 2mnk flops; a spread of entries of C checked exactly against direct dot products.
+#include <algorithm>
+
 #include "compute/compute_case.hpp"
 #include "host/blas_gemm.hpp"
+#include "runtime/axis_values.hpp"
 
 namespace cb {
 
@@ -9,18 +12,41 @@ class GemmCase : public ComputeCase {
 public:
   std::string name() const override { return "gemm"; }
 
+  // Precision outermost, then square sizes. GPUs (cuBLASLt) default to every tensor-core
+  // precision at 8192^3, and, outside --quick with sizes left alone, a bf16 shape sweep.
+  std::vector<Axis> axes() const override {
+    return {Axis::words("dtype", {"float", "double", "bf16", "fp16", "tf32", "fp8"})
+                .defaults("float,double")
+                .on_gpu("bf16,fp16,tf32,fp8")
+                .described("precisions (the host's BLAS has float and double)"),
+            Axis::integers("size", 1, 65536)
+                .defaults("1024,2048,4096", "512,1024")
+                .on_gpu("8192")
+                .spelled("gemm-sizes")
+                .described("square GEMM sizes m=n=k (on GPUs, with neither axis set, a bf16 shape "
+                           "sweep follows)")};
+  }
+
   std::vector<nlohmann::json> instances(const RunConfig& config) const override {
-    if (config.backend != "host")
-      return gpu_instances(config);
-    std::vector<int> sizes = config.gemm_sizes;
-    if (sizes.empty()) {
-      sizes = config.quick ? std::vector<int>{512, 1024} : std::vector<int>{1024, 2048, 4096};
-    }
     std::vector<nlohmann::json> out;
-    for (const char* dtype : {"float", "double"}) {
-      for (int n : sizes)
-        out.push_back({{"m", n}, {"n", n}, {"k", n}, {"dtype", dtype}});
+    for (const auto& p : axis_product(name(), axes(), config)) {
+      const int n = p.at("size").get<int>();
+      out.push_back({{"m", n}, {"n", n}, {"k", n}, {"dtype", p.at("dtype")}});
     }
+    const auto declared = axes();
+    const bool set = std::any_of(declared.begin(), declared.end(), [&](const Axis& a) {
+      return axis_setting_for(name(), a, config) != nullptr;
+    });
+    if (config.backend == "host" || config.quick || set)
+      return out;
+    // The shapes of a transformer layer's GEMMs, in bf16: more square sizes and tall-skinny.
+    auto add = [&](int m, int n, int k) {
+      out.push_back({{"m", m}, {"n", n}, {"k", k}, {"dtype", "bf16"}});
+    };
+    for (int n : {2048, 4096, 16384})
+      add(n, n, n);
+    add(16384, 8192, 1024);
+    add(8192, 28672, 8192);
     return out;
   }
 
@@ -47,8 +73,13 @@ public:
       CaseContext::skip(record, blas_description());
       return {record};
     }
+    const std::string precision = params.at("dtype").get<std::string>();
+    if (precision != "float" && precision != "double") {
+      CaseContext::skip(record, "the host's BLAS GEMM has float and double only, not " + precision);
+      return {record};
+    }
     blas_use_one_thread();
-    const bool is_double = params.at("dtype").get<std::string>() == "double";
+    const bool is_double = precision == "double";
     const int n = params.at("n").get<int>();
     const std::size_t bytes = static_cast<std::size_t>(n) * n * (is_double ? 8 : 4);
     auto a = ctx.backend.allocate(bytes);
@@ -68,31 +99,6 @@ public:
   }
 
 private:
-  // GPUs (cuBLASLt): every tensor-core precision at 8192^3, then a shape sweep in bf16 (square
-  // sizes, and the tall-skinny shapes of transformer layers). --gemm-sizes replaces the squares.
-  static std::vector<nlohmann::json> gpu_instances(const RunConfig& config) {
-    std::vector<nlohmann::json> out;
-    auto add = [&](const char* precision, int m, int n, int k) {
-      out.push_back({{"m", m}, {"n", n}, {"k", k}, {"dtype", precision}});
-    };
-    if (!config.gemm_sizes.empty()) {
-      for (const char* precision : {"bf16", "fp16", "tf32", "fp8"}) {
-        for (int n : config.gemm_sizes)
-          add(precision, n, n, n);
-      }
-      return out;
-    }
-    for (const char* precision : {"bf16", "fp16", "tf32", "fp8"})
-      add(precision, 8192, 8192, 8192);
-    if (config.quick)
-      return out;
-    for (int n : {2048, 4096, 16384})
-      add("bf16", n, n, n);
-    add("bf16", 16384, 8192, 1024);
-    add("bf16", 8192, 28672, 8192);
-    return out;
-  }
-
   static constexpr int kCheckedEntries = 64;
 };
 

@@ -2,6 +2,7 @@
 // bandwidth, the figure HBM data sheets quote. GPU backends only: STREAM has no read kernel, and
 // the host family measures memory through copy/scale/add/triad.
 #include "compute/compute_case.hpp"
+#include "runtime/axis_values.hpp"
 
 namespace cb {
 
@@ -9,10 +10,18 @@ class ReadCase : public ComputeCase {
 public:
   std::string name() const override { return "read"; }
 
+  std::vector<Axis> axes() const override { return {array_bytes_axis()}; }
+
+  // GPU-only: the device's default array (bytes 0 until the run knows the device) or the sizes set.
   std::vector<nlohmann::json> instances(const RunConfig& config) const override {
     if (config.backend == "host")
       return {};
-    return {{{"bytes", config.array_bytes}, {"dtype", "double"}}};
+    std::vector<nlohmann::json> out;
+    for (const auto& v : axis_values(name(), array_bytes_axis(), config))
+      out.push_back({{"bytes", v}, {"dtype", "double"}});
+    if (out.empty())
+      out.push_back({{"bytes", 0ull}, {"dtype", "double"}});
+    return out;
   }
 
   std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {
@@ -22,8 +31,7 @@ public:
       CaseContext::skip(record, "the " + ctx.backend.name() + " backend has no read kernel");
       return {record};
     }
-    const std::size_t bytes =
-        ctx.config.array_bytes ? ctx.config.array_bytes : kernels->default_array_bytes();
+    const std::size_t bytes = device_array_bytes(ctx, *kernels, params);
     record.params["bytes"] = bytes;
     if (auto why = kernels->why_unsupported_stream(StreamKind::read, DType::f64); !why.empty()) {
       CaseContext::skip(record, why);

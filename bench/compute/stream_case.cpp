@@ -2,19 +2,21 @@
 
 #include "compute/cache_size.hpp"
 #include "core/error.hpp"
+#include "runtime/axis_values.hpp"
 #include "core/units.hpp"
 
 namespace cb {
 
 std::vector<nlohmann::json> StreamCase::instances(const RunConfig& config) const {
-  std::uint64_t bytes = config.array_bytes;
-  if (bytes == 0)
-    bytes = default_stream_array_bytes(last_level_cache_bytes());
-  if (bytes < sizeof(double)) {
-    throw InputError("--array-bytes: must hold at least one double (8 bytes), got " +
-                     format_size(bytes));
-  }
-  return {{{"bytes", bytes / sizeof(double) * sizeof(double)}, {"dtype", "double"}}};
+  std::vector<std::uint64_t> sizes;
+  for (const auto& v : axis_values(name(), array_bytes_axis(), config))
+    sizes.push_back(v.get<std::uint64_t>());
+  if (sizes.empty())
+    sizes.push_back(default_stream_array_bytes(last_level_cache_bytes()));
+  std::vector<nlohmann::json> out;
+  for (std::uint64_t bytes : sizes)
+    out.push_back({{"bytes", bytes / sizeof(double) * sizeof(double)}, {"dtype", "double"}});
+  return out;
 }
 
 std::vector<Record> StreamCase::run(const CaseContext& ctx, const nlohmann::json& params) {
@@ -51,9 +53,7 @@ std::vector<Record> StreamCase::run(const CaseContext& ctx, const nlohmann::json
 
 std::vector<Record> StreamCase::run_on_backend(const CaseContext& ctx, ComputeKernels& kernels,
                                                Record& record) {
-  // The device's own default (a multiple of its L2) unless --array-bytes says otherwise.
-  const std::size_t bytes =
-      ctx.config.array_bytes ? ctx.config.array_bytes : kernels.default_array_bytes();
+  const std::size_t bytes = device_array_bytes(ctx, kernels, record.params);
   record.params["bytes"] = bytes;
   const StreamKind kind = backend_kind();
   if (auto why = kernels.why_unsupported_stream(kind, DType::f64); !why.empty()) {

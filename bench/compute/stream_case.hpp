@@ -10,7 +10,8 @@ class StreamCase : public ComputeCase {
 public:
   explicit StreamCase(StreamKernel kernel) : kernel_(kernel) {}
   std::string name() const override { return std::string(stream_kernel_name(kernel_)); }
-  // One instance: {bytes: array bytes per rank, dtype: "double"}.
+  std::vector<Axis> axes() const override { return {array_bytes_axis()}; }
+  // {bytes: array bytes per rank (whole doubles), dtype: "double"} for each array size.
   std::vector<nlohmann::json> instances(const RunConfig& config) const override;
   std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override;
 

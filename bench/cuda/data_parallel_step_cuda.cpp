@@ -38,9 +38,11 @@
 #include "cuda/cuda_handles.hpp"
 #include "cuda/device_kernels.hpp"
 #include "cuda/lt_matmul.hpp"
+#include "storage/storage_dir.hpp"
 #include "workload/batch_loader.hpp"
 #include "workload/bucket_plan.hpp"
 #include "workload/gradient_sync.hpp"
+#include "workload/step_axes.hpp"
 #include "workload/step_runner.hpp"
 #include "workload/transformer_shape.hpp"
 #include "workload/workload_shape.hpp"
@@ -88,7 +90,9 @@ std::vector<std::uint64_t> layer_elements(const TransformerShape& shape) {
 }
 
 std::uint64_t input_batch_bytes(const RunConfig& config) {
-  const std::uint64_t block = config.block_sizes.empty() ? (1ull << 20) : config.block_sizes[0];
+  // The storage family's first read size (--block-sizes), as the host step reads with.
+  const StorageReads reads = storage_reads("data_parallel_step", config);
+  const std::uint64_t block = reads.blocks.empty() ? (1ull << 20) : reads.blocks.front();
   return batch_bytes(config.input_bytes_per_step, block);
 }
 
@@ -133,8 +137,8 @@ struct GpuLayer {
 class CudaStepRunner : public StepRunner {
 public:
   CudaStepRunner(const CaseContext& ctx, cuda::CudaBackend& backend, const TransformerShape& shape,
-                 BatchLoader* loader)
-      : backend_(backend), shape_(shape), overlap_(ctx.config.overlap), loader_(loader),
+                 BatchLoader* loader, const StepSync& sync)
+      : backend_(backend), shape_(shape), overlap_(sync.overlap), loader_(loader),
         rank_(ctx.comm.rank()), ranks_(ctx.comm.size()), own_scale_(gradient_scale(rank_)),
         scale_sum_(gradient_scale_sum(ranks_)) {
     cuda::DeviceScope scope(backend_.device_index());
@@ -213,7 +217,7 @@ public:
            {layer.forward.get(), layer.input_gradient.get(), layer.weight_gradient.get()})
         ++shape_times_[shape_key(m->shape())].count;
     }
-    buckets_ = plan_buckets(layer_elements(shape), ctx.config.bucket_bytes, sizeof(float));
+    buckets_ = plan_buckets(layer_elements(shape), sync.bucket_bytes, sizeof(float));
     share_sums_.assign(buckets_.size(), 0.0);
     samples_before_ = cuda::HostMemory(buckets_.size() * kSamplesPerBucket * sizeof(float), true);
     samples_after_ = cuda::HostMemory(buckets_.size() * kSamplesPerBucket * sizeof(float), true);
@@ -525,13 +529,14 @@ private:
 
 void check_cuda_step(const RunConfig& config, int /*local_ranks*/) {
   const TransformerShape shape = transformer_shape(config);
-  const std::uint64_t buckets = bucket_count(layer_elements(shape), config.bucket_bytes,
-                                             sizeof(float));
-  if (buckets > kMaxBuckets) {
-    throw InputError("--bucket-bytes: " + format_size(config.bucket_bytes) + " cuts the " +
-                     format_size(static_cast<std::uint64_t>(4 * shape.params())) +
-                     " of float gradients into " + std::to_string(buckets) +
-                     " buckets; at most " + std::to_string(kMaxBuckets));
+  for (std::uint64_t bucket : step_bucket_sizes(config)) {
+    const std::uint64_t buckets = bucket_count(layer_elements(shape), bucket, sizeof(float));
+    if (buckets > kMaxBuckets) {
+      throw InputError("--bucket-bytes: " + format_size(bucket) + " cuts the " +
+                       format_size(static_cast<std::uint64_t>(4 * shape.params())) +
+                       " of float gradients into " + std::to_string(buckets) +
+                       " buckets; at most " + std::to_string(kMaxBuckets));
+    }
   }
   // One GPU per rank (the launcher refuses more ranks than GPUs): the model against one GPU.
   check_transformer_memory(shape, smallest_device_memory(),
@@ -547,12 +552,13 @@ nlohmann::json cuda_step_params(const RunConfig& config) {
           {"precision", "bf16"}};
 }
 
-std::unique_ptr<StepRunner> make_cuda_step(const CaseContext& ctx, const nlohmann::json&,
+std::unique_ptr<StepRunner> make_cuda_step(const CaseContext& ctx, const nlohmann::json& params,
                                            BatchLoader* loader) {
   auto* backend = dynamic_cast<cuda::CudaBackend*>(&ctx.backend);
   if (!backend)
     CB_RUN_ERROR("the cuda training step needs the cuda backend, not " + ctx.backend.name());
-  return std::make_unique<CudaStepRunner>(ctx, *backend, transformer_shape(ctx.config), loader);
+  return std::make_unique<CudaStepRunner>(ctx, *backend, transformer_shape(ctx.config), loader,
+                                          step_sync(params));
 }
 
 std::string why_no_cuda_step(const Backend& backend, const Communicator& world) {

@@ -9,17 +9,18 @@
 namespace cb {
 namespace {
 
-constexpr std::uint64_t kCopyBytes = 1ull << 30;
-
 class DeviceLocalCopyCase : public GpuCase {
 public:
   std::string suite() const override { return "links"; }
   std::string name() const override { return "device_local_copy"; }
 
 protected:
-  std::vector<nlohmann::json> gpu_instances(const RunConfig&) const override {
-    return {{{"bytes", kCopyBytes}, {"initiator", "copy_engine"}},
-            {{"bytes", kCopyBytes}, {"initiator", "sm"}}};
+  std::vector<Axis> axes() const override {
+    return {Axis::sizes("bytes", 4, 64ull << 30).defaults("1G").described("bytes per copy"),
+            copy_initiator_axis()};
+  }
+  std::vector<nlohmann::json> gpu_instances(const RunConfig& config) const override {
+    return BenchmarkCase::instances(config);
   }
 
   std::vector<Record> run_gpu(const CaseContext& ctx, cuda::CudaBackend& backend,

@@ -29,6 +29,12 @@ public:
   }
 
 protected:
+  // Who moves a copy's bytes: the copy engines (cudaMemcpyAsync) or a kernel on the SMs.
+  static Axis copy_initiator_axis() {
+    return Axis::words("initiator", {"copy_engine", "sm"})
+        .defaults("copy_engine,sm")
+        .described("who moves the bytes: the copy engines or a kernel on the SMs");
+  }
   virtual std::vector<nlohmann::json> gpu_instances(const RunConfig& config) const = 0;
   virtual std::vector<Record> run_gpu(const CaseContext& ctx, cuda::CudaBackend& backend,
                                       const nlohmann::json& params) = 0;

@@ -12,8 +12,6 @@
 namespace cb {
 namespace {
 
-constexpr std::uint64_t kCopyBytes = 256ull << 20;
-
 class HostDeviceCopyCase : public GpuCase {
 public:
   explicit HostDeviceCopyCase(bool to_device) : to_device_(to_device) {}
@@ -21,9 +19,14 @@ public:
   std::string name() const override { return to_device_ ? "host_to_device" : "device_to_host"; }
 
 protected:
-  std::vector<nlohmann::json> gpu_instances(const RunConfig&) const override {
-    return {{{"bytes", kCopyBytes}, {"memory", "pinned"}},
-            {{"bytes", kCopyBytes}, {"memory", "pageable"}}};
+  std::vector<Axis> axes() const override {
+    return {Axis::sizes("bytes", 4, 64ull << 30).defaults("256M").described("bytes per copy"),
+            Axis::words("memory", {"pinned", "pageable"})
+                .defaults("pinned,pageable")
+                .described("the host buffer: page-locked or ordinary memory")};
+  }
+  std::vector<nlohmann::json> gpu_instances(const RunConfig& config) const override {
+    return BenchmarkCase::instances(config);
   }
 
   std::vector<Record> run_gpu(const CaseContext& ctx, cuda::CudaBackend& backend,

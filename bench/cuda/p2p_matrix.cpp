@@ -20,8 +20,6 @@
 namespace cb {
 namespace {
 
-constexpr std::uint64_t kCopyBytes = 256ull << 20;
-
 void enable_peer(int from, int to) {
   cuda::DeviceScope scope(from);
   const cudaError_t rc = cudaDeviceEnablePeerAccess(to, 0);
@@ -39,14 +37,15 @@ public:
   bool largest_count_only() const override { return true; }
 
 protected:
-  std::vector<nlohmann::json> gpu_instances(const RunConfig&) const override {
-    std::vector<nlohmann::json> out;
-    for (const char* initiator : {"copy_engine", "sm"}) {
-      for (const char* direction : {"uni", "bi"}) {
-        out.push_back({{"bytes", kCopyBytes}, {"initiator", initiator}, {"direction", direction}});
-      }
-    }
-    return out;
+  std::vector<Axis> axes() const override {
+    return {Axis::sizes("bytes", 4, 64ull << 30).defaults("256M").described("bytes per copy"),
+            copy_initiator_axis(),
+            Axis::words("direction", {"uni", "bi"})
+                .defaults("uni,bi")
+                .described("one way, or both ways at once")};
+  }
+  std::vector<nlohmann::json> gpu_instances(const RunConfig& config) const override {
+    return BenchmarkCase::instances(config);
   }
 
   std::vector<Record> run_gpu(const CaseContext& ctx, cuda::CudaBackend& backend,

@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "cuda/storage_to_gpu.hpp"
 #include "gpu_case.hpp"
+#include "storage/storage_dir.hpp"
 
 namespace cb {
 namespace {
@@ -33,14 +34,16 @@ public:
   std::string name() const override { return "read_to_gpu"; }
 
 protected:
+  // Block sizes (the storage family's --block-sizes) outermost, then where the reads land.
+  std::vector<Axis> axes() const override {
+    return {storage_block_axis(),
+            Axis::words("target", {"host", "gpu", "gpu_direct"})
+                .defaults("host,gpu,gpu_direct")
+                .described("where the reads land: host memory, the GPU through a pinned "
+                           "buffer, or the GPU by GPUDirect Storage")};
+  }
   std::vector<nlohmann::json> gpu_instances(const RunConfig& config) const override {
-    std::vector<nlohmann::json> out;
-    for (auto block : config.block_sizes) {
-      for (const char* target : {"host", "gpu", "gpu_direct"}) {
-        out.push_back({{"block_bytes", block}, {"target", target}});
-      }
-    }
-    return out;
+    return BenchmarkCase::instances(config);
   }
 
   std::vector<Record> run_gpu(const CaseContext& ctx, cuda::CudaBackend& backend,

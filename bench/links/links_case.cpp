@@ -68,8 +68,8 @@ std::string PairTransportRegistry::why_not(const std::string& backend) const {
   return it == whys_.end() ? "" : it->second();
 }
 
-std::uint64_t LinksCase::transfer_bytes(const RunConfig& config) {
-  return config.quick ? 8ull << 20 : 64ull << 20;
+Axis LinksCase::transfer_bytes_axis() {
+  return Axis::sizes("bytes", 1, 1ull << 40).defaults("64M", "8M").described("bytes per transfer");
 }
 
 std::vector<int> LinksCase::node_of_members(const CaseContext& ctx) {

@@ -28,8 +28,9 @@ protected:
 
   // with_transport: the case can run on a backend that registered a PairTransport.
   static std::string why_unsupported(const CaseContext& ctx, bool with_transport = false);
-  // Bytes per transfer: 64 MiB, 8 MiB with --quick.
-  static std::uint64_t transfer_bytes(const RunConfig& config);
+  // The bytes of each bandwidth transfer: 64M (8M under --quick), large enough to hide the
+  // per-message cost on every link the family measures.
+  static Axis transfer_bytes_axis();
   // The node index of each rank of ctx.comm.
   static std::vector<int> node_of_members(const CaseContext& ctx);
 

@@ -16,9 +16,11 @@ public:
   std::string name() const override { return "pair_bw"; }
   bool largest_count_only() const override { return true; }
 
-  std::vector<nlohmann::json> instances(const RunConfig& config) const override {
-    const auto bytes = transfer_bytes(config);
-    return {{{"bytes", bytes}, {"direction", "uni"}}, {{"bytes", bytes}, {"direction", "bi"}}};
+  std::vector<Axis> axes() const override {
+    return {transfer_bytes_axis(),
+            Axis::words("direction", {"uni", "bi"})
+                .defaults("uni,bi")
+                .described("one way (each direction in turn), or both ways at once")};
   }
 
   std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {

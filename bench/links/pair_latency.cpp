@@ -13,6 +13,7 @@ public:
   std::string name() const override { return "pair_latency"; }
   bool largest_count_only() const override { return true; }
 
+  // No axes: the ping-pong's message is fixed (kMessageBytes), the latency figure OSU quotes.
   std::vector<nlohmann::json> instances(const RunConfig&) const override {
     return {{{"bytes", kMessageBytes}}};
   }

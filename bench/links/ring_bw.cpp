@@ -11,9 +11,7 @@ class RingBwCase : public LinksCase {
 public:
   std::string name() const override { return "ring_bw"; }
 
-  std::vector<nlohmann::json> instances(const RunConfig& config) const override {
-    return {{{"bytes", transfer_bytes(config)}}};
-  }
+  std::vector<Axis> axes() const override { return {transfer_bytes_axis()}; }
 
   std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {
     Record record = ctx.new_record(suite(), name(), params);

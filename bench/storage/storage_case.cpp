@@ -49,18 +49,17 @@ StorageReadCase::~StorageReadCase() {
 }
 
 void StorageReadCase::check_input(const RunConfig& config, int local_ranks) const {
-  check_storage_dir(config, local_ranks);
+  check_storage_dir(config, storage_reads(name(), config), local_ranks);
 }
 
 std::vector<nlohmann::json> StorageReadCase::instances(const RunConfig& config) const {
   const std::uint64_t file_bytes = storage_file_bytes(config);
-  std::vector<nlohmann::json> out;
-  for (std::uint64_t block : config.block_sizes) {
-    out.push_back({{"bytes", file_bytes / block * block},
-                   {"block_bytes", block},
-                   {"queue_depth", config.queue_depth},
-                   {"file_bytes", file_bytes},
-                   {"io", config.buffered ? "buffered" : "direct"}});
+  std::vector<nlohmann::json> out = BenchmarkCase::instances(config);
+  for (auto& p : out) {
+    const auto block = p.at("block_bytes").get<std::uint64_t>();
+    p["bytes"] = file_bytes / block * block;
+    p["file_bytes"] = file_bytes;
+    p["io"] = config.buffered ? "buffered" : "direct";
   }
   return out;
 }
@@ -93,7 +92,8 @@ std::vector<Record> StorageReadCase::run(const CaseContext& ctx, const nlohmann:
     if (std::find(used_files_.begin(), used_files_.end(), file) == used_files_.end()) {
       used_files_.push_back(file);
     }
-    reader = std::make_unique<BlockReader>(dir->fd(), dir->path(), file, block, config.queue_depth,
+    reader = std::make_unique<BlockReader>(dir->fd(), dir->path(), file, block,
+                                           params.at("queue_depth").get<int>(),
                                            config.buffered);
   } catch (const Error& e) {
     problem = e.what();

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "runtime/case.hpp"
+#include "storage/storage_dir.hpp"
 
 namespace cb {
 
@@ -23,7 +24,10 @@ public:
   std::string name() const override { return random_ ? "rand_read" : "seq_read"; }
   // The options and the directory, with room for `local_ranks` files: exit 2 on a bad one.
   void check_input(const RunConfig& config, int local_ranks) const override;
-  // One instance per block size.
+  std::vector<Axis> axes() const override {
+    return {storage_block_axis(), storage_queue_depth_axis()};
+  }
+  // One instance per block size and queue depth, with the file size and I/O mode it reads with.
   std::vector<nlohmann::json> instances(const RunConfig& config) const override;
   std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override;
 

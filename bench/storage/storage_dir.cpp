@@ -1,5 +1,7 @@
 #include "storage/storage_dir.hpp"
 
+#include "runtime/axis_values.hpp"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -126,17 +128,41 @@ std::uint64_t storage_file_seed(int rank) {
   return 0x9e3779b97f4a7c15ull * static_cast<std::uint64_t>(rank + 1);
 }
 
-void check_storage_options(const RunConfig& config) {
+Axis storage_block_axis() {
+  return Axis::sizes("block_bytes", 1, 1ull << 40)
+      .defaults("1M")
+      .spelled("block-sizes")
+      .described("read sizes, e.g. 4K,64K,1M,16M");
+}
+
+Axis storage_queue_depth_axis() {
+  return Axis::integers("queue_depth", 1, 1024)
+      .defaults("1")
+      .spelled("queue-depth")
+      .described("reads in flight per rank");
+}
+
+StorageReads storage_reads(const std::string& case_name, const RunConfig& config) {
+  StorageReads reads;
+  for (const auto& v : axis_values(case_name, storage_block_axis(), config))
+    reads.blocks.push_back(v.get<std::uint64_t>());
+  reads.queue_depths.clear();
+  for (const auto& v : axis_values(case_name, storage_queue_depth_axis(), config))
+    reads.queue_depths.push_back(v.get<std::uint64_t>());
+  return reads;
+}
+
+void check_storage_options(const RunConfig& config, const StorageReads& reads) {
   const std::uint64_t file_bytes = storage_file_bytes(config);
   if (file_bytes == 0 || file_bytes % kStorageChunkBytes != 0) {
     throw InputError("--file-bytes: must be a positive multiple of 4K (whole checksummed blocks), "
                      "got " +
                      format_size(file_bytes));
   }
-  if (config.block_sizes.empty())
+  if (reads.blocks.empty())
     throw InputError("--block-sizes: at least one size is needed");
   std::uint64_t largest = 0;
-  for (std::uint64_t block : config.block_sizes) {
+  for (std::uint64_t block : reads.blocks) {
     if (block == 0)
       throw InputError("--block-sizes: a block size must be greater than 0");
     if (!config.buffered && block % 4096 != 0) {
@@ -150,16 +176,19 @@ void check_storage_options(const RunConfig& config) {
     }
     largest = std::max(largest, block);
   }
-  const auto buffers = largest * static_cast<std::uint64_t>(config.queue_depth);
+  std::uint64_t depth = 1;
+  for (std::uint64_t d : reads.queue_depths)
+    depth = std::max(depth, d);
+  const auto buffers = largest * depth;
   if (buffers > kMaxBufferBytesPerRank) {
-    throw InputError("--queue-depth: " + std::to_string(config.queue_depth) + " reads of " +
+    throw InputError("--queue-depth: " + std::to_string(depth) + " reads of " +
                      format_size(largest) + " need " + format_size(buffers) +
                      " of buffers per rank; at most " + format_size(kMaxBufferBytesPerRank));
   }
 }
 
-void check_storage_dir(const RunConfig& config, int files_needed) {
-  check_storage_options(config);
+void check_storage_dir(const RunConfig& config, const StorageReads& reads, int files_needed) {
+  check_storage_options(config, reads);
   const bool is_default = config.storage_dir.empty();
   const StorageDir dir(is_default ? default_storage_dir() : config.storage_dir, is_default);
   const std::uint64_t data_bytes = storage_file_bytes(config);

@@ -30,12 +30,24 @@ bool is_storage_file_name(const std::string& name);
 // The seed of rank R's pattern (fixed, so files are reused across runs).
 std::uint64_t storage_file_seed(int rank);
 
+// The storage family's read sizes (--block-sizes spells it) and reads in flight per rank
+// (--queue-depth), declared once for every case that reads the family's files.
+Axis storage_block_axis();
+Axis storage_queue_depth_axis();
+
+// The reads one case makes in this run: its block sizes and queue depths.
+struct StorageReads {
+  std::vector<std::uint64_t> blocks;
+  std::vector<std::uint64_t> queue_depths{1};
+};
+StorageReads storage_reads(const std::string& case_name, const RunConfig& config);
+
 // Block sizes, file size and queue depth: exit 2 (InputError) naming the flag.
-void check_storage_options(const RunConfig& config);
+void check_storage_options(const RunConfig& config, const StorageReads& reads);
 // The options above, then the directory: it exists (the default one is created), is a directory,
 // holds nothing but clusterbench's files, and has room for `files_needed` files beyond those
 // already valid. Throws InputError with one line naming the problem.
-void check_storage_dir(const RunConfig& config, int files_needed = 1);
+void check_storage_dir(const RunConfig& config, const StorageReads& reads, int files_needed = 1);
 
 enum class FileKind { ours_complete, ours_incomplete, foreign };
 

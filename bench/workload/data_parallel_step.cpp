@@ -29,6 +29,7 @@
 #include "workload/batch_loader.hpp"
 #include "workload/bucket_plan.hpp"
 #include "workload/host_step.hpp"
+#include "workload/step_axes.hpp"
 #include "workload/step_parts.hpp"
 #include "workload/step_runner.hpp"
 #include "workload/workload_shape.hpp"
@@ -74,7 +75,7 @@ public:
     const std::uint64_t batch = batch_bytes(config.input_bytes_per_step, first_block(config));
     if (batch > 0) {
       try {
-        check_storage_dir(storage_config(config), local_ranks);
+        check_storage_dir(storage_config(config), storage_reads_of(config), local_ranks);
       } catch (const InputError& e) {
         throw InputError("--input-bytes-per-step: " + format_size(batch) + " per GPU for " +
                          std::to_string(local_ranks) + " rank(s) here: " + e.what());
@@ -89,15 +90,19 @@ public:
     const WorkloadShape shape = workload_shape(config);
     check_workload_memory(shape, local_ranks, host_memory_bytes(),
                           batch * static_cast<std::uint64_t>(config.prefetch));
-    const std::uint64_t buckets =
-        bucket_count(shape.layers, shape.layer_elements(), config.bucket_bytes, sizeof(float));
-    if (buckets > kMaxBuckets) {
-      throw InputError("--bucket-bytes: " + format_size(config.bucket_bytes) + " cuts the " +
-                       format_size(shape.gradient_bytes()) + " of gradients into " +
-                       std::to_string(buckets) + " buckets; at most " +
-                       std::to_string(kMaxBuckets));
+    for (std::uint64_t bucket : step_bucket_sizes(config)) {
+      const std::uint64_t buckets =
+          bucket_count(shape.layers, shape.layer_elements(), bucket, sizeof(float));
+      if (buckets > kMaxBuckets) {
+        throw InputError("--bucket-bytes: " + format_size(bucket) + " cuts the " +
+                         format_size(shape.gradient_bytes()) + " of gradients into " +
+                         std::to_string(buckets) + " buckets; at most " +
+                         std::to_string(kMaxBuckets));
+      }
     }
   }
+
+  std::vector<Axis> axes() const override { return {step_bucket_axis(), step_overlap_axis()}; }
 
   std::vector<nlohmann::json> instances(const RunConfig& config) const override {
     const std::uint64_t block = first_block(config);
@@ -115,15 +120,17 @@ public:
     } else {
       p = nlohmann::json::object(); // why_not_on says why; one skipped record
     }
-    p["bucket_bytes"] = config.bucket_bytes;
-    p["overlap"] = config.overlap ? "on" : "off";
     p["input_bytes_per_step"] = batch;
     if (batch > 0) {
       p["prefetch"] = config.prefetch;
       p["block_bytes"] = batch_block_bytes(config.input_bytes_per_step, block);
       p["io"] = config.buffered ? "buffered" : "direct";
     }
-    return {p};
+    // One step per bucket size and overlap mode, the model and input the same in each.
+    std::vector<nlohmann::json> out = BenchmarkCase::instances(config);
+    for (auto& instance : out)
+      instance.update(p);
+    return out;
   }
 
   std::string why_not_on(const Backend& backend, const Communicator& world) const override {
@@ -159,7 +166,8 @@ public:
       if (batch > 0)
         loader = open_loader(config, params, world_rank, batch, &wrote);
       if (on_host) {
-        runner = std::make_unique<HostStepRunner>(ctx, workload_shape(config), loader.get());
+        runner = std::make_unique<HostStepRunner>(ctx, workload_shape(config), loader.get(),
+                                                  step_sync(params));
       } else {
         runner = StepBackendRegistry::instance().find(ctx.backend.name())->make(ctx, params,
                                                                                loader.get());
@@ -347,19 +355,32 @@ public:
   }
 
 private:
+  // The storage family's first read size (--block-sizes) and queue depth (--queue-depth).
+  static StorageReads family_reads(const RunConfig& config) {
+    StorageReads reads = storage_reads("data_parallel_step", config);
+    if (reads.blocks.empty())
+      reads.blocks = {1ull << 20};
+    if (reads.queue_depths.empty())
+      reads.queue_depths = {1};
+    return reads;
+  }
   static std::uint64_t first_block(const RunConfig& config) {
-    return config.block_sizes.empty() ? (1ull << 20) : config.block_sizes.front();
+    return family_reads(config).blocks.front();
   }
 
   // The storage family's settings for this workload's files: its file size, or one batch when a
   // batch is larger; blocks of the batch's block size.
   static RunConfig storage_config(const RunConfig& config) {
     RunConfig c = config;
-    const std::uint64_t block = first_block(config);
-    const std::uint64_t batch = batch_bytes(config.input_bytes_per_step, block);
+    const std::uint64_t batch = batch_bytes(config.input_bytes_per_step, first_block(config));
     c.file_bytes = workload_file_bytes(storage_file_bytes(config), batch);
-    c.block_sizes = {batch_block_bytes(config.input_bytes_per_step, block)};
     return c;
+  }
+  static StorageReads storage_reads_of(const RunConfig& config) {
+    StorageReads reads = family_reads(config);
+    reads.blocks = {batch_block_bytes(config.input_bytes_per_step, reads.blocks.front())};
+    reads.queue_depths = {reads.queue_depths.front()};
+    return reads;
   }
 
   std::unique_ptr<BatchLoader> open_loader(const RunConfig& config, const nlohmann::json& params,
@@ -374,8 +395,9 @@ private:
     dir_path_ = dir.path();
     used_file_ = file;
     const auto block = params.at("block_bytes").get<std::uint64_t>();
-    auto reader = std::make_unique<BlockReader>(dir.fd(), dir.path(), file, block,
-                                                config.queue_depth, config.buffered);
+    auto reader = std::make_unique<BlockReader>(
+        dir.fd(), dir.path(), file, block,
+        static_cast<int>(storage_reads_of(config).queue_depths.front()), config.buffered);
     return std::make_unique<BatchLoader>(std::move(reader), storage.file_bytes, batch, block, seed,
                                          config.prefetch);
   }

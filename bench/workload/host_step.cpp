@@ -132,15 +132,14 @@ private:
 };
 
 HostStepRunner::HostStepRunner(const CaseContext& ctx, const WorkloadShape& shape,
-                               BatchLoader* loader)
-    : shape_(shape), overlap_(ctx.config.overlap),
+                               BatchLoader* loader, const StepSync& sync)
+    : shape_(shape), overlap_(sync.overlap),
       update_scale_(1.0f / static_cast<float>(gradient_scale_sum(ctx.comm.size()))),
       loader_(loader),
       chain_(std::make_unique<LayerChain>(shape, gradient_scale(ctx.comm.rank()))),
       sync_(std::make_unique<GradientSync>(
           ctx.comm.get(), chain_->gradients(),
-          plan_buckets(shape.layers, shape.layer_elements(), ctx.config.bucket_bytes,
-                       sizeof(float)))),
+          plan_buckets(shape.layers, shape.layer_elements(), sync.bucket_bytes, sizeof(float)))),
       share_sums_(sync_->buckets().size(), 0.0) {}
 
 HostStepRunner::~HostStepRunner() = default;

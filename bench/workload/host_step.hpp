@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "workload/gradient_sync.hpp"
+#include "workload/step_axes.hpp"
 #include "workload/step_runner.hpp"
 #include "workload/workload_shape.hpp"
 
@@ -16,7 +17,8 @@ class LayerChain;
 class HostStepRunner : public StepRunner {
 public:
   // Collective over ctx.comm (an MPI communicator). `loader` may be null (no input read).
-  HostStepRunner(const CaseContext& ctx, const WorkloadShape& shape, BatchLoader* loader);
+  HostStepRunner(const CaseContext& ctx, const WorkloadShape& shape, BatchLoader* loader,
+                 const StepSync& sync);
   ~HostStepRunner() override;
 
   StepParts run_step(std::uint64_t step, std::string* read_error) override;

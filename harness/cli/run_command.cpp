@@ -21,6 +21,7 @@
 #include "planning/run_plan.hpp"
 #include "results/results_io.hpp"
 #include "runtime/backend_registry.hpp"
+#include "runtime/case_list.hpp"
 #include "runtime/communicator.hpp"
 #include "runtime/host_backend.hpp"
 #include "runtime/launcher.hpp"
@@ -491,6 +492,15 @@ int run_main(const std::vector<std::string>& args) {
     return 0;
   }
   RunConfig config = run_config_from(parser);
+  if (parser.has("list")) {
+    // A named backend is listed as it is, without its devices (what a GPU node's run would make,
+    // asked from a login node); auto is what this machine would run.
+    std::string note;
+    if (config.backend == "auto")
+      config.backend = BackendRegistry::instance().resolve(config.backend, note);
+    print_case_list(std::cout, config);
+    return 0;
+  }
   const LaunchMode mode = detect_launch_mode();
   if (mode == LaunchMode::slurm_step_no_mpi) {
     throw InputError("srun started this task without an MPI plugin, so each task would run alone: "

@@ -76,6 +76,7 @@ bool ArgParser::parse(const std::vector<std::string>& args) {
         }
         values_[name] = args[++i];
       }
+      all_values_[name].push_back(values_[name]);
       continue;
     }
     if (arg.size() > 1 && arg[0] == '-' && arg[1] != '-' &&
@@ -121,6 +122,11 @@ std::string ArgParser::positional_value(const std::string& name) const {
       return positionals_[i];
   }
   return "";
+}
+
+std::vector<std::string> ArgParser::get_all(const std::string& name) const {
+  const auto it = all_values_.find(name);
+  return it == all_values_.end() ? std::vector<std::string>{} : it->second;
 }
 
 std::string ArgParser::help() const {

@@ -31,6 +31,8 @@ public:
   bool has(const std::string& name) const;
   std::optional<std::string> get(const std::string& name) const;
   std::string get_or(const std::string& name, const std::string& fallback) const;
+  // Every value an option was given, in order (an option given more than once, as --axis).
+  std::vector<std::string> get_all(const std::string& name) const;
   // Positional by declared name (empty if absent) and all positionals in order.
   std::string positional_value(const std::string& name) const;
   const std::vector<std::string>& positionals() const { return positionals_; }
@@ -59,6 +61,7 @@ private:
   std::vector<PositionalSpec> positional_specs_;
   bool allow_extra_ = false;
   std::map<std::string, std::string> values_;
+  std::map<std::string, std::vector<std::string>> all_values_;
   std::vector<std::string> positionals_;
   std::vector<std::string> passthrough_;
 };

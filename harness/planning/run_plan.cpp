@@ -79,16 +79,24 @@ bool thinned_count(int n, const PlanTarget& t, int level) {
 }
 
 // The message sizes kept at a thinned count: every 16x-apart size and the largest (level < 2), or
-// the smallest, middle and largest (level >= 2).
-std::vector<std::uint64_t> kept_sizes(const RunConfig& config, int level) {
-  const std::vector<std::uint64_t> all = config.message_sizes();
+// the smallest, middle and largest (level >= 2). The sizes are the case's own (its bytes axis);
+// their step is the mean ratio between neighbours (the range's factor when they are one).
+std::vector<std::uint64_t> kept_sizes(const PlanCase& c, int level) {
+  std::vector<std::uint64_t> all;
+  for (const auto& p : c.instances) {
+    const auto bytes = p.value("bytes", 0ull);
+    if (std::find(all.begin(), all.end(), bytes) == all.end())
+      all.push_back(bytes);
+  }
+  std::sort(all.begin(), all.end());
   std::vector<std::uint64_t> kept;
   if (all.size() <= 3)
     return all;
   if (level >= 2)
     return {all.front(), all[all.size() / 2], all.back()};
-  const int stride =
-      std::max(1, static_cast<int>(std::lround(std::log(16.0) / std::log(config.step_factor))));
+  const double step = std::pow(static_cast<double>(all.back()) / static_cast<double>(std::max<std::uint64_t>(1, all.front())),
+                               1.0 / static_cast<double>(all.size() - 1));
+  const int stride = step > 1 ? std::max(1, static_cast<int>(std::lround(std::log(16.0) / std::log(step)))) : 1;
   for (std::size_t i = 0; i < all.size(); ++i) {
     if (i % static_cast<std::size_t>(stride) == 0 || i + 1 == all.size())
       kept.push_back(all[i]);
@@ -199,7 +207,7 @@ RunPlan make_plan(const std::vector<PlanCase>& cases, const RunConfig& config,
       } else {
         const bool thin = c.suite == "collectives" && thinned_count(n, target, level);
         phase.thinned = thin;
-        const std::vector<std::uint64_t> kept = thin ? kept_sizes(config, level)
+        const std::vector<std::uint64_t> kept = thin ? kept_sizes(c, level)
                                                      : std::vector<std::uint64_t>{};
         const double sync = sync_seconds(shape, model);
         for (std::size_t i = 0; i < c.instances.size(); ++i) {

@@ -6,10 +6,15 @@
 #include <map>
 
 #include "core/stats.hpp"
+#include "runtime/axis_values.hpp"
 #include "runtime/device_state.hpp"
 #include "runtime/straggler.hpp"
 
 namespace cb {
+
+std::vector<nlohmann::json> BenchmarkCase::instances(const RunConfig& config) const {
+  return axis_product(name(), axes(), config);
+}
 
 Record CaseContext::new_record(const std::string& suite, const std::string& name,
                                const nlohmann::json& params) const {

@@ -1,15 +1,18 @@
 #pragma once
 // A benchmark case says *what* to run; the engine (engine.hpp) decides *how* to time it.
 //
-// Each case is one file that registers itself with CB_REGISTER_CASE. For every GPU count of the
-// sweep, the ranks taking part call instances() (the parameter sets; the same on every rank) and
-// run() for each, collectively; run() returns the records, which rank 0 keeps.
+// Each case is one file that registers itself with CB_REGISTER_CASE and declares its parameters as
+// axes (runtime/axis.hpp). For every GPU count of the sweep, the ranks taking part call
+// instances() (the parameter sets, by default every combination of the axes' values; the same on
+// every rank) and run() for each, collectively; run() returns the records, which rank 0 keeps;
+// the console printer of the case's suite formats them (runtime/console_printer.hpp).
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "results/record.hpp"
+#include "runtime/axis.hpp"
 #include "runtime/backend.hpp"
 #include "runtime/communicator.hpp"
 #include "runtime/engine.hpp"
@@ -61,7 +64,15 @@ public:
   virtual ~BenchmarkCase() = default;
   virtual std::string suite() const = 0;
   virtual std::string name() const = 0;
-  virtual std::vector<nlohmann::json> instances(const RunConfig& config) const = 0;
+  // The case's parameters: name, type, defaults, --quick values, the family flag, help. `run
+  // --list`, `run --help`, --axis and the expansion below all read them.
+  virtual std::vector<Axis> axes() const { return {}; }
+  // The parameter sets of this run: every combination of the axes' values (the first axis
+  // outermost), as the settings and defaults give them (runtime/axis_values.hpp). A case whose
+  // sets are not a plain product (derived fields, extra shapes) overrides it, starting from
+  // axis_product. Pure: it reads the flags and the machine, never fails (check_axis_settings
+  // has checked the values before any rank started).
+  virtual std::vector<nlohmann::json> instances(const RunConfig& config) const;
   virtual std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) = 0;
   // Checks the case's options against the machine before anything is measured or written: in the
   // launching process before mpirun (so bad input is one line), and on every rank before the

@@ -5,18 +5,6 @@
 
 namespace cb {
 
-std::vector<std::uint64_t> RunConfig::message_sizes() const {
-  std::vector<std::uint64_t> sizes;
-  double size = static_cast<double>(min_bytes);
-  while (static_cast<std::uint64_t>(std::llround(size)) <= max_bytes) {
-    const auto bytes = static_cast<std::uint64_t>(std::llround(size));
-    if (sizes.empty() || bytes != sizes.back())
-      sizes.push_back(bytes);
-    size *= step_factor;
-  }
-  return sizes;
-}
-
 bool RunConfig::wants_suite(const std::string& suite) const {
   return suites.empty() || std::find(suites.begin(), suites.end(), suite) != suites.end();
 }

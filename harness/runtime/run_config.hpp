@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/axis_values.hpp"
 #include "runtime/engine.hpp"
 
 namespace cb {
@@ -19,21 +20,14 @@ struct RunConfig {
   int np = 0;                  // ranks to launch when not already under MPI (0 = default)
   bool single_process = false; // ranks are threads of this process: no mpirun, no MPI
   double timeout_s = 600;      // watchdog: one record may not take longer
-  // collectives
-  std::uint64_t min_bytes = 8;
-  std::uint64_t max_bytes = 64ull << 20;
-  double step_factor = 2;
-  std::vector<std::string> dtypes{"float"};
-  std::vector<std::string> ops{"sum"};
+  // The axes' values set by --axis and the family flags (--dtypes, --gemm-sizes, ...), checked
+  // (runtime/axis_values.hpp); an axis nobody set takes its declared default.
+  std::vector<AxisSetting> axis_settings;
+  // collectives: out-of-place and/or in-place records of each instance
   std::vector<bool> in_place{false, true};
   bool cuda_graph = false; // time each batch as one captured CUDA graph (nccl-tests -G)
-  // compute
-  std::uint64_t array_bytes = 0; // 0 = the family's default (a multiple of the LLC)
-  std::vector<int> gemm_sizes;   // empty = the family's default
   // storage
   std::string storage_dir; // empty = a directory of clusterbench's in the temp dir
-  std::vector<std::uint64_t> block_sizes{1ull << 20};
-  int queue_depth = 1;
   std::uint64_t file_bytes = 0; // 0 = the family's default
   bool cleanup = false;
   bool buffered = false; // storage: skip O_DIRECT on purpose
@@ -42,18 +36,14 @@ struct RunConfig {
   // workload (data-parallel training step)
   double model_params = 0;                     // 0 = the family's default for the backend
   double tokens_per_gpu = 0;                   // 0 = the family's default
-  std::uint64_t bucket_bytes = 25ull << 20;    // gradient bucket, as PyTorch DDP's 25 MB
   int prefetch = 2;                            // batches the loader may read ahead
   std::uint64_t input_bytes_per_step = 0;      // per GPU; 0 = no input reads
-  bool overlap = true;                         // all-reduce buckets during backward
   MeasureSettings measure;
   // planning (harness/planning): a time budget for the whole sweep (0 = none) and the spec whose
   // data-sheet figures the cuda backend's time model uses (empty = h200-sxm).
   double budget_s = 0;
   std::string plan_spec;
 
-  // The collective message sizes: min, min*f, ... <= max (always including min).
-  std::vector<std::uint64_t> message_sizes() const;
   bool wants_suite(const std::string& suite) const;
   bool wants_case(const std::string& suite, const std::string& name) const;
 };

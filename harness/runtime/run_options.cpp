@@ -18,6 +18,77 @@
 
 namespace cb {
 
+namespace {
+
+// Every axis with a family flag, once per flag, in the registry's order (compute, links,
+// collectives, storage, workload), with the suite it belongs to.
+struct FlaggedAxis {
+  std::string suite;
+  Axis axis;
+};
+
+std::vector<FlaggedAxis> flagged_axes() {
+  std::vector<FlaggedAxis> out;
+  for (const auto& c : CaseRegistry::instance().create_all()) {
+    for (const auto& a : c->axes()) {
+      if (a.flag.empty())
+        continue;
+      const bool known = std::any_of(out.begin(), out.end(),
+                                     [&](const FlaggedAxis& f) { return f.axis.flag == a.flag; });
+      if (!known)
+        out.push_back({c->suite(), a});
+    }
+  }
+  return out;
+}
+
+// LOW:HIGH:FACTOR of a range default ("8:64M:2"), as typed.
+struct RangeText {
+  std::string low, high, factor;
+};
+
+RangeText range_text(const std::string& text) {
+  RangeText r;
+  const auto a = text.find(':');
+  const auto b = text.find(':', a + 1);
+  r.low = text.substr(0, a);
+  r.high = text.substr(a + 1, b == std::string::npos ? std::string::npos : b - a - 1);
+  r.factor = b == std::string::npos ? "2" : text.substr(b + 1);
+  return r;
+}
+
+std::string with_quick(const std::string& value, const std::string& quick) {
+  return quick == value ? value : value + "; --quick " + quick;
+}
+
+// The three flags nccl-tests users know (-b/-e/-f) spell one range axis: its declaration is the
+// one whose family flag is --min-bytes.
+void add_range_flags(ArgParser& p, const FlaggedAxis& f) {
+  const RangeText all = range_text(f.axis.default_text(false, false));
+  const RangeText quick = range_text(f.axis.default_text(false, true));
+  const std::string family = f.suite + ": ";
+  p.option("min-bytes", "SIZE", family + "smallest message (default " + with_quick(all.low, quick.low) + ")")
+      .option("max-bytes", "SIZE",
+              family + "largest message (default " + with_quick(all.high, quick.high) + ")")
+      .option("step-factor", "F",
+              family + "size multiplier between steps, > 1 (default " +
+                  with_quick(all.factor, quick.factor) + ")");
+}
+
+void add_axis_flags(ArgParser& p) {
+  for (const auto& f : flagged_axes()) {
+    if (f.axis.flag == "min-bytes") {
+      add_range_flags(p, f);
+      continue;
+    }
+    p.option(f.axis.flag, "LIST",
+             f.suite + ": " + f.axis.help + ", " + f.axis.type_summary() + " (default " +
+                 f.axis.default_summary() + ")");
+  }
+}
+
+} // namespace
+
 ArgParser run_argument_parser(const std::string& command) {
   ArgParser p("clusterbench " + command, "clusterbench " + command + " [options]");
   p.option("suite", "LIST",
@@ -37,29 +108,26 @@ ArgParser run_argument_parser(const std::string& command) {
             "(a quick single-node check; --np sets the threads)")
       .option("timeout", "SECONDS",
               "abort the job (exit 3) if one record takes longer (default 600)")
-      .option("min-bytes", "SIZE", "collectives: smallest message (default 8)")
-      .option("max-bytes", "SIZE", "collectives: largest message (default 64M; --quick 2M)")
-      .option("step-factor", "F",
-              "collectives: size multiplier between steps, > 1 (default 2; "
-              "--quick 8)")
-      .option("dtypes", "LIST", "collectives: float,double,int32,bf16,fp16 (default float)")
-      .option("ops", "LIST", "collectives: reductions sum,min,max (default sum)")
-      .option("placement", "WHICH",
-              "collectives: both|out|in, out-of-place and/or in-place "
-              "(default both)")
+      .option("axis", "[CASE.]NAME=VALUES",
+              "set an axis of every selected case that has it (or of CASE only), e.g. "
+              "dtype=float,double or bytes=1K:1G:4 (LOW:HIGH[:FACTOR]); repeatable; see --list")
+      .flag("list", "print every selected case with its axes, defaults and the instances this "
+                    "run would make, and exit");
+  add_axis_flags(p);
+  p.option("placement", "WHICH",
+           "collectives: both|out|in, out-of-place and/or in-place "
+           "(default both)")
       .flag("cuda-graph",
             "collectives: time each batch of k operations as one captured CUDA graph launch "
             "(nccl-tests -G) instead of k stream launches; cuda backend only")
-      .option("target-cv", "FRACTION", "stop sampling at this relative stddev (default 0.01)")
+      .option("target-cv", "FRACTION",
+              "stop sampling when the spread of the batch times (MAD / median) falls to this "
+              "(default 0.01)")
       .option("max-time", "SECONDS", "sampling cap per record; records that hit it are 'noisy'")
-      .option("array-bytes", "SIZE", "compute: array size per rank (default 4 x last-level cache)")
-      .option("gemm-sizes", "LIST", "compute: square GEMM sizes (default 1024,2048,4096)")
       .option("storage-dir", "DIR",
               "storage: directory of clusterbench's files (default "
               "<tmp>/clusterbench-storage)")
-      .option("block-sizes", "LIST", "storage: read sizes, e.g. 4K,64K,1M,16M (default 1M)")
-      .option("queue-depth", "N", "storage: reads in flight per rank (default 1)")
-      .option("file-bytes", "SIZE", "storage: file size per rank")
+      .option("file-bytes", "SIZE", "storage: file size per rank (default 256M; --quick 64M)")
       .flag("buffered", "storage: read through the page cache instead of O_DIRECT")
       .flag("cleanup", "storage: remove clusterbench's files afterwards")
       .option("pairs", "HOW",
@@ -70,12 +138,9 @@ ArgParser run_argument_parser(const std::string& command) {
               "~0.1-1 s on one core; on GPUs 2 transformer layers of hidden 8192, 1.6G)")
       .option("tokens-per-gpu", "COUNT",
               "workload: tokens per GPU per step (default 256; on GPUs 8192)")
-      .option("bucket-bytes", "SIZE", "workload: gradient all-reduce bucket (default 25M, as DDP)")
       .option("prefetch", "N", "workload: batches the loader reads ahead (default 2)")
       .option("input-bytes-per-step", "SIZE",
               "workload: input each GPU reads per step from --storage-dir (default 0: none)")
-      .option("overlap", "on|off",
-              "workload: all-reduce each bucket during backward (on, default) or after it")
       .option("budget", "DURATION",
               "plan the sweep to fit, e.g. 15m, 900s, 1h (fewer sizes at the counts between one "
               "node and the job, then shorter caps); refused when even the smallest plan does not")
@@ -121,17 +186,62 @@ double positive_number(const ArgParser& args, const std::string& flag, double ma
 // Seconds a whole run may be given (a week): past it a figure is a typo, not a plan.
 constexpr double kMaxRunSeconds = 7 * 24 * 3600.0;
 
+// --min-bytes/--max-bytes/--step-factor as one range setting of the axis they spell; the parts
+// not given come from its default (for this profile). A --min-bytes above the default largest
+// size alone moves the largest size up to it.
+void collect_range_setting(const ArgParser& args, const FlaggedAxis& f, RunConfig& c) {
+  if (!args.has("min-bytes") && !args.has("max-bytes") && !args.has("step-factor"))
+    return;
+  const RangeText d = range_text(f.axis.default_text(false, c.quick));
+  std::uint64_t low = parse_size(d.low, "--min-bytes"), high = parse_size(d.high, "--max-bytes");
+  std::string factor = d.factor;
+  if (args.has("min-bytes"))
+    low = parse_size(*args.get("min-bytes"), "--min-bytes");
+  if (args.has("max-bytes"))
+    high = parse_size(*args.get("max-bytes"), "--max-bytes");
+  if (args.has("min-bytes") && !args.has("max-bytes") && low > high)
+    high = low;
+  if (low > high) {
+    throw InputError("--min-bytes: " + format_size(low) + " is larger than --max-bytes " +
+                     format_size(high));
+  }
+  if (args.has("step-factor")) {
+    const double v = parse_number(*args.get("step-factor"), "--step-factor");
+    if (v <= 1 || v > 1024) {
+      throw InputError("--step-factor: must be greater than 1 and at most 1024, got " +
+                       shown(*args.get("step-factor")));
+    }
+    factor = *args.get("step-factor");
+  }
+  const std::string flag = args.has("min-bytes")   ? "--min-bytes"
+                           : args.has("max-bytes") ? "--max-bytes"
+                                                   : "--step-factor";
+  c.axis_settings.push_back({flag, "", "", std::to_string(low) + ":" + std::to_string(high) +
+                                               ":" + factor, "--min-bytes"});
+}
+
+// The family flags and every --axis, in the order given; their values are checked once every
+// flag is read (check_axis_settings), against the cases the run selects.
+void collect_axis_settings(const ArgParser& args, RunConfig& c) {
+  for (const auto& f : flagged_axes()) {
+    if (f.axis.flag == "min-bytes") {
+      collect_range_setting(args, f, c);
+    } else if (args.has(f.axis.flag)) {
+      c.axis_settings.push_back({"--" + f.axis.flag, "", "", *args.get(f.axis.flag), ""});
+    }
+  }
+  for (const auto& text : args.get_all("axis"))
+    c.axis_settings.push_back(parse_axis_flag(text));
+}
+
 } // namespace
 
 RunConfig run_config_from(const ArgParser& args) {
   RunConfig c;
   const CaseRegistry& registry = CaseRegistry::instance();
   c.quick = args.has("quick");
-  if (c.quick) {
+  if (c.quick)
     c.measure = quick_measure_settings();
-    c.max_bytes = 2ull << 20;
-    c.step_factor = 8;
-  }
   if (args.has("suite"))
     c.suites = checked_list(args, "suite", registry.suites(), "suite");
   if (args.has("cases")) {
@@ -161,34 +271,7 @@ RunConfig run_config_from(const ArgParser& args) {
   c.single_process = args.has("single-process");
   if (args.has("timeout"))
     c.timeout_s = positive_number(args, "timeout", kMaxRunSeconds);
-  if (args.has("min-bytes"))
-    c.min_bytes = parse_size(*args.get("min-bytes"), "--min-bytes");
-  if (args.has("max-bytes"))
-    c.max_bytes = parse_size(*args.get("max-bytes"), "--max-bytes");
-  if (args.has("min-bytes") && !args.has("max-bytes") && c.min_bytes > c.max_bytes) {
-    c.max_bytes = c.min_bytes;
-  }
-  if (c.min_bytes > c.max_bytes) {
-    throw InputError("--min-bytes: " + format_size(c.min_bytes) + " is larger than --max-bytes " +
-                     format_size(c.max_bytes));
-  }
-  if (args.has("step-factor")) {
-    c.step_factor = parse_number(*args.get("step-factor"), "--step-factor");
-    if (c.step_factor <= 1 || c.step_factor > 1024) {
-      throw InputError("--step-factor: must be greater than 1 and at most 1024, got " +
-                       shown(*args.get("step-factor")));
-    }
-  }
-  if (args.has("dtypes")) {
-    c.dtypes = split_list(*args.get("dtypes"), "--dtypes");
-    for (const auto& d : c.dtypes)
-      dtype_from_name(d);
-  }
-  if (args.has("ops")) {
-    c.ops = split_list(*args.get("ops"), "--ops");
-    for (const auto& o : c.ops)
-      reduce_op_from_name(o);
-  }
+  collect_axis_settings(args, c);
   if (args.has("placement")) {
     const std::string p = *args.get("placement");
     if (p == "both") {
@@ -206,29 +289,7 @@ RunConfig run_config_from(const ArgParser& args) {
     c.measure.target_cv = positive_number(args, "target-cv", 10);
   if (args.has("max-time"))
     c.measure.max_time_s = positive_number(args, "max-time", kMaxRunSeconds);
-  if (args.has("array-bytes"))
-    c.array_bytes = parse_size(*args.get("array-bytes"), "--array-bytes");
-  if (args.has("gemm-sizes")) {
-    for (const auto& item : split_list(*args.get("gemm-sizes"), "--gemm-sizes")) {
-      const long long n = parse_integer(item, "--gemm-sizes");
-      if (n < 1 || n > 65536)
-        throw InputError("--gemm-sizes: sizes must be 1..65536, got " + shown(item));
-      c.gemm_sizes.push_back(static_cast<int>(n));
-    }
-  }
   c.storage_dir = args.get_or("storage-dir", "");
-  if (args.has("block-sizes")) {
-    c.block_sizes.clear();
-    for (const auto& item : split_list(*args.get("block-sizes"), "--block-sizes")) {
-      c.block_sizes.push_back(parse_size(item, "--block-sizes"));
-    }
-  }
-  if (args.has("queue-depth")) {
-    const long long qd = parse_integer(*args.get("queue-depth"), "--queue-depth");
-    if (qd < 1 || qd > 1024)
-      throw InputError("--queue-depth: must be 1..1024, got " + shown(*args.get("queue-depth")));
-    c.queue_depth = static_cast<int>(qd);
-  }
   if (args.has("file-bytes"))
     c.file_bytes = parse_size(*args.get("file-bytes"), "--file-bytes");
   c.buffered = args.has("buffered");
@@ -244,8 +305,6 @@ RunConfig run_config_from(const ArgParser& args) {
       throw InputError("--tokens-per-gpu: must be 1..1e9, got " + *args.get("tokens-per-gpu"));
     }
   }
-  if (args.has("bucket-bytes"))
-    c.bucket_bytes = parse_size(*args.get("bucket-bytes"), "--bucket-bytes");
   if (args.has("prefetch")) {
     const long long n = parse_integer(*args.get("prefetch"), "--prefetch");
     if (n < 1 || n > 64)
@@ -259,10 +318,6 @@ RunConfig run_config_from(const ArgParser& args) {
                                  ? 0
                                  : parse_size(text, "--input-bytes-per-step");
   }
-  const std::string overlap = args.get_or("overlap", "on");
-  if (overlap != "on" && overlap != "off")
-    throw InputError("--overlap: expected on or off, got '" + overlap + "'");
-  c.overlap = overlap == "on";
   c.out = args.get_or("out", "");
   c.pairs = args.get_or("pairs", "rounds");
   if (c.pairs != "rounds" && c.pairs != "sequential")
@@ -270,6 +325,13 @@ RunConfig run_config_from(const ArgParser& args) {
   if (args.has("budget"))
     c.budget_s = parse_duration(*args.get("budget"), "--budget");
   c.plan_spec = args.get_or("plan-spec", "");
+  // Last: every axis value is checked against the cases this run selected.
+  std::vector<std::unique_ptr<BenchmarkCase>> selected;
+  for (auto& bc : registry.create_all()) {
+    if (c.wants_case(bc->suite(), bc->name()))
+      selected.push_back(std::move(bc));
+  }
+  check_axis_settings(c, selected);
   return c;
 }
 

@@ -37,4 +37,24 @@ expect --max-time --max-time 1e300
 # A newline or control bytes in an argument cannot split the line, nor can its length lengthen it.
 expect --suite --suite "$(printf 'a\nb\033[31m')"
 expect --dtypes --dtypes "$(head -c 100000 /dev/zero | tr '\0' x)"
+# Declared axes: the axis named, in the launching process, before mpirun.
+expect "--axis colour" --axis colour=red
+expect "--axis dtype" --axis dtype=quad
+expect "--axis size" --axis size=0
+expect "--axis bytes" --axis bytes=8:1T:1.0001
+expect "--axis dtype" --axis dtype=float --axis dtype=double
+expect "--axis dtype" --dtypes float --axis dtype=double
+expect "--axis" --axis =float
+expect "--gemm-sizes size" --gemm-sizes 70000
+expect "--array-bytes bytes" --array-bytes 4
+# --list prints the cases and exits 0 without launching anything.
+list=$(timeout 20 "$bin" run --list --backend host --suite collectives --cases all_reduce \
+  --axis bytes=1K:4K 2>&1)
+rc=$?
+if [ "$rc" != 0 ] || [[ "$list" != *"instances: 3"* ]] || [[ "$list" != *"bytes=4K dtype=float op=sum"* ]]; then
+  echo "FAIL: run --list -> exit $rc: $list"
+  fail=1
+else
+  echo "ok: run --list"
+fi
 exit $fail

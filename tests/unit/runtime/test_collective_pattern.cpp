@@ -59,11 +59,9 @@ TEST(CollectiveRegistry, EveryCollectiveIsRegisteredOnce) {
 
 TEST(CollectiveInstances, SweepSizesDtypesAndOnlyReducingCollectivesSweepOps) {
   RunConfig c;
-  c.min_bytes = 8;
-  c.max_bytes = 64;
-  c.step_factor = 2;
-  c.dtypes = {"float", "double"};
-  c.ops = {"sum", "max"};
+  c.axis_settings = {{"--axis", "", "bytes", "8:64:2", ""},
+                     {"--dtypes", "", "", "float,double", ""},
+                     {"--ops", "", "", "sum,max", ""}};
   for (const auto& kase : CaseRegistry::instance().create_all()) {
     if (kase->suite() != "collectives")
       continue;

@@ -1,7 +1,10 @@
 #include <gtest/gtest.h>
 
 #include "core/error.hpp"
+#include "runtime/case.hpp"
 #include "runtime/run_options.hpp"
+
+#include <algorithm>
 
 using namespace cb;
 
@@ -22,15 +25,32 @@ std::string rejection(const std::vector<std::string>& args) {
 }
 } // namespace
 
+// The message sizes of all_reduce in this configuration (its bytes axis).
+std::vector<std::uint64_t> sizes_of(const RunConfig& c) {
+  std::vector<std::uint64_t> out;
+  for (const auto& kase : CaseRegistry::instance().create_all()) {
+    if (kase->name() != "all_reduce")
+      continue;
+    for (const auto& p : kase->instances(c)) {
+      const auto bytes = p.at("bytes").get<std::uint64_t>();
+      if (std::find(out.begin(), out.end(), bytes) == out.end())
+        out.push_back(bytes);
+    }
+  }
+  return out;
+}
+
 TEST(RunOptions, DefaultsAndQuickProfile) {
   RunConfig c = parse({});
   EXPECT_TRUE(c.suites.empty());
-  EXPECT_EQ(c.min_bytes, 8u);
-  EXPECT_EQ(c.max_bytes, 64u << 20);
+  EXPECT_EQ(sizes_of(c).front(), 8u);
+  EXPECT_EQ(sizes_of(c).back(), 64u << 20);
+  EXPECT_EQ(sizes_of(c).size(), 24u);
   EXPECT_EQ(c.in_place, (std::vector<bool>{false, true}));
   RunConfig q = parse({"--quick"});
   EXPECT_TRUE(q.quick);
-  EXPECT_EQ(q.max_bytes, 2u << 20);
+  EXPECT_EQ(sizes_of(q).back(), 2u << 20);
+  EXPECT_EQ(sizes_of(q).size(), 7u); // 8 B to 2 MiB by 8
   EXPECT_LT(q.measure.max_time_s, c.measure.max_time_s);
 }
 
@@ -41,17 +61,18 @@ TEST(RunOptions, SizesAndSuitesAndCases) {
   EXPECT_EQ(c.suites, (std::vector<std::string>{"collectives"}));
   EXPECT_TRUE(c.wants_case("collectives", "broadcast"));
   EXPECT_FALSE(c.wants_case("collectives", "alltoall"));
-  EXPECT_EQ(c.message_sizes(),
-            (std::vector<std::uint64_t>{1024, 4096, 16384, 65536, 262144, 1048576}));
+  EXPECT_EQ(sizes_of(c), (std::vector<std::uint64_t>{1024, 4096, 16384, 65536, 262144, 1048576}));
   EXPECT_EQ(c.in_place, (std::vector<bool>{false}));
 }
 
 TEST(RunOptions, MessageSizesIncludeMinAndStopAtMax) {
-  RunConfig c;
-  c.min_bytes = 8;
-  c.max_bytes = 100;
-  c.step_factor = 3;
-  EXPECT_EQ(c.message_sizes(), (std::vector<std::uint64_t>{8, 24, 72}));
+  EXPECT_EQ(sizes_of(parse({"--min-bytes", "8", "--max-bytes", "100", "--step-factor", "3"})),
+            (std::vector<std::uint64_t>{8, 24, 72}));
+  // --min-bytes alone above the default largest size moves the largest up to it.
+  EXPECT_EQ(sizes_of(parse({"--min-bytes", "128M"})), (std::vector<std::uint64_t>{128u << 20}));
+  // Each flag keeps the other parts of the profile's range.
+  EXPECT_EQ(sizes_of(parse({"--quick", "--min-bytes", "64K"})),
+            (std::vector<std::uint64_t>{64u << 10, 512u << 10}));
 }
 
 TEST(RunOptions, RejectionsNameTheFlag) {

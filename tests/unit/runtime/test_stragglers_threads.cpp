@@ -103,9 +103,9 @@ std::vector<Record> collective_on_threads(const std::function<std::function<doub
   const NodeLayout layout = make_layout(node_keys, hosts);
   RunConfig config;
   config.backend = "host";
-  config.dtypes = {"double"};
-  config.ops = {"sum"};
-  config.min_bytes = config.max_bytes = 8;
+  config.axis_settings = {{"--axis", "", "dtype", "double", ""},
+                          {"--axis", "", "op", "sum", ""},
+                          {"--axis", "", "bytes", "8", ""}};
   config.in_place = {false};
   // One collective per sample (batch 1), 24 samples: the sleeps, not the sums, set the times.
   config.measure.batch_time_s = 0;

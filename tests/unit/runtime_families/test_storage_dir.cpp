@@ -19,9 +19,11 @@ RunConfig config_for(const std::string& dir) {
   RunConfig c;
   c.storage_dir = dir;
   c.file_bytes = 64 << 10;
-  c.block_sizes = {16 << 10};
   return c;
 }
+
+// 16K reads, one in flight: what the directory tests read with.
+const StorageReads kReads{{16 << 10}, {1}};
 
 // The InputError's message, or "" when nothing was thrown.
 template <typename F> std::string input_error(F f) {
@@ -50,13 +52,13 @@ TEST(StorageNames, OnlyOurPattern) {
 
 TEST(StorageSafety, AnEmptyDirectoryIsAccepted) {
   TempDir dir;
-  EXPECT_NO_THROW(check_storage_dir(config_for(dir.str()), 2));
+  EXPECT_NO_THROW(check_storage_dir(config_for(dir.str()), kReads, 2));
 }
 
 TEST(StorageSafety, MissingDirectoryIsRefused) {
   TempDir dir;
   const std::string missing = dir.str() + "/nope";
-  const std::string msg = input_error([&] { check_storage_dir(config_for(missing)); });
+  const std::string msg = input_error([&] { check_storage_dir(config_for(missing), kReads); });
   EXPECT_TRUE(contains(msg, "--storage-dir")) << msg;
   EXPECT_TRUE(contains(msg, "does not exist")) << msg;
   EXPECT_FALSE(fs::exists(missing)) << "a directory the user named is never created";
@@ -65,14 +67,14 @@ TEST(StorageSafety, MissingDirectoryIsRefused) {
 TEST(StorageSafety, AFileIsNotADirectory) {
   TempDir dir;
   write_text(dir.path() / "plain", "x");
-  const std::string msg = input_error([&] { check_storage_dir(config_for(dir.str() + "/plain")); });
+  const std::string msg = input_error([&] { check_storage_dir(config_for(dir.str() + "/plain"), kReads); });
   EXPECT_TRUE(contains(msg, "is not a directory")) << msg;
 }
 
 TEST(StorageSafety, ForeignFilesAreRefusedByName) {
   TempDir dir;
   write_text(dir.path() / "notes.txt", "mine");
-  const std::string msg = input_error([&] { check_storage_dir(config_for(dir.str())); });
+  const std::string msg = input_error([&] { check_storage_dir(config_for(dir.str()), kReads); });
   EXPECT_TRUE(contains(msg, "notes.txt")) << msg;
   EXPECT_TRUE(contains(msg, "not a clusterbench file")) << msg;
 }
@@ -81,7 +83,7 @@ TEST(StorageSafety, AFileWithOurNameButNoHeaderIsNeverOverwritten) {
   TempDir dir;
   const std::string text(100000, 'u');
   write_text(dir.path() / "clusterbench-rank0.dat", text);
-  EXPECT_TRUE(contains(input_error([&] { check_storage_dir(config_for(dir.str())); }),
+  EXPECT_TRUE(contains(input_error([&] { check_storage_dir(config_for(dir.str()), kReads); }),
                        "clusterbench-rank0.dat"));
   StorageDir d(dir.str(), false);
   const std::string msg =
@@ -95,10 +97,10 @@ TEST(StorageSafety, AFileWithOurNameButNoHeaderIsNeverOverwritten) {
 TEST(StorageSafety, AnEmptyFileWithOurNameIsOursAnyOtherIsNot) {
   TempDir dir;
   write_text(dir.path() / "clusterbench-rank1.dat", ""); // another rank's, being created
-  EXPECT_NO_THROW(check_storage_dir(config_for(dir.str())));
+  EXPECT_NO_THROW(check_storage_dir(config_for(dir.str()), kReads));
   write_text(dir.path() / "empty.dat", "");
   EXPECT_TRUE(
-      contains(input_error([&] { check_storage_dir(config_for(dir.str())); }), "empty.dat"));
+      contains(input_error([&] { check_storage_dir(config_for(dir.str()), kReads); }), "empty.dat"));
 }
 
 TEST(StorageSafety, ASymlinkPointingOutsideIsNeverFollowed) {
@@ -107,7 +109,7 @@ TEST(StorageSafety, ASymlinkPointingOutsideIsNeverFollowed) {
   write_text(target, "do not touch");
   fs::create_symlink(target, dir.path() / "clusterbench-rank0.dat");
 
-  const std::string msg = input_error([&] { check_storage_dir(config_for(dir.str())); });
+  const std::string msg = input_error([&] { check_storage_dir(config_for(dir.str()), kReads); });
   EXPECT_TRUE(contains(msg, "symbolic link")) << msg;
   EXPECT_TRUE(contains(msg, "clusterbench-rank0.dat")) << msg;
 
@@ -124,14 +126,14 @@ TEST(StorageSafety, SubdirectoriesAndHardLinksAreNotOurs) {
     TempDir dir;
     fs::create_directory(dir.path() / "sub");
     EXPECT_TRUE(
-        contains(input_error([&] { check_storage_dir(config_for(dir.str())); }), "a directory"));
+        contains(input_error([&] { check_storage_dir(config_for(dir.str()), kReads); }), "a directory"));
   }
   TempDir dir, outside;
   StorageDir d(dir.str(), false);
   d.prepare_file("clusterbench-rank0.dat", 64 << 10, storage_file_seed(0));
   fs::create_hard_link(dir.path() / "clusterbench-rank0.dat", outside.path() / "alias");
   EXPECT_TRUE(
-      contains(input_error([&] { check_storage_dir(config_for(dir.str())); }), "hard links"));
+      contains(input_error([&] { check_storage_dir(config_for(dir.str()), kReads); }), "hard links"));
   EXPECT_FALSE(d.remove_if_ours("clusterbench-rank0.dat"));
 }
 
@@ -139,7 +141,7 @@ TEST(StorageSafety, NotEnoughSpaceSaysHowMuchIsNeeded) {
   TempDir dir;
   RunConfig c = config_for(dir.str());
   c.file_bytes = 1ull << 50; // 1 PiB per rank
-  const std::string msg = input_error([&] { check_storage_dir(c, 2); });
+  const std::string msg = input_error([&] { check_storage_dir(c, kReads, 2); });
   EXPECT_TRUE(contains(msg, "needs")) << msg;
   EXPECT_TRUE(contains(msg, "free")) << msg;
   EXPECT_TRUE(fs::is_empty(dir.path())) << "nothing is written when space is short";
@@ -149,29 +151,40 @@ TEST(StorageSafety, ValidFilesOfOursCountAsSpaceAlreadyThere) {
   TempDir dir;
   StorageDir d(dir.str(), false);
   d.prepare_file("clusterbench-rank0.dat", 64 << 10, storage_file_seed(0));
-  EXPECT_NO_THROW(check_storage_dir(config_for(dir.str()), 1));
+  EXPECT_NO_THROW(check_storage_dir(config_for(dir.str()), kReads, 1));
 }
 
 TEST(StorageOptions, BlockSizesQueueDepthAndFileSize) {
   TempDir dir;
   RunConfig c = config_for(dir.str());
-  c.block_sizes = {0};
-  EXPECT_TRUE(contains(input_error([&] { check_storage_options(c); }), "greater than 0"));
-  c.block_sizes = {1000};
-  const std::string msg = input_error([&] { check_storage_options(c); });
+  StorageReads r{{0}, {1}};
+  EXPECT_TRUE(contains(input_error([&] { check_storage_options(c, r); }), "greater than 0"));
+  r.blocks = {1000};
+  const std::string msg = input_error([&] { check_storage_options(c, r); });
   EXPECT_TRUE(contains(msg, "--block-sizes")) << msg;
   EXPECT_TRUE(contains(msg, "O_DIRECT")) << msg;
   c.buffered = true; // buffered reads take any size
-  EXPECT_NO_THROW(check_storage_options(c));
-  c.block_sizes = {1 << 20};
-  EXPECT_TRUE(contains(input_error([&] { check_storage_options(c); }), "larger than the file"));
-  c.block_sizes = {16 << 10};
+  EXPECT_NO_THROW(check_storage_options(c, r));
+  r.blocks = {1 << 20};
+  EXPECT_TRUE(contains(input_error([&] { check_storage_options(c, r); }), "larger than the file"));
+  r.blocks = {16 << 10};
   c.file_bytes = 5000;
-  EXPECT_TRUE(contains(input_error([&] { check_storage_options(c); }), "--file-bytes"));
+  EXPECT_TRUE(contains(input_error([&] { check_storage_options(c, r); }), "--file-bytes"));
   c.file_bytes = 1ull << 30;
-  c.block_sizes = {16 << 20};
-  c.queue_depth = 128;
-  EXPECT_TRUE(contains(input_error([&] { check_storage_options(c); }), "--queue-depth"));
+  r.blocks = {16 << 20};
+  r.queue_depths = {1, 128}; // the deepest of the axis' values counts
+  EXPECT_TRUE(contains(input_error([&] { check_storage_options(c, r); }), "--queue-depth"));
+}
+
+TEST(StorageOptions, ReadsComeFromTheFamilyAxes) {
+  RunConfig c;
+  EXPECT_EQ(storage_reads("seq_read", c).blocks, (std::vector<std::uint64_t>{1 << 20}));
+  EXPECT_EQ(storage_reads("seq_read", c).queue_depths, (std::vector<std::uint64_t>{1}));
+  c.axis_settings = {{"--block-sizes", "", "", "4K,1M", ""},
+                     {"--axis", "rand_read", "queue_depth", "1:8", ""}};
+  EXPECT_EQ(storage_reads("seq_read", c).blocks, (std::vector<std::uint64_t>{4096, 1 << 20}));
+  EXPECT_EQ(storage_reads("seq_read", c).queue_depths, (std::vector<std::uint64_t>{1}));
+  EXPECT_EQ(storage_reads("rand_read", c).queue_depths, (std::vector<std::uint64_t>{1, 2, 4, 8}));
 }
 
 TEST(StorageOptions, DefaultFileSizes) {
@@ -189,7 +202,7 @@ TEST(StorageDirectory, TheDefaultOneIsCreatedInTmpdir) {
   const std::string saved = old ? old : "";
   ::setenv("TMPDIR", tmp.str().c_str(), 1);
   EXPECT_EQ(default_storage_dir(), tmp.str() + "/clusterbench-storage");
-  EXPECT_NO_THROW(check_storage_dir(config_for("")));
+  EXPECT_NO_THROW(check_storage_dir(config_for(""), kReads));
   EXPECT_TRUE(fs::is_directory(tmp.path() / "clusterbench-storage"));
   if (old) {
     ::setenv("TMPDIR", saved.c_str(), 1);
@@ -218,7 +231,7 @@ TEST(StorageFiles, AnIncompleteFileOfOursIsRewritten) {
   d.prepare_file("clusterbench-rank0.dat", 64 << 10, 5);
   fs::resize_file(dir.path() / "clusterbench-rank0.dat", 20000); // cut short, header intact
   EXPECT_EQ(d.inspect("clusterbench-rank0.dat").kind, FileKind::ours_incomplete);
-  EXPECT_NO_THROW(check_storage_dir(config_for(dir.str()))) << "still ours";
+  EXPECT_NO_THROW(check_storage_dir(config_for(dir.str()), kReads)) << "still ours";
   EXPECT_TRUE(d.prepare_file("clusterbench-rank0.dat", 64 << 10, 5));
   EXPECT_EQ(d.inspect("clusterbench-rank0.dat").kind, FileKind::ours_complete);
 }
