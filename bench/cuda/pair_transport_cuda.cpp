@@ -1,8 +1,8 @@
-// The cuda backend's transport for links/pair_bw: NCCL send/recv between the two ranks' GPUs
-// (NVLink or NVSwitch within a node; across nodes each GPU's own NIC, as NCCL's topology search
-// picks it), timed with CUDA events on the backend's stream. Across nodes every local GPU i meets
-// GPU i of the other node at once (the rails), so the node pair is measured as its NICs carry it
-// and a slow rail names the node and the GPU.
+// The cuda backend's transport for links/pair_bw and links/pair_latency: NCCL send/recv between
+// the two ranks' GPUs (NVLink or NVSwitch within a node; across nodes each GPU's own NIC, as
+// NCCL's topology search picks it), timed with CUDA events on the backend's stream. Across nodes
+// every local GPU i meets GPU i of the other node at once (the rails), so the node pair is
+// measured as its NICs carry it and a slow rail names the node and the GPU.
 #include <string>
 
 #include "cuda/cuda_backend.hpp"
@@ -53,25 +53,39 @@ public:
     for (int i = 0; i < k; ++i) {
       check_nccl(ncclGroupStart(), "ncclGroupStart");
       try {
-        if (sends) {
-          check_nccl(ncclSend(source_.get(), bytes_, ncclChar, peer, comm_.get(),
-                              backend_.stream()),
-                     "ncclSend");
-        }
-        if (receives) {
-          check_nccl(ncclRecv(destination_.get(), bytes_, ncclChar, peer, comm_.get(),
-                              backend_.stream()),
-                     "ncclRecv");
-        }
+        if (sends)
+          send_to(peer);
+        if (receives)
+          receive_from(peer);
       } catch (...) {
         ncclGroupEnd(); // a group left open would swallow this thread's next NCCL calls
         throw;
       }
       check_nccl(ncclGroupEnd(), "ncclGroupEnd");
     }
-    stop_.record(backend_.stream());
-    backend_.wait(stop_.get());
-    return cuda::elapsed_seconds(start_, stop_);
+    return stop_clock();
+  }
+
+  double ping_pong(std::pair<int, int> p, int k) override {
+    if (me_ != p.first && me_ != p.second)
+      return 0;
+    const bool initiator = me_ == p.first;
+    const int peer = initiator ? p.second : p.first;
+    cuda::DeviceScope scope(backend_.device_index());
+    start_.record(backend_.stream());
+    // Not grouped: each call is its own operation on the stream, so the responder's reply starts
+    // only once the message has arrived, and the initiator's next message once the reply has.
+    for (int i = 0; i < k; ++i) {
+      if (initiator) {
+        send_to(peer);
+        receive_from(peer);
+      } else {
+        receive_from(peer);
+        send_to(peer);
+      }
+    }
+    const double seconds = stop_clock();
+    return initiator ? seconds : 0;
   }
 
   long long check(std::pair<int, int> p, bool both_ways) override {
@@ -91,9 +105,30 @@ public:
   std::string method() const override {
     return "NCCL send/recv between the GPUs (ncclSend/ncclRecv in one group), CUDA events";
   }
+  std::string ping_pong_method() const override {
+    return std::to_string(bytes_) +
+           "-byte ping-pong of ncclSend/ncclRecv between the GPUs (each call on its own, in "
+           "stream order), CUDA events around k round trips; one NCCL kernel per send and per "
+           "receive, whose start on the GPU is part of the figure";
+  }
   bool rails() const override { return true; }
 
 private:
+  void send_to(int peer) {
+    check_nccl(ncclSend(source_.get(), bytes_, ncclChar, peer, comm_.get(), backend_.stream()),
+               "ncclSend");
+  }
+  void receive_from(int peer) {
+    check_nccl(ncclRecv(destination_.get(), bytes_, ncclChar, peer, comm_.get(), backend_.stream()),
+               "ncclRecv");
+  }
+  // The seconds since start_ was recorded, once the stream has got there.
+  double stop_clock() {
+    stop_.record(backend_.stream());
+    backend_.wait(stop_.get());
+    return cuda::elapsed_seconds(start_, stop_);
+  }
+
   cuda::CudaBackend& backend_;
   std::size_t bytes_;
   int me_;

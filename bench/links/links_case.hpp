@@ -77,16 +77,23 @@ protected:
 
 };
 
-// How a backend other than the host moves the bytes of one pair of ranks, for links/pair_bw: the
-// backend's cases register a factory (bench/cuda/pair_transport_cuda.cpp for cuda).
+// How a backend other than the host moves the bytes of one pair of ranks, for links/pair_bw and
+// links/pair_latency: the backend's cases register a factory (bench/cuda/pair_transport_cuda.cpp
+// for cuda).
 class PairTransport {
 public:
   virtual ~PairTransport() = default;
   // This rank's seconds for k operations of pair p (src -> dst, or both ways at once).
   virtual double timed(std::pair<int, int> p, int k, bool both_ways) = 0;
-  // Wrong words this rank received from the pair's other end; clears its destination.
+  // This rank's seconds for k round trips of a ping-pong p.first starts: it sends one transfer,
+  // p.second receives it and sends its own back. 0 on p.second, whose clock starts before the
+  // first message arrives, as on every rank outside the pair.
+  virtual double ping_pong(std::pair<int, int> p, int k) = 0;
+  // Wrong words this rank received from the pair's other end; clears its destination. After a
+  // ping-pong both ends received (both_ways).
   virtual long long check(std::pair<int, int> p, bool both_ways) = 0;
   virtual std::string method() const = 0;
+  virtual std::string ping_pong_method() const = 0;
   // Across nodes, every local GPU i with GPU i of the other node at once.
   virtual bool rails() const = 0;
 };

@@ -3,7 +3,9 @@
 // pair_bw (--pairs sequential: one pair at a time); across nodes per node pair. Both orders are
 // measured: the side that starts the exchange is the one whose wake-up and cache state are timed
 // first, and a rank with a busy core or a far NUMA node shows in its row, not only averaged into a
-// symmetric cell. Run once, at the largest rank count.
+// symmetric cell. On the host backend MPI's (bench/links/link_fabric.hpp); on another backend the
+// transport it registered (cuda: NCCL send/recv between the GPUs, every GPU i of a node pair with
+// GPU i at once, as pair_bw). Run once, at the largest rank count.
 #include "links/links_case.hpp"
 
 namespace cb {
@@ -20,14 +22,31 @@ public:
 
   std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {
     Record record = ctx.new_record(suite(), name(), params);
-    if (auto why = why_unsupported(ctx); !why.empty()) {
+    if (auto why = why_unsupported(ctx, true); !why.empty()) {
       CaseContext::skip(record, why);
       return {record};
     }
-    // The ping-pong uses only the window's mailboxes; the buffers are one message long.
-    LinkFabric fabric(ctx.comm, node_of_members(ctx), kMessageBytes);
+    const long long wrong_replies =
+        ctx.backend.name() == "host" ? run_on_host(ctx, record) : run_on_transport(ctx, record);
+    if (wrong_replies != 0)
+      set_check(record, wrong_replies, "replies");
+    return {record};
+  }
+
+private:
+  static constexpr std::uint64_t kMessageBytes = 8;
+
+  static PairProbe directed_probe() {
     PairProbe probe;
     probe.directed = true; // each end starts the ping-pong in turn
+    return probe;
+  }
+
+  // Each returns the wrong replies summed over the group.
+  static long long run_on_host(const CaseContext& ctx, Record& record) {
+    // The ping-pong uses only the window's mailboxes; the buffers are one message long.
+    LinkFabric fabric(ctx.comm, node_of_members(ctx), kMessageBytes);
+    PairProbe probe = directed_probe();
     // A fresh sequence per round: every rank resets its mailbox before the round's barrier.
     probe.before = [&] { fabric.reset_mailbox(); };
     probe.timed = [&](Pair p, int k) { return fabric.ping_pong(p.first, p.second, k) / 2; };
@@ -37,14 +56,29 @@ public:
     record.extra["method_intra"] = "8-byte flag ping-pong through an MPI shared-memory window";
     record.extra["method_inter"] = "8-byte MPI_Send/MPI_Recv ping-pong";
     // Through the window a wrong reply would never end the wait; over MPI each one is compared.
-    const long long wrong_replies = ctx.comm.sum(fabric.wrong_replies());
-    if (wrong_replies != 0)
-      set_check(record, wrong_replies, "replies");
-    return {record};
+    return ctx.comm.sum(fabric.wrong_replies());
   }
 
-private:
-  static constexpr std::uint64_t kMessageBytes = 8;
+  // Another backend's own messages (bench/cuda/pair_transport_cuda.cpp for cuda).
+  static long long run_on_transport(const CaseContext& ctx, Record& record) {
+    const auto transport =
+        PairTransportRegistry::instance().find(ctx.backend.name())(ctx, kMessageBytes);
+    // Each end holds the last message of the other after a round; one wrong word or more makes
+    // it a wrong reply, counted as the host counts its replies (not as words at destinations).
+    long long wrong_replies = 0;
+    PairProbe probe = directed_probe();
+    probe.before = [] {};
+    probe.timed = [&](Pair p, int k) { return transport->ping_pong(p, k) / 2; };
+    probe.check = [&](Pair p) {
+      wrong_replies += transport->check(p, true) != 0 ? 1 : 0;
+      return 0LL;
+    };
+    run_pair_test(
+        ctx, record, probe, [](double s) { return s * 1e6; }, "latency_us", transport->rails());
+    record.extra["method_intra"] = transport->ping_pong_method();
+    record.extra["method_inter"] = transport->ping_pong_method();
+    return ctx.comm.sum(wrong_replies);
+  }
 };
 
 CB_REGISTER_CASE(PairLatencyCase);
