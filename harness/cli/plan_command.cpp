@@ -61,7 +61,7 @@ int plan_main(const std::vector<std::string>& args) {
   target.nodes = nodes;
   target.gpus_per_node = per_node;
   target.counts = sweep_counts(config.gpus, uniform_layout(nodes, per_node));
-  const HardwareModel model = hardware_model_for(backend, config.plan_spec);
+  const HardwareModel model = hardware_model_for(backend, config.plan_spec, config.plan_link_bps);
   const RunPlan plan =
       plan_to_budget(plan_cases_from_registry(config), config, target, model, config.budget_s);
   if (parser.has("json")) {

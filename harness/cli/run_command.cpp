@@ -67,7 +67,7 @@ RunPlan plan_for(const RunConfig& config, const std::string& backend, const Node
   target.gpus_per_node = std::max(1, layout.ranks_on_node(0));
   target.counts = counts;
   return plan_to_budget(plan_cases_from_registry(resolved), resolved, target,
-                        hardware_model_for(backend, config.plan_spec), config.budget_s);
+                        hardware_model_for(backend, config.plan_spec, config.plan_link_bps), config.budget_s);
 }
 
 std::vector<SweepPhasePlan> sweep_plan_of(const RunPlan& plan) {

@@ -147,4 +147,44 @@ std::string join(const std::vector<std::string>& items, std::string_view sep) {
   return out;
 }
 
+double parse_link_rate(std::string_view text, std::string_view flag) {
+  const std::string allowed =
+      std::string(flag) + ": expected a rate such as 400gbit, 25gbit, 1gbit or 50GB, got " +
+      quoted(text);
+  std::size_t digits = 0;
+  while (digits < text.size() &&
+         (std::isdigit(static_cast<unsigned char>(text[digits])) || text[digits] == '.'))
+    ++digits;
+  if (digits == 0 || digits == text.size())
+    throw InputError(allowed);
+  double value = 0;
+  try {
+    value = parse_number(text.substr(0, digits), flag);
+  } catch (const InputError&) {
+    throw InputError(allowed);
+  }
+  std::string unit;
+  for (char c : text.substr(digits))
+    unit += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (unit.size() > 2 && unit.compare(unit.size() - 2, 2, "/s") == 0)
+    unit.resize(unit.size() - 2);
+  else if (unit.size() > 2 && unit.compare(unit.size() - 2, 2, "ps") == 0)
+    unit.resize(unit.size() - 2); // "gbps" as bits, the way NICs are sold
+  static const std::pair<const char*, double> units[] = {
+      {"kbit", 1e3 / 8}, {"mbit", 1e6 / 8}, {"gbit", 1e9 / 8}, {"tbit", 1e12 / 8},
+      {"gb", 1e9},       {"mb", 1e6},       {"tb", 1e12},      {"kb", 1e3}};
+  double scale = 0;
+  for (const auto& [name, factor] : units) {
+    if (unit == name)
+      scale = factor;
+  }
+  // "gbps": bits (Gb/s), as NICs are sold; "GB/s" was read above as bytes.
+  if (scale > 0 && text.find("ps") != std::string_view::npos && unit.size() == 2)
+    scale *= 0.125;
+  const double bytes = value * scale;
+  if (scale == 0 || !(bytes >= 1e6 / 8) || bytes > 1e14)
+    throw InputError(allowed);
+  return bytes;
+}
+
 } // namespace cb

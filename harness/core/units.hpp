@@ -14,6 +14,10 @@ std::uint64_t parse_size(std::string_view text, std::string_view flag);
 std::string format_size(std::uint64_t bytes);
 // A count as people write model sizes: 7e9, 7B, 1.5T, 350M (decimal multiples K, M, B/G, T).
 double parse_count(const std::string& text, const std::string& flag);
+// A link rate as NICs are sold and tools print it -> bytes per second: "400gbit", "25Gbit",
+// "100mbit" (bits, decimal: tc's units), "50GB", "12.5GB/s", "800MB" (bytes, decimal). Between
+// 1 Mbit/s and 100 TB/s; anything else throws InputError naming the flag.
+double parse_link_rate(std::string_view text, std::string_view flag);
 // A strictly parsed integer / floating-point number; the whole text must be consumed.
 long long parse_integer(std::string_view text, std::string_view flag);
 double parse_number(std::string_view text, std::string_view flag);

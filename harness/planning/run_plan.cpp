@@ -319,12 +319,21 @@ nlohmann::json plan_to_json(const RunPlan& plan, const std::vector<double>& meas
   return out;
 }
 
-HardwareModel hardware_model_for(const std::string& backend, const std::string& spec_argument) {
-  if (backend != "cuda")
-    return host_hardware_model();
-  const Spec spec = load_spec_file(resolve_spec_argument(spec_argument.empty() ? "h200-sxm"
-                                                                               : spec_argument));
-  return cuda_hardware_model(&spec);
+HardwareModel hardware_model_for(const std::string& backend, const std::string& spec_argument,
+                                 double link_bytes_per_s) {
+  HardwareModel m;
+  if (backend != "cuda") {
+    m = host_hardware_model();
+  } else {
+    const Spec spec = load_spec_file(
+        resolve_spec_argument(spec_argument.empty() ? "h200-sxm" : spec_argument));
+    m = cuda_hardware_model(&spec);
+  }
+  if (link_bytes_per_s > 0) {
+    m.inter_bw = link_bytes_per_s;
+    m.sources["inter_bw"] = "--plan-link";
+  }
+  return m;
 }
 
 } // namespace cb

@@ -110,6 +110,9 @@ nlohmann::json plan_to_json(const RunPlan& plan, const std::vector<double>& meas
 
 // The hardware model for a backend ("host" or "cuda"); `spec_argument` names a spec for cuda
 // (default h200-sxm).
-HardwareModel hardware_model_for(const std::string& backend, const std::string& spec_argument);
+// `link_bytes_per_s` > 0 (--plan-link) replaces the model's inter-node bandwidth per rank: the one
+// figure of a cluster no data sheet of the GPU gives, and the one that sets the pair rounds' time.
+HardwareModel hardware_model_for(const std::string& backend, const std::string& spec_argument,
+                                 double link_bytes_per_s = 0);
 
 } // namespace cb

@@ -43,6 +43,7 @@ struct RunConfig {
   // data-sheet figures the cuda backend's time model uses (empty = h200-sxm).
   double budget_s = 0;
   std::string plan_spec;
+  double plan_link_bps = 0; // --plan-link: inter-node bytes/s per rank the plan assumes (0: model's)
 
   bool wants_suite(const std::string& suite) const;
   bool wants_case(const std::string& suite, const std::string& name) const;

@@ -146,7 +146,10 @@ ArgParser run_argument_parser(const std::string& command) {
               "node and the job, then shorter caps); refused when even the smallest plan does not")
       .option(
           "plan-spec", "NAME|FILE",
-          "spec whose data-sheet figures the plan's time model uses on cuda (default h200-sxm)");
+          "spec whose data-sheet figures the plan's time model uses on cuda (default h200-sxm)")
+      .option("plan-link", "RATE",
+              "inter-node bandwidth per rank the plan assumes, e.g. 400gbit, 25gbit, 1gbit or "
+              "50GB (per second; default: the backend model's, host 1 GB/s, cuda 45 GB/s)");
   p.epilog(
       "Not started under MPI, run re-executes itself through mpirun with one rank per device and\n"
       "prints the command; under mpirun or srun it runs as it is; with --single-process it runs\n"
@@ -325,6 +328,8 @@ RunConfig run_config_from(const ArgParser& args) {
   if (args.has("budget"))
     c.budget_s = parse_duration(*args.get("budget"), "--budget");
   c.plan_spec = args.get_or("plan-spec", "");
+  if (args.has("plan-link"))
+    c.plan_link_bps = parse_link_rate(*args.get("plan-link"), "--plan-link");
   // Last: every axis value is checked against the cases this run selected.
   std::vector<std::unique_ptr<BenchmarkCase>> selected;
   for (auto& bc : registry.create_all()) {

@@ -61,3 +61,21 @@ TEST(ParseCount, DecimalSuffixesAsModelSizesAreWritten) {
   EXPECT_THROW(parse_count("B", "--model-params"), InputError);
   EXPECT_THROW(parse_count("7X", "--model-params"), InputError);
 }
+
+TEST(Units, LinkRatesAsNicsAreSoldAndToolsPrintThem) {
+  EXPECT_DOUBLE_EQ(parse_link_rate("400gbit", "--plan-link"), 50e9);
+  EXPECT_DOUBLE_EQ(parse_link_rate("1gbit", "--plan-link"), 125e6);
+  EXPECT_DOUBLE_EQ(parse_link_rate("100Gbps", "--plan-link"), 12.5e9);
+  EXPECT_DOUBLE_EQ(parse_link_rate("50GB", "--plan-link"), 50e9);
+  EXPECT_DOUBLE_EQ(parse_link_rate("12.5GB/s", "--plan-link"), 12.5e9);
+  EXPECT_DOUBLE_EQ(parse_link_rate("200mbit", "--plan-link"), 25e6);
+  for (const char* bad : {"", "fast", "10", "0gbit", "-1gbit", "1.2.3gbit", "10furlongs", "1kbit",
+                          "1000TB", "gbit"}) {
+    try {
+      parse_link_rate(bad, "--plan-link");
+      ADD_FAILURE() << bad;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("--plan-link: ", 0), 0u) << e.what();
+    }
+  }
+}
