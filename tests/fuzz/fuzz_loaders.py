@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Seeded mutation fuzzing of every file loader of clusterbench, through the real binary.
 
-usage: tests/fuzz/fuzz_loaders.py BINARY [--seconds S] [--seed N] [--inputs N] [--failures DIR]
+usage: tests/fuzz/fuzz_loaders.py BINARY [--seconds S] [--seed N] [--inputs N] [--replay]
+                                   [--failures DIR]
 
 Each round takes a seed from tests/fuzz/seeds/, mutates it (bit flips, truncation, nesting to a
 million levels, overflowing and out-of-range numbers, wrong types, negative/zero values, huge
@@ -15,8 +16,10 @@ the binary
   - accepts (exit 0 or 1) a results file into which a value out of the schema's bounds was put.
 The same --seed gives the same inputs. Failing inputs are kept in --failures with the command that
 reproduces them. Exit 0 when every input held, 1 otherwise. CI runs it for a bounded time (ctest
-label fuzz); by hand, give --seconds as long as you like. A binary of the asan preset
-(build-asan/bin/clusterbench) is run with its sanitizers' findings as failures.
+label fuzz); by hand, give --seconds as long as you like. --replay first hands every seed, as it
+is, to every loader that reads it (with --inputs 0 --seconds 0, only that). A binary of the asan
+preset (build-asan/bin/clusterbench) is run with its sanitizers' findings as failures: ci/asan
+replays the seeds and a short run of mutations through it.
 """
 import argparse
 import json
@@ -259,10 +262,18 @@ def judge(proc_rc, err, must_refuse):
     return None
 
 
-# A binary of the asan preset reports a finding with an exit code of its own, never 1 or 2.
+# A binary of the asan preset reports a finding with an exit code of its own, never 1 or 2, and
+# stops at the first. Options already set (ci/asan's) are kept; these come last and win.
+def _with(name, options):
+    given = os.environ.get(name, "")
+    return given + ":" + options if given else options
+
+
 SANITIZER_ENV = dict(os.environ,
-                     ASAN_OPTIONS="exitcode=86:detect_leaks=0",
-                     UBSAN_OPTIONS="halt_on_error=1:exitcode=86:print_stacktrace=1")
+                     ASAN_OPTIONS=_with("ASAN_OPTIONS", "halt_on_error=1:exitcode=86"),
+                     LSAN_OPTIONS=_with("LSAN_OPTIONS", "exitcode=86"),
+                     UBSAN_OPTIONS=_with("UBSAN_OPTIONS",
+                                         "halt_on_error=1:exitcode=86:print_stacktrace=1"))
 
 
 def run_one(cmd):
@@ -283,6 +294,8 @@ def main(argv):
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     parser.add_argument("--failures", default=None,
                         help="folder for failing inputs (default: a temporary folder, kept)")
+    parser.add_argument("--replay", action="store_true",
+                        help="first, every seed unchanged through every loader that reads it")
     parser.add_argument("--keep-slowest", default=None, metavar="FILE",
                         help="copy the input that took longest here")
     args = parser.parse_args(argv)
@@ -298,12 +311,25 @@ def main(argv):
     started = time.monotonic()
     slowest = (0.0, "")
     n = 0
-    try:
-        while time.monotonic() - started < args.seconds and (not args.inputs or n < args.inputs):
+
+    def inputs():
+        """(loader, seed name, bytes, must_refuse): the replay, then the mutations."""
+        if args.replay:
+            for loader in sorted(LOADERS):
+                for name in LOADERS[loader][0]:
+                    yield loader, name, seeds[name], False
+        mutated = 0
+        while time.monotonic() - started < args.seconds and (not args.inputs
+                                                              or mutated < args.inputs):
             loader = rng.choice(sorted(LOADERS))
-            files, build = LOADERS[loader]
-            name = rng.choice(files)
+            name = rng.choice(LOADERS[loader][0])
             data, must_refuse = mutate(rng, seeds[name])
+            mutated += 1
+            yield loader, name, data, must_refuse
+
+    try:
+        for loader, name, data, must_refuse in inputs():
+            build = LOADERS[loader][1]
             path = os.path.join(scratch, "input" + os.path.splitext(name)[1])
             with open(path, "wb") as f:
                 f.write(data)
@@ -334,7 +360,8 @@ def main(argv):
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     elapsed = time.monotonic() - started
-    print(f"fuzz: {n} inputs in {elapsed:.0f} s (seed {args.seed}), slowest {slowest[0]:.2f} s ({slowest[1]}); "
+    replayed = sum(len(files) for files, _ in LOADERS.values()) if args.replay else 0
+    print(f"fuzz: {n} inputs ({replayed} seeds replayed) in {elapsed:.0f} s (seed {args.seed}), slowest {slowest[0]:.2f} s ({slowest[1]}); "
           f"exit 0: {outcomes[0]}, exit 1: {outcomes[1]}, exit 2: {outcomes[2]}; "
           f"{len(failures)} failing")
     print("fuzz: per loader: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
