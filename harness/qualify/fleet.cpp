@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "core/stats.hpp"
 #include "qualify/record_match.hpp"
@@ -289,6 +290,24 @@ void add_finding(std::map<std::string, Suspect>& suspects, const std::string& ke
   s.worst_ratio = std::min(s.worst_ratio, ratio);
 }
 
+// A node the second pass named slow explains every link it is on: a link verdict of another
+// record that touches it (one retest of the node came out fine by chance, or its unshaped
+// direction carried a both-ways pair) is dropped, so the fleet names the node alone.
+void drop_links_of_named_nodes(std::vector<Outlier>& outliers) {
+  std::set<std::string> slow_nodes;
+  for (const auto& o : outliers) {
+    if (o.by_second_pass && o.kind == FleetKind::node && !o.who.host.empty())
+      slow_nodes.insert(o.who.host);
+  }
+  outliers.erase(std::remove_if(outliers.begin(), outliers.end(),
+                                [&](const Outlier& o) {
+                                  return o.by_second_pass && o.kind == FleetKind::link &&
+                                         (slow_nodes.count(o.who.host) ||
+                                          slow_nodes.count(o.to.host));
+                                }),
+                 outliers.end());
+}
+
 std::vector<Suspect> name_suspects(const std::vector<Outlier>& outliers) {
   std::map<std::string, Suspect> suspects;
   std::map<std::string, Suspect> link_ends;
@@ -386,6 +405,7 @@ FleetReport analyze_fleet(const ResultsFile& results, const FleetRules& rules) {
   FleetJudge judge(rules, report);
   for (std::size_t i = 0; i < results.records.size(); ++i)
     judge.judge(i, results.records[i]);
+  drop_links_of_named_nodes(report.outliers);
   report.suspects = name_suspects(report.outliers);
   return report;
 }

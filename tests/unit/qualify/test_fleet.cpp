@@ -218,6 +218,23 @@ TEST(Fleet, ASecondPassLinkIsNamedByItsHostsAndNoEndIsBlamed) {
   EXPECT_EQ(report.suspects[0].kind, FleetKind::link);
 }
 
+TEST(Fleet, ALinkOnANodeAnotherRecordNamedSlowIsTheNodesNotALinkOfItsOwn) {
+  // The one-way record names node n3; the both-ways record, where n3's unshaped direction
+  // carried half of each pair, names a link n3 <-> n6: the fleet names the node alone.
+  ResultsFile f;
+  f.records.push_back(node_pair_record(
+      nlohmann::json::array({{{"kind", "node"}, {"node", 2}, {"host", "n3"}, {"gbps", 0.016}}})));
+  f.records.push_back(node_pair_record(nlohmann::json::array(
+      {{{"kind", "link"}, {"nodes", {2, 5}}, {"hosts", {"n3", "n6"}}, {"gbps", 0.024}}})));
+  f.records.push_back(node_pair_record(nlohmann::json::array(
+      {{{"kind", "link"}, {"nodes", {0, 4}}, {"hosts", {"n1", "n5"}}, {"gbps", 0.02}}})));
+  const FleetReport report = analyze_fleet(f, FleetRules{});
+  ASSERT_EQ(report.outliers.size(), 2u);
+  EXPECT_EQ(report.outliers[0].kind, FleetKind::node);
+  EXPECT_EQ(report.outliers[1].kind, FleetKind::link); // a link between two good nodes stays
+  EXPECT_EQ(report.outliers[1].who.host, "n1");
+}
+
 TEST(Fleet, ASecondPassWithoutVerdictsNamesNothingButCountsAsJudged) {
   ResultsFile f;
   f.records.push_back(node_pair_record(nlohmann::json::array()));
