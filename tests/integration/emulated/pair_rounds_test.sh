@@ -57,9 +57,18 @@ PY
 }
 
 # qualify_named FILE: the outliers qualify names, as "kind host" lines, and the fleet's verdict.
+# Judged on the one-way record: on these 2 cores the both-ways transfers of 6 ranks are CPU-bound
+# and come out at two levels between equal nodes, so their second pass names noise (both records
+# are still checked for their schedule above).
 qualify_named() {
   local rc=0
-  "$bin" qualify "$1" --spec host-cpu --json >"$work/q.json" 2>"$work/q.err" || rc=$?
+  python3 - "$1" "$work/uni.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["records"] = [r for r in d["records"] if r["params"].get("direction") == "uni"]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+  "$bin" qualify "$work/uni.json" --spec host-cpu --json >"$work/q.json" 2>"$work/q.err" || rc=$?
   [[ $rc -le 1 ]] || { cat "$work/q.err"; fail "qualify exit $rc"; }
   python3 - "$work/q.json" <<'PY'
 import json, sys
@@ -77,7 +86,7 @@ check_schedule "$work/slow.json"
 got=$(qualify_named "$work/slow.json")
 echo "one node at a third of the rate: qualify says $got"
 [[ $got == "FAIL | node cbnode3" ]] || fail "expected the fleet to FAIL naming node cbnode3 alone, got: $got"
-"$bin" qualify "$work/slow.json" --spec host-cpu >"$work/q.txt" || true
+"$bin" qualify "$work/uni.json" --spec host-cpu >"$work/q.txt" || true
 grep -E '^  node cbnode3: retested' "$work/q.txt" || fail "the text report does not name node cbnode3"
 
 up 6 --rate 400mbit
