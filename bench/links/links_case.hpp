@@ -96,6 +96,10 @@ public:
   virtual std::string ping_pong_method() const = 0;
   // Across nodes, every local GPU i with GPU i of the other node at once.
   virtual bool rails() const = 0;
+  // Whether pair_latency starts each pair's ping-pong from both ends in turn: worth it where a
+  // host thread wakes up to answer (its wake-up is timed on one side only), not where both ends
+  // are kernels already queued on their streams.
+  virtual bool ping_pong_both_orders() const { return true; }
 };
 
 class PairTransportRegistry {

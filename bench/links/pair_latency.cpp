@@ -5,7 +5,9 @@
 // first, and a rank with a busy core or a far NUMA node shows in its row, not only averaged into a
 // symmetric cell. On the host backend MPI's (bench/links/link_fabric.hpp); on another backend the
 // transport it registered (cuda: NCCL send/recv between the GPUs, every GPU i of a node pair with
-// GPU i at once, as pair_bw). Run once, at the largest rank count.
+// GPU i at once, as pair_bw; one order per pair, as its answering side is a kernel already in its
+// stream, not a thread to wake: PairTransport::ping_pong_both_orders). Run once, at the largest
+// rank count.
 #include "links/links_case.hpp"
 
 namespace cb {
@@ -36,9 +38,9 @@ public:
 private:
   static constexpr std::uint64_t kMessageBytes = 8;
 
-  static PairProbe directed_probe() {
+  static PairProbe directed_probe(bool both_orders = true) {
     PairProbe probe;
-    probe.directed = true; // each end starts the ping-pong in turn
+    probe.directed = both_orders; // each end starts the ping-pong in turn
     return probe;
   }
 
@@ -66,7 +68,7 @@ private:
     // Each end holds the last message of the other after a round; one wrong word or more makes
     // it a wrong reply, counted as the host counts its replies (not as words at destinations).
     long long wrong_replies = 0;
-    PairProbe probe = directed_probe();
+    PairProbe probe = directed_probe(transport->ping_pong_both_orders());
     probe.before = [] {};
     probe.timed = [&](Pair p, int k) { return transport->ping_pong(p, k) / 2; };
     probe.check = [&](Pair p) {

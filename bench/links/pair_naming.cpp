@@ -118,11 +118,22 @@ PairNaming::PairNaming(int members, std::vector<PairFigure> figures, PairRule ru
   for (std::size_t s : suspects_)
     suspect_set.emplace(std::min(figures_[s].a, figures_[s].b),
                         std::max(figures_[s].a, figures_[s].b));
-  std::size_t next = 0;
+  // The ends with the most suspect pairs first: the likeliest to be named get the first rounds
+  // when the cap leaves some out.
+  std::vector<int> ends;
   for (int m = 0; m < members; ++m) {
-    if (!is_end[static_cast<std::size_t>(m)] || good_members.empty())
-      continue;
-    auto& mine = retests_of_member_[static_cast<std::size_t>(m)];
+    if (is_end[static_cast<std::size_t>(m)])
+      ends.push_back(m);
+  }
+  std::stable_sort(ends.begin(), ends.end(), [&](int x, int y) {
+    return suspect_of[static_cast<std::size_t>(x)] > suspect_of[static_cast<std::size_t>(y)];
+  });
+  std::vector<std::vector<std::size_t>> candidates_of(static_cast<std::size_t>(members));
+  std::size_t next = 0;
+  for (int m : ends) {
+    if (good_members.empty())
+      break;
+    auto& mine = candidates_of[static_cast<std::size_t>(m)];
     for (const bool allow_suspect : {false, true}) {
       for (std::size_t tried = 0; tried < good_members.size() && mine.size() < kPartners; ++tried) {
         const int partner = good_members[(next + tried) % good_members.size()];
@@ -138,6 +149,22 @@ PairNaming::PairNaming(int members, std::vector<PairFigure> figures, PairRule ru
       }
     }
   }
+  // Packed into at most kMaxRetestRounds rounds, then kept in round order.
+  std::vector<MemberPair> candidate_pairs;
+  for (const auto& e : end_retests_)
+    candidate_pairs.emplace_back(e.member, e.partner);
+  const auto rounds = pack_into_rounds(candidate_pairs, members, kMaxRetestRounds);
+  std::vector<EndRetest> kept;
+  for (const auto& round : rounds) {
+    end_rounds_.emplace_back();
+    for (std::size_t i : round) {
+      end_rounds_.back().push_back(kept.size());
+      retests_of_member_[static_cast<std::size_t>(end_retests_[i].member)].push_back(kept.size());
+      kept.push_back(end_retests_[i]);
+    }
+  }
+  beyond_cap_.end_retests = end_retests_.size() - kept.size();
+  end_retests_ = std::move(kept);
 }
 
 bool PairNaming::member_slow(int member) const {
@@ -159,15 +186,40 @@ void PairNaming::record_end_retests(const std::vector<double>& values) {
   for (double v : values)
     end_slow_.push_back(outside(v));
   stage1_done_ = true;
-  pair_retests_.clear();
+  std::vector<std::size_t> candidates; // into figures_
   for (std::size_t s : suspects_) {
     const auto& f = figures_[s];
     if (retests_of_member_[static_cast<std::size_t>(f.a)].empty() ||
         retests_of_member_[static_cast<std::size_t>(f.b)].empty())
       continue;
     if (!member_slow(f.a) && !member_slow(f.b))
-      pair_retests_.emplace_back(std::min(f.a, f.b), std::max(f.a, f.b));
+      candidates.push_back(s);
   }
+  // The worst pairs first.
+  std::stable_sort(candidates.begin(), candidates.end(), [&](std::size_t x, std::size_t y) {
+    return rule_.lower_is_better ? figures_[x].value > figures_[y].value
+                                 : figures_[x].value < figures_[y].value;
+  });
+  std::vector<MemberPair> pairs;
+  for (std::size_t s : candidates)
+    pairs.emplace_back(std::min(figures_[s].a, figures_[s].b), std::max(figures_[s].a, figures_[s].b));
+  pair_retests_.clear();
+  pair_rounds_.clear();
+  pair_alone_ = pairs.size() <= kMaxAloneRetests;
+  if (pair_alone_) {
+    for (std::size_t i = 0; i < pairs.size(); ++i)
+      pair_rounds_.push_back({i});
+    pair_retests_ = std::move(pairs);
+  } else {
+    for (const auto& round : pack_into_rounds(pairs, members_, kMaxRetestRounds)) {
+      pair_rounds_.emplace_back();
+      for (std::size_t i : round) {
+        pair_rounds_.back().push_back(pair_retests_.size());
+        pair_retests_.push_back(pairs[i]);
+      }
+    }
+  }
+  beyond_cap_.pair_retests = candidates.size() - pair_retests_.size();
 }
 
 void PairNaming::record_pair_retests(const std::vector<double>& values) {

@@ -10,16 +10,23 @@
 // are suspect (a good member's suspect pairs are the ones it shares with bad members). A member
 // that is not good and whose retests all stay outside the tolerance is named (a good member slow
 // only in its retests met noise: most of its own pairs passed). A suspect pair both of whose ends
-// pass is measured again alone, free of a round's congestion: still outside, the link between
-// them (cable, switch port) is named; inside, it was transient and is cleared. Ends without any
-// good partner (more than half the fleet suspect, or too few members) leave their pairs
-// unresolved, and the record says so.
+// pass is measured again, alone when they are few (free of a round's congestion) and else packed
+// into rounds of their own: still outside, the link between them (cable, switch port) is named;
+// inside, it was transient and is cleared. Ends without any good partner (more than half the
+// fleet suspect, or too few members) leave their pairs unresolved, and the record says so.
+//
+// Bounded at any size: each stage runs at most kMaxRetestRounds rounds, whatever the fleet. A
+// noisy fleet of 1,024 nodes can have tens of thousands of suspect pairs; measured one at a time
+// they would take longer than the first pass. The retests most likely to name something go first
+// (the ends with the most suspect pairs, the worst pairs), and those beyond the cap leave their
+// pairs unresolved, counted in beyond_cap().
 //
 // Pure: the case measures, this decides, so the rule is unit-tested on synthetic fleets.
 #include <string>
 #include <vector>
 
 #include "links/pair_schedule.hpp"
+#include "runtime/second_pass_limit.hpp"
 
 namespace cb {
 
@@ -64,11 +71,17 @@ public:
   const std::vector<std::size_t>& suspects() const { return suspects_; }
   bool good(int member) const { return good_[static_cast<std::size_t>(member)]; }
 
+  // The most rounds either stage measures, and the most pair retests measured one at a time.
+  static constexpr std::size_t kMaxRetestRounds = kSecondPassMaxRoundsPerStage;
+  static constexpr std::size_t kMaxAloneRetests = kMaxRetestRounds;
+
   // Stage 1: each distinct end of a suspect pair against up to kPartners good partners (fewer
   // where the fleet has fewer). One retest alone could be one noisy measurement; a member is
   // slow when every one of its retests is outside the tolerance.
   static constexpr std::size_t kPartners = 2;
+  // In round order: end_rounds() holds, per round, indices into end_retests(), no member twice.
   const std::vector<EndRetest>& end_retests() const { return end_retests_; }
+  const std::vector<std::vector<std::size_t>>& end_rounds() const { return end_rounds_; }
   // Their figures, in the order of end_retests().
   void record_end_retests(const std::vector<double>& values);
   bool end_slow(std::size_t retest) const { return end_slow_.at(retest); }
@@ -76,12 +89,21 @@ public:
   bool member_slow(int member) const; // after stage 1
 
   // Stage 2 (after stage 1): suspect pairs neither of whose ends was found slow and both of whose
-  // ends were retested.
+  // ends were retested, worst first; pair_rounds() as end_rounds(): one pair per round when they
+  // are at most kMaxAloneRetests (pair_retests_alone()), else packed.
   const std::vector<MemberPair>& pair_retests() const { return pair_retests_; }
+  const std::vector<std::vector<std::size_t>>& pair_rounds() const { return pair_rounds_; }
+  bool pair_retests_alone() const { return pair_alone_; }
   void record_pair_retests(const std::vector<double>& values);
   const std::vector<double>& pair_retest_values() const { return pair_values_; }
 
   PairVerdicts verdicts() const;
+
+  // Retests left out by the round cap: of ends (stage 1) and of pairs (stage 2).
+  struct BeyondCap {
+    std::size_t end_retests = 0, pair_retests = 0;
+  };
+  BeyondCap beyond_cap() const { return beyond_cap_; }
 
   // Above this robust relative spread of the fleet's pairs (1.4826 MAD / median) the fraction
   // rule alone would name noise, so a pair must also be a robust-z outlier.
@@ -100,6 +122,9 @@ private:
   std::vector<std::size_t> suspects_;
   std::vector<bool> good_;
   std::vector<EndRetest> end_retests_;
+  std::vector<std::vector<std::size_t>> end_rounds_, pair_rounds_;
+  bool pair_alone_ = true;
+  BeyondCap beyond_cap_;
   std::vector<bool> end_slow_;
   std::vector<double> end_values_;
   std::vector<std::vector<std::size_t>> retests_of_member_; // indices into end_retests_

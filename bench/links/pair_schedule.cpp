@@ -143,8 +143,8 @@ std::vector<MemberPair> PairTiers::all_inter() const {
   return out;
 }
 
-std::vector<std::vector<std::size_t>> pack_into_rounds(const std::vector<MemberPair>& pairs,
-                                                       int members) {
+std::vector<std::vector<std::size_t>>
+pack_into_rounds(const std::vector<MemberPair>& pairs, int members, std::size_t max_rounds) {
   std::vector<std::vector<std::size_t>> rounds;
   std::vector<std::vector<bool>> busy; // busy[r][member]
   for (std::size_t i = 0; i < pairs.size(); ++i) {
@@ -156,6 +156,8 @@ std::vector<std::vector<std::size_t>> pack_into_rounds(const std::vector<MemberP
            (busy[r][static_cast<std::size_t>(a)] || busy[r][static_cast<std::size_t>(b)]))
       ++r;
     if (r == rounds.size()) {
+      if (r >= max_rounds)
+        continue; // beyond the cap
       rounds.emplace_back();
       busy.emplace_back(static_cast<std::size_t>(members), false);
     }

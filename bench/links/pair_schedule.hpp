@@ -56,9 +56,12 @@ private:
   std::vector<int> index_of_rank_;
 };
 
-// Retests that must be measured at once, packed greedily into rounds in which no member is twice:
-// element r of the result holds the indices into `pairs` of round r.
-std::vector<std::vector<std::size_t>> pack_into_rounds(const std::vector<MemberPair>& pairs,
-                                                       int members);
+// Retests that must be measured at once, packed greedily (in list order, so the first pairs get
+// the first rounds) into rounds in which no member is twice: element r of the result holds the
+// indices into `pairs` of round r. With max_rounds, a pair that fits in none of the first
+// max_rounds rounds is left out.
+std::vector<std::vector<std::size_t>>
+pack_into_rounds(const std::vector<MemberPair>& pairs, int members,
+                 std::size_t max_rounds = static_cast<std::size_t>(-1));
 
 } // namespace cb

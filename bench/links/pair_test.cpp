@@ -21,22 +21,38 @@ namespace {
 
 using Pair = std::pair<int, int>;
 
-// Every rank gets rank 0's list of pairs.
-std::vector<Pair> broadcast_pairs(const Communicator& comm, std::vector<Pair> pairs) {
-  const int n = comm.broadcast_int(static_cast<int>(pairs.size()));
-  std::vector<int> flat;
-  for (const auto& [a, b] : pairs) {
-    flat.push_back(a);
-    flat.push_back(b);
+// Retests to measure: node pairs, and per round the indices of its pairs (no node twice).
+struct Retests {
+  std::vector<Pair> pairs;
+  std::vector<std::vector<std::size_t>> rounds;
+};
+
+// Every rank gets rank 0's retests, as (a, b, round) per pair.
+Retests broadcast_retests(const Communicator& comm, const Retests& on_root) {
+  std::vector<int> round_of(on_root.pairs.size(), 0);
+  for (std::size_t r = 0; r < on_root.rounds.size(); ++r) {
+    for (std::size_t i : on_root.rounds[r])
+      round_of[i] = static_cast<int>(r);
   }
-  flat.resize(static_cast<std::size_t>(2 * n));
+  const int n = comm.broadcast_int(static_cast<int>(on_root.pairs.size()));
+  const int rounds = comm.broadcast_int(static_cast<int>(on_root.rounds.size()));
+  std::vector<int> flat;
+  for (std::size_t i = 0; i < on_root.pairs.size(); ++i) {
+    flat.push_back(on_root.pairs[i].first);
+    flat.push_back(on_root.pairs[i].second);
+    flat.push_back(round_of[i]);
+  }
+  flat.resize(static_cast<std::size_t>(3 * n));
   if (n > 0)
     comm.broadcast(flat.data(), static_cast<int>(flat.size() * sizeof(int)));
-  pairs.clear();
-  for (int i = 0; i < n; ++i)
-    pairs.emplace_back(flat[static_cast<std::size_t>(2 * i)],
-                       flat[static_cast<std::size_t>(2 * i + 1)]);
-  return pairs;
+  Retests out;
+  out.rounds.resize(static_cast<std::size_t>(rounds));
+  for (int i = 0; i < n; ++i) {
+    const auto at = [&](int k) { return flat[static_cast<std::size_t>(3 * i + k)]; };
+    out.pairs.emplace_back(at(0), at(1));
+    out.rounds.at(static_cast<std::size_t>(at(2))).push_back(static_cast<std::size_t>(i));
+  }
+  return out;
 }
 
 // The worse of two figures of one pair (its two directions).
@@ -197,17 +213,12 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
   long long retest_wrong = 0;
   int retest_capped = 0;
   std::vector<Pair> worst_rank_pair; // rank 0: the slowest rail of each node pair of a retest
-  // Measures node pairs (rank 0's list, broadcast) packed into rounds, or each alone; rank 0 gets
-  // their figures.
-  auto retest = [&](std::vector<Pair> node_pairs, bool alone) {
-    node_pairs = broadcast_pairs(ctx.comm, std::move(node_pairs));
-    std::vector<std::vector<std::size_t>> packed;
-    if (alone) {
-      for (std::size_t i = 0; i < node_pairs.size(); ++i)
-        packed.push_back({i});
-    } else {
-      packed = pack_into_rounds(node_pairs, tiers.nodes());
-    }
+  int retest_rounds_measured = 0;
+  // Measures rank 0's retests (broadcast) in their rounds; rank 0 gets their figures.
+  auto retest = [&](const Retests& on_root) {
+    const Retests plan = broadcast_retests(ctx.comm, on_root);
+    const std::vector<Pair>& node_pairs = plan.pairs;
+    const auto& packed = plan.rounds;
     const PairTimes t = measure_rounds(
         ctx, static_cast<int>(packed.size()),
         [&](int r) {
@@ -222,6 +233,7 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
         probe, track("retest", static_cast<int>(packed.size())));
     retest_wrong += t.wrong;
     retest_capped += t.capped;
+    retest_rounds_measured += static_cast<int>(packed.size()) * (probe.directed ? 2 : 1);
     std::vector<double> values(node_pairs.size(), 0);
     worst_rank_pair.assign(node_pairs.size(), Pair{-1, -1});
     if (!root)
@@ -248,23 +260,26 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
   };
   std::vector<Pair> end_worst;
   if (multi_node) {
-    std::vector<Pair> ends;
+    // The ends against their partners: many at scale (a slow node and each of its partners), so
+    // packed into rounds (at most PairNaming::kMaxRetestRounds).
+    Retests ends;
     if (root) {
       for (const auto& e : naming->end_retests())
-        ends.emplace_back(e.member, e.partner);
+        ends.pairs.emplace_back(e.member, e.partner);
+      ends.rounds = naming->end_rounds();
     }
-    // The ends against their partners: many at scale (a slow node and each of its partners), so
-    // packed into rounds.
-    const std::vector<double> end_values = retest(ends, false);
+    const std::vector<double> end_values = retest(ends);
     end_worst = worst_rank_pair;
     if (root)
       naming->record_end_retests(end_values);
-    std::vector<Pair> again;
-    if (root)
-      again = naming->pair_retests();
-    // A link is named only by its own pair measured alone, free of the congestion of a round:
-    // these are few (suspect pairs both of whose ends passed).
-    const std::vector<double> pair_values = retest(again, true);
+    // A link is named only by its own pair measured again: alone, free of the congestion of a
+    // round, when they are few (suspect pairs both of whose ends passed), else in rounds.
+    Retests again;
+    if (root) {
+      again.pairs = naming->pair_retests();
+      again.rounds = naming->pair_rounds();
+    }
+    const std::vector<double> pair_values = retest(again);
     if (root)
       naming->record_pair_retests(pair_values);
   }
@@ -459,6 +474,12 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
     again.push_back({{"nodes", {a, b}}, {metric, naming->pair_retest_values()[i]}});
   }
   pass["pair_retests"] = std::move(again);
+  pass["pair_retests_measured"] = naming->pair_retests_alone() ? "alone" : "in rounds";
+  // What the second pass cost, in measured (sub-)rounds, and what its cap left out.
+  pass["retest_rounds"] = retest_rounds_measured;
+  pass["max_rounds_per_stage"] = PairNaming::kMaxRetestRounds;
+  pass["beyond_cap"] = {{"end_retests", naming->beyond_cap().end_retests},
+                        {"pair_retests", naming->beyond_cap().pair_retests}};
   const PairVerdicts v = naming->verdicts();
   nlohmann::json verdicts = nlohmann::json::array();
   for (int node : v.nodes) {

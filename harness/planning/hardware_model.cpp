@@ -46,10 +46,20 @@ HardwareModel host_hardware_model() {
   m.sync_step_intra_s = 1e-6;
   m.sync_step_inter_s = 40e-6;
   // Measured with ci/plan-vs-measured on the project's 2-core VM: 20-70 ms per collective record
-  // outside its sampling (allocation, fills, verification, the fsync'd results write), ~0.4 s per
-  // links record (its fabric), 0.3-0.6 s per storage record (the file written and evicted).
+  // outside its sampling (allocation, fills, verification, the fsync'd results write), 0.3-0.6 s
+  // per storage record (the file written and evicted). A links record's fabric (8 MiB buffers,
+  // the shared-memory window) on 6 emulated nodes, idle: ring_bw's phase minus its three
+  // link-bound transfers left 0.01-0.16 s at 100-300 Mbit/s (0.4 s was seen under load 9).
   m.record_setup_s = 40e-3;
-  m.links_setup_s = 0.4;
+  m.links_setup_s = 0.06;
+  // MPI over TCP moves a pair's two directions over one connection, whose rendezvous messages
+  // queue behind the bulk data: on 6 emulated nodes at 100 and 300 Mbit/s the both-ways sum was
+  // 1.00x one direction's rate (0.0120 vs 0.0120 GB/s, 0.0360 vs 0.0358), while a ring (each
+  // node sending to one neighbour and receiving from the other) kept the full rate each way.
+  m.inter_both_ways_share = 0.5;
+  // 8-byte ping-pongs across emulated nodes: of each run's 10 sub-rounds, 4-8 reached the 2 %
+  // target within ~10 samples when idle, the others ran to the cap (fewer converge under load).
+  m.ping_pong_converge_share = 0.5;
   m.storage_setup_s = 0.3;
   // Ranks sharing a few cores with the OS rarely reach a 1-2 % spread below ~1 ms per operation:
   // on that VM nearly every collective record of the quick sweep ended noisy. They are planned to
@@ -103,6 +113,10 @@ HardwareModel cuda_hardware_model(const Spec* spec) {
   m.links_setup_s = 50e-3;
   m.storage_setup_s = 0.1;
   m.launch_bound_s = 50e-6;
+  // bench/cuda/pair_transport_cuda.cpp: one order per GPU pair. No GPU measurement of how many
+  // ping-pong rounds converge yet: every one is planned to settle or reach the cap.
+  m.ping_pong_both_orders = false;
+  m.ping_pong_converge_share = 0;
   return m;
 }
 

@@ -34,6 +34,15 @@ struct HardwareModel {
   double sync_step_inter_s = 0;
   double record_setup_s = 0; // buffers, fills, verification and the results write, per record
   double links_setup_s = 0;  // a links record's own set-up (its fabric of buffers and peers)
+  // Each direction's share of one direction's rate when a node pair moves both ways at once
+  // (pair_bw direction=bi across nodes): 1 for full-duplex links and transports.
+  double inter_both_ways_share = 1;
+  // The share of launch-bound ping-pong rounds (pair_latency) that reach the cv target within
+  // their first samples; the others run until their spread settles or the cap.
+  double ping_pong_converge_share = 0;
+  // Whether the ping-pong of a pair is started from each end in turn (two measurements per round,
+  // as the backend's pair_latency does), or once.
+  bool ping_pong_both_orders = true;
   double storage_setup_s = 0; // a storage record's own: create, write, sync and evict the file
   // Operations shorter than this are launch-bound: their spread is expected to settle above the
   // target rather than converge (engine.hpp, the settle rule), so they are planned to run until

@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "core/duration.hpp"
+#include "runtime/second_pass_limit.hpp"
 
 namespace cb {
 
@@ -39,6 +40,12 @@ void print_plan(std::ostream& out, const RunPlan& plan) {
   if (plan.inter_pair_rounds > 0 || plan.intra_pair_rounds > 0) {
     out << "# pair rounds: " << plan.inter_pair_rounds << " between nodes (node pairs), "
         << plan.intra_pair_rounds << " within a node (GPU pairs)\n";
+  }
+  if (plan.second_pass_max_s > 0) {
+    out << "# second pass of the pair tests: only for suspect pairs (a healthy fleet needs none), "
+           "at most "
+        << kSecondPassMaxRoundsPerStage << " rounds per stage: up to "
+        << format_budget(plan.second_pass_max_s) << " more (in the worst case)\n";
   }
   if (plan.budget_s > 0)
     out << "# budget: " << format_budget(plan.budget_s) << "\n";

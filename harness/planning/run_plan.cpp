@@ -11,6 +11,7 @@
 #include "qualify/spec.hpp"
 #include "qualify/spec_locator.hpp"
 #include "runtime/case.hpp"
+#include "runtime/second_pass_limit.hpp"
 
 namespace cb {
 
@@ -157,7 +158,12 @@ void plan_pair_phase(Phase& phase, const PlanCase& c, const PlanTarget& t, const
   within.nodes = 1;
   for (std::size_t i = 0; i < c.instances.size(); ++i) {
     const auto& params = c.instances[i];
-    const int passes = params.value("direction", "") == "uni" ? 2 : 1;
+    // One engine measurement per round, two for a directed test (one-way bandwidth, and the
+    // ping-pong started from each end in turn).
+    const bool ping_pong = c.name == "pair_latency";
+    const int passes =
+        (ping_pong && model.ping_pong_both_orders) || params.value("direction", "") == "uni" ? 2
+                                                                                           : 1;
     PlannedInstance pi;
     pi.index = i;
     pi.params = params;
@@ -166,15 +172,34 @@ void plan_pair_phase(Phase& phase, const PlanCase& c, const PlanTarget& t, const
     pi.op_s = inter > 0 ? op_across : op_within;
     pi.launch_bound = pi.op_s < model.launch_bound_s;
     pi.measure = settings_at(config.measure, level, pi.launch_bound);
-    const RecordEstimate a = estimate_measurement(op_across, sync, pi.measure, pi.launch_bound);
-    const RecordEstimate w = estimate_measurement(op_within, sync, pi.measure, pi.launch_bound);
+    // Launch-bound ping-pongs: a share converges at once, the rest settles or hits the cap.
+    const double converge = ping_pong && pi.launch_bound ? model.ping_pong_converge_share : 0.0;
+    auto expected = [&](double op) {
+      RecordEstimate e = estimate_measurement(op, sync, pi.measure, pi.launch_bound);
+      if (converge > 0) {
+        const RecordEstimate at_once = estimate_measurement(op, sync, pi.measure, false);
+        e.seconds = converge * at_once.seconds + (1 - converge) * e.seconds;
+        e.expect = at_once.expect + " or " + e.expect;
+      }
+      return e;
+    };
+    const RecordEstimate a = expected(op_across);
+    const RecordEstimate w = expected(op_within);
     pi.expect = inter > 0 ? a.expect : w.expect;
     const double setup =
         model.record_setup_s + setup_seconds(c.suite, c.name, params, whole, model);
     pi.estimate_s = setup + passes * (inter * a.seconds + intra * w.seconds);
+    const double across_at_cap = worst_case(op_across, sync, pi.measure);
+    // The second pass retests node pairs across nodes only.
+    const double second_pass =
+        inter > 0 ? passes * static_cast<double>(kSecondPassStages * kSecondPassMaxRoundsPerStage) *
+                        across_at_cap
+                  : 0.0;
+    phase.second_pass_max_s += second_pass;
     phase.worst_case_s += setup +
-                          passes * (inter * worst_case(op_across, sync, pi.measure) +
-                                    intra * worst_case(op_within, sync, pi.measure));
+                          passes * (inter * across_at_cap +
+                                    intra * worst_case(op_within, sync, pi.measure)) +
+                          second_pass;
     phase.pair_rounds += passes * (inter + intra);
     phase.estimate_s += pi.estimate_s;
     phase.records += 1;
@@ -236,6 +261,7 @@ RunPlan make_plan(const std::vector<PlanCase>& cases, const RunConfig& config,
       }
       plan.total_s += phase.estimate_s;
       plan.worst_case_s += phase.worst_case_s;
+      plan.second_pass_max_s += phase.second_pass_max_s;
       plan.phases.push_back(std::move(phase));
     }
   }
@@ -274,6 +300,8 @@ nlohmann::json plan_to_json(const RunPlan& plan, const std::vector<double>& meas
                      {"worst_case_s", p.worst_case_s}};
     if (p.pair_rounds > 0)
       j["pair_rounds"] = p.pair_rounds;
+    if (p.second_pass_max_s > 0)
+      j["second_pass_max_s"] = p.second_pass_max_s;
     if (p.thinned) {
       nlohmann::json sizes = nlohmann::json::array();
       for (const auto& pi : p.instances) {
@@ -298,6 +326,8 @@ nlohmann::json plan_to_json(const RunPlan& plan, const std::vector<double>& meas
   nlohmann::json out{{"phases", std::move(phases)},
                      {"total_s", plan.total_s},
                      {"worst_case_s", plan.worst_case_s},
+                     {"second_pass_max_s", plan.second_pass_max_s},
+                     {"second_pass_max_rounds_per_stage", kSecondPassMaxRoundsPerStage},
                      {"pair_rounds", plan.inter_pair_rounds},
                      {"intra_node_pair_rounds", plan.intra_pair_rounds},
                      {"records", plan.records()},

@@ -65,6 +65,8 @@ double links_seconds(const std::string& name, const nlohmann::json& params,
   const double step = inter ? m.alpha_inter_s : m.alpha_intra_s;
   if (name == "pair_latency")
     return 2 * (step + m.alpha_launch_s);
+  if (name == "pair_bw" && inter && text(params, "direction") == "bi")
+    return step + bytes / (link_bw * m.inter_both_ways_share); // bytes each way
   if (name == "host_to_device" || name == "device_to_host")
     return bytes / m.host_link_bw;
   if (name == "device_local_copy")

@@ -139,3 +139,63 @@ TEST(RunPlan, JsonHasPhasesTotalAndPairRounds) {
   EXPECT_NEAR(j["phases"][0]["measured_over_planned"].get<double>(), 2.0, 1e-9);
   EXPECT_FALSE(j["phases"][1].contains("measured_s"));
 }
+
+namespace {
+
+// The links suite's pair phases on `nodes` nodes of one rank each, host backend, --quick.
+RunPlan host_links_plan(int nodes) {
+  RunConfig config;
+  config.backend = "host";
+  config.quick = true;
+  config.measure = quick_measure_settings();
+  config.suites = {"links"};
+  PlanTarget t;
+  t.nodes = nodes;
+  t.gpus_per_node = 1;
+  t.counts = {nodes};
+  return make_plan(plan_cases_from_registry(config), config, t,
+                   hardware_model_for("host", "", 100e6 / 8), 0);
+}
+
+} // namespace
+
+TEST(RunPlan, PingPongRoundsAreCountedAsTheBackendMeasuresThem) {
+  // The host starts each ping-pong from both ends (two sub-rounds a round), cuda once per pair.
+  const RunPlan host_plan = host_links_plan(6);
+  const Phase* host = host_plan.find("links", "pair_latency", 6);
+  ASSERT_NE(host, nullptr);
+  EXPECT_EQ(host->pair_rounds, 2 * 5);
+  const RunPlan cuda_plan = default_plan(16);
+  const Phase* cuda = cuda_plan.find("links", "pair_latency", 128);
+  ASSERT_NE(cuda, nullptr);
+  EXPECT_EQ(cuda->pair_rounds, 15 + 7);
+}
+
+TEST(RunPlan, BothWaysAcrossHostNodesSharesTheConnection) {
+  // MPI over one TCP connection moves the two directions one after the other: a both-ways round
+  // takes as long as the two one-way sub-rounds of a round together.
+  const RunPlan plan = host_links_plan(6);
+  const Phase* p = plan.find("links", "pair_bw", 6);
+  ASSERT_NE(p, nullptr);
+  ASSERT_EQ(p->instances.size(), 2u);
+  double uni = 0, bi = 0;
+  for (const auto& pi : p->instances)
+    (pi.params.value("direction", "") == "uni" ? uni : bi) = pi.op_s;
+  ASSERT_GT(uni, 0) << p->instances[0].params.dump();
+  EXPECT_NEAR(bi / uni, 2.0, 0.01);
+}
+
+TEST(RunPlan, TheSecondPassIsBoundedInTheWorstCaseNotInTheEstimate) {
+  const RunPlan plan = host_links_plan(6);
+  const Phase* p = plan.find("links", "pair_bw", 6);
+  ASSERT_NE(p, nullptr);
+  EXPECT_GT(p->second_pass_max_s, 0);
+  EXPECT_GE(p->worst_case_s, p->estimate_s + p->second_pass_max_s);
+  EXPECT_EQ(plan_to_json(plan).at("second_pass_max_s").get<double>(), plan.second_pass_max_s);
+  // Within one node there is no second pass.
+  const RunPlan one = host_links_plan(1);
+  EXPECT_EQ(one.second_pass_max_s, 0);
+  // At 1,024 nodes the bound is the same number of rounds: it does not grow with the fleet.
+  const double small = plan.second_pass_max_s;
+  EXPECT_NEAR(host_links_plan(1024).second_pass_max_s / small, 1.0, 0.05);
+}
