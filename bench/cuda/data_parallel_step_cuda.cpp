@@ -38,6 +38,7 @@
 #include "cuda/cuda_handles.hpp"
 #include "cuda/device_kernels.hpp"
 #include "cuda/lt_matmul.hpp"
+#include "runtime/host_backend.hpp"
 #include "storage/storage_dir.hpp"
 #include "workload/batch_loader.hpp"
 #include "workload/bucket_plan.hpp"
@@ -527,7 +528,7 @@ private:
   long long checked_ = 0, wrong_ = 0;
 };
 
-void check_cuda_step(const RunConfig& config, int /*local_ranks*/) {
+void check_cuda_step(const RunConfig& config, int local_ranks) {
   const TransformerShape shape = transformer_shape(config);
   for (std::uint64_t bucket : step_bucket_sizes(config)) {
     const std::uint64_t buckets = bucket_count(layer_elements(shape), bucket, sizeof(float));
@@ -541,6 +542,9 @@ void check_cuda_step(const RunConfig& config, int /*local_ranks*/) {
   // One GPU per rank (the launcher refuses more ranks than GPUs): the model against one GPU.
   check_transformer_memory(shape, smallest_device_memory(),
                            input_batch_bytes(config) + kWorkspaceBytes);
+  // The batches wait in pinned host memory, a --prefetch ring per rank of this node.
+  check_input_ring_memory(local_ranks, host_memory_bytes(),
+                          input_batch_bytes(config) * static_cast<std::uint64_t>(config.prefetch));
 }
 
 nlohmann::json cuda_step_params(const RunConfig& config) {

@@ -79,6 +79,19 @@ void check_workload_memory(const WorkloadShape& shape, int local_ranks, std::uin
   }
 }
 
+void check_input_ring_memory(int local_ranks, std::uint64_t memory_bytes,
+                             std::uint64_t input_ring_bytes) {
+  if (memory_bytes == 0 || input_ring_bytes == 0)
+    return;
+  const double ranks = std::max(1, local_ranks);
+  if (static_cast<double>(input_ring_bytes) * ranks > 0.75 * static_cast<double>(memory_bytes)) {
+    throw InputError("--input-bytes-per-step: the pinned --prefetch ring of input batches needs " +
+                     gib(input_ring_bytes) + " of host memory per rank, " +
+                     std::to_string(std::max(1, local_ranks)) + " rank(s) here; this node has " +
+                     gib(memory_bytes) + ", 3/4 of it usable");
+  }
+}
+
 std::uint64_t batch_block_bytes(std::uint64_t input_bytes_per_step, std::uint64_t block_bytes) {
   if (input_bytes_per_step == 0)
     return 0;

@@ -43,6 +43,10 @@ WorkloadShape workload_shape(const RunConfig& config);
 // they cannot be used.
 void check_workload_memory(const WorkloadShape& shape, int local_ranks, std::uint64_t memory_bytes,
                            std::uint64_t input_ring_bytes);
+// A GPU step's host side: the pinned --prefetch ring of every local rank against the same 3/4 of
+// `memory_bytes` (the model lives on the GPUs). InputError naming --input-bytes-per-step.
+void check_input_ring_memory(int local_ranks, std::uint64_t memory_bytes,
+                             std::uint64_t input_ring_bytes);
 
 // The bytes each step reads per GPU: --input-bytes-per-step rounded up to whole read blocks of
 // `block_bytes` (the storage family's first --block-sizes, at most the batch itself, in 4 KiB

@@ -187,6 +187,19 @@ TEST(WorkloadShape, AModelTooLargeForMemoryNamesTheFlag) {
   }
 }
 
+TEST(WorkloadShape, AGpuStepsPinnedRingCountsEveryRankOfTheNode) {
+  EXPECT_NO_THROW(check_input_ring_memory(8, 64ull << 30, 4ull << 30)); // 32 of 48 usable GiB
+  EXPECT_NO_THROW(check_input_ring_memory(8, 64ull << 30, 0));
+  try {
+    check_input_ring_memory(8, 64ull << 30, 8ull << 30); // 64 GiB for 8 ranks
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind("--input-bytes-per-step:", 0), 0u) << what;
+    EXPECT_NE(what.find("8 rank(s) here"), std::string::npos) << what;
+  }
+}
+
 TEST(WorkloadShape, BatchesAreWholeBlocksAndTheFileHoldsAtLeastOne) {
   EXPECT_EQ(batch_bytes(0, 1 << 20), 0u);
   EXPECT_EQ(batch_block_bytes(0, 1 << 20), 0u);
