@@ -64,6 +64,7 @@ public:
       return;
     if (auto pass = r.extra.find("second_pass"); pass != r.extra.end() && pass->is_object()) {
       judge_second_pass(index, r, *pass);
+      judge_intra_matrices(index, r);
       return;
     }
     judge_ranks_and_nodes(index, r);
@@ -186,6 +187,46 @@ private:
     }
     for (const auto& [tier, links] : links_by_tier)
       judge_fleet(index, r, FleetKind::link, metric, links);
+  }
+
+  // A multi-node pair test's GPU pairs inside each node (extra.intra_matrices: per node its
+  // ranks and their rank x rank matrix): one fleet of the intra-node tier across every node, as a
+  // single node's matrix is judged, so a slow GPU or NVLink names its host and device. The
+  // second pass retests node pairs only; these links are judged by the fleet rules alone.
+  void judge_intra_matrices(std::size_t index, const Record& r) {
+    auto nodes = r.extra.find("intra_matrices");
+    if (nodes == r.extra.end() || !nodes->is_array())
+      return;
+    const std::string metric = matrix_metric(r);
+    auto endpoint = [&](const json& ranks, std::size_t i) {
+      FleetMember m;
+      m.device = static_cast<int>(i);
+      if (i < ranks.size() && ranks[i].is_number_integer()) {
+        const auto rank = ranks[i].get<long long>();
+        if (r.per_rank.is_array() && rank >= 0 && static_cast<std::size_t>(rank) < r.per_rank.size())
+          m = member_of(r.per_rank[static_cast<std::size_t>(rank)]);
+      }
+      return m;
+    };
+    std::vector<Candidate> links;
+    for (const auto& node : *nodes) {
+      if (!node.is_object())
+        continue;
+      auto matrix = node.find("matrix");
+      auto ranks = node.find("ranks");
+      if (matrix == node.end() || !matrix->is_array() || ranks == node.end() || !ranks->is_array())
+        continue;
+      for (std::size_t src = 0; src < matrix->size(); ++src) {
+        const auto& row = (*matrix)[src];
+        if (!row.is_array())
+          continue;
+        for (std::size_t dst = 0; dst < row.size(); ++dst) {
+          if (src != dst && row[dst].is_number())
+            links.push_back({endpoint(*ranks, src), endpoint(*ranks, dst), row[dst].get<double>()});
+        }
+      }
+    }
+    judge_fleet(index, r, FleetKind::link, metric, links);
   }
 
   // The rank a collective waited for, as the record names it; not a fleet of its own (the rule

@@ -235,6 +235,59 @@ TEST(Fleet, ALinkOnANodeAnotherRecordNamedSlowIsTheNodesNotALinkOfItsOwn) {
   EXPECT_EQ(report.outliers[1].who.host, "n1");
 }
 
+TEST(Fleet, TheGpuPairsInsideEachNodeOfAMultiNodePairTestAreOneFleet) {
+  // 4 nodes of 4 GPUs; the node pairs are healthy (no verdict), but GPU 1 of n3 moves its
+  // intra-node pairs at 60 %: its links are named with host and device, across all 4 nodes'
+  // 48 intra-node links.
+  const std::vector<std::string> hosts = {"n1", "n1", "n1", "n1", "n2", "n2", "n2", "n2",
+                                          "n3", "n3", "n3", "n3", "n4", "n4", "n4", "n4"};
+  Record r = test::gpu_record("links", "pair_bw", std::vector<double>(16, 300), hosts);
+  for (int i = 0; i < 16; ++i)
+    r.per_rank[static_cast<std::size_t>(i)]["device"] = i % 4;
+  r.extra["matrix_metric"] = "gbps";
+  r.extra["matrix"] = {{nullptr, 45, 45, 45}, {45, nullptr, 45, 45}, {45, 45, nullptr, 45},
+                       {45, 45, 45, nullptr}};
+  r.extra["second_pass"] = {{"metric", "gbps"}, {"reference", 45}, {"verdicts", nlohmann::json::array()}};
+  nlohmann::json nodes = nlohmann::json::array();
+  for (int node = 0; node < 4; ++node) {
+    nlohmann::json matrix = nlohmann::json::array();
+    for (int a = 0; a < 4; ++a) {
+      nlohmann::json row = nlohmann::json::array();
+      for (int b = 0; b < 4; ++b) {
+        const bool slow = node == 2 && (a == 1 || b == 1);
+        row.push_back(a == b ? nlohmann::json(nullptr) : nlohmann::json(slow ? 180.0 : 300.0 + a));
+      }
+      matrix.push_back(row);
+    }
+    nodes.push_back({{"node", node},
+                     {"host", hosts[static_cast<std::size_t>(4 * node)]},
+                     {"ranks", {4 * node, 4 * node + 1, 4 * node + 2, 4 * node + 3}},
+                     {"matrix", matrix}});
+  }
+  r.extra["intra_matrices"] = nodes;
+  ResultsFile f;
+  f.records.push_back(r);
+  const FleetReport report = analyze_fleet(f, FleetRules{});
+  ASSERT_EQ(report.outliers.size(), 6u); // GPU 1's three links out and three in
+  for (const auto& o : report.outliers) {
+    EXPECT_EQ(o.kind, FleetKind::link);
+    EXPECT_EQ(o.fleet_size, 48u);
+    EXPECT_TRUE(o.who.host == "n3" && o.to.host == "n3") << o.who.host << " " << o.to.host;
+    EXPECT_TRUE(o.who.device == 1 || o.to.device == 1);
+  }
+  ASSERT_FALSE(report.suspects.empty());
+  EXPECT_EQ(report.suspects[0].who.host, "n3");
+  EXPECT_EQ(report.suspects[0].who.device, 1);
+
+  // Healthy GPUs inside every node: nothing named.
+  for (auto& node : f.records[0].extra["intra_matrices"])
+    for (auto& row : node["matrix"])
+      for (auto& v : row)
+        if (v.is_number())
+          v = 300.0;
+  EXPECT_TRUE(analyze_fleet(f, FleetRules{}).outliers.empty());
+}
+
 TEST(Fleet, ASecondPassWithoutVerdictsNamesNothingButCountsAsJudged) {
   ResultsFile f;
   f.records.push_back(node_pair_record(nlohmann::json::array()));
