@@ -73,7 +73,10 @@ def draw_anatomy(ax, steps):
     ax.set_ylabel("step time (ms)")
     ax.set_title("step anatomy (label: utilization = compute / step)", fontsize="medium")
     ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(loc="upper left", fontsize="x-small")
+    # Headroom above the tallest bar, so the legend (in a row above the bars) hides no label.
+    tallest = max((r.metrics["step_s"] * 1e3 for r in steps), default=1.0)
+    ax.set_ylim(0, tallest * 1.3)
+    ax.legend(loc="upper center", fontsize="x-small", ncol=4)
 
 
 def draw_efficiency(ax, steps, prediction):

@@ -28,6 +28,13 @@ for results in "$@"; do
   ls "$out/plots"/*.png >/dev/null 2>&1 || fail "$results: no PNG in $out/plots"
   "$python" "$here/check_report.py" html "$out/report.html" "$out/report.md" "$out/plots" ||
     fail "$results: the HTML page does not carry the figures"
+  # A measured training step is drawn (its anatomy and efficiency) and linked.
+  if grep -q '"data_parallel_step"' "$results"; then
+    [ -s "$out/plots/step_anatomy.png" ] || fail "$results: no step_anatomy.png"
+    grep -q 'step_anatomy.png' "$out/report.md" || fail "$results: step_anatomy.png not linked"
+    grep -q 'Training step: measured against predicted' "$out/report.md" ||
+      fail "$results: no training step table"
+  fi
 
   # Without --plots the page still carries figures, drawn in a folder removed afterwards.
   "$cb" report "$results" --html "$out/alone.html" >"$out/alone.md" 2>"$out/stderr.txt" ||

@@ -92,4 +92,59 @@ TEST(StepSection, TooFewCountsEndWithOneLineNotANotePerCurve) {
       << md;
 }
 
+// The parts the model prices a step from: GEMM rate (60 GFLOP/s: 6e9 FLOP of 1e6 parameters x
+// 1000 tokens in 100 ms) and all_reduce records at 2, 4 and 8 GPUs (alpha 10 us, 5 GB/s).
+void add_parts(ResultsFile& f) {
+  f.records.push_back(make_record("compute", "gemm",
+                                  {{"dtype", "float"}, {"m", 1024}, {"n", 1024}, {"k", 1024}}, 1,
+                                  {{"gflops", 60.0}}));
+  for (int p : {2, 4, 8}) {
+    for (double bytes = 1024; bytes <= 64.0 * 1024 * 1024; bytes *= 8)
+      f.records.push_back(cb::report::test::all_reduce_record(bytes, p, 10e-6, 1.0 / 5e9));
+  }
+}
+
+TEST(StepSection, AMeasuredStepFarFromThePredictionSaysWhichTermAndExtrapolatesCalibrated) {
+  ResultsFile f;
+  add_parts(f);
+  f.records.push_back(step(1, 0.1, 0.1, 0, 0, "none"));
+  // 100 ms of exposed all-reduce where 4 MB at 5 GB/s predicts under a millisecond.
+  f.records.push_back(step(2, 0.2, 0.1, 0.1, 0, "exposed_comm"));
+  for (auto& r : f.records) {
+    if (r.suite == "workload")
+      r.metrics["input_bytes_per_step"] = 0;
+  }
+  ReportOptions o;
+  o.outlook_gpus = {2, 8};
+  const std::string md = markdown(f, o);
+  EXPECT_NE(md.find("Off by more than 15 % at 2 GPUs:** exposed all-reduce: 100.0 ms measured "
+                    "against 0.0 ms predicted"),
+            std::string::npos)
+      << md;
+  // Calibrated beyond: the 100 ms held, so 8 GPUs stay at the measured 200 ms step.
+  EXPECT_NE(md.find("|    8 |             - | 200 ms (extrapolated) |"), std::string::npos) << md;
+  EXPECT_NE(md.find("(extrapolated)"), std::string::npos) << md;
+  EXPECT_NE(md.find("**Extrapolated:** beyond 2 GPUs the prediction is calibrated by the "
+                    "measured points"),
+            std::string::npos)
+      << md;
+  const auto j = report_to_json(build_report_data(f, "r.json", [&] {
+                                  ReportOptions x = o;
+                                  x.step = default_training_step();
+                                  return x;
+                                }()),
+                                PlotSet{});
+  const auto& step_json = j["headline"]["training_step"];
+  EXPECT_NEAR(step_json["largest_error"].get<double>(), -0.5, 1e-9);
+  EXPECT_DOUBLE_EQ(step_json["calibration"]["exposed_hold_s"].get<double>(), 0.1);
+  bool extrapolated = false;
+  for (const auto& row : step_json["rows"]) {
+    if (row["gpus"] == 2) {
+      EXPECT_NEAR(row["error"].get<double>(), -0.5, 1e-9);
+    }
+    extrapolated = extrapolated || row["extrapolated"].get<bool>();
+  }
+  EXPECT_TRUE(extrapolated);
+}
+
 } // namespace
