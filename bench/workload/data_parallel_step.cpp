@@ -312,6 +312,7 @@ public:
     // (its optimizer update and hand-back to its loader after the same all-reduce).
     const StepParts parts = median_step(slowest_parts);
 
+    const double flops = runner->flops_per_step();
     for (std::size_t r = 0; r < record.per_rank.size(); ++r) {
       auto& entry = record.per_rank[r];
       const StepParts p{steps[r], computes[r], exposed[r], waits[r]};
@@ -320,8 +321,10 @@ public:
       entry["exposed_comm_s"] = p.exposed_comm_s;
       entry["input_wait_s"] = p.input_wait_s;
       entry["utilization"] = p.utilization();
+      // The GPU's own GEMM rate in the step: every rank does the same work, so the slowest GPU
+      // is the one with the lowest rate (its utilization is the highest: the others wait for it).
+      entry["gflops"] = p.compute_s > 0 ? flops / p.compute_s / 1e9 : 0.0;
     }
-    const double flops = runner->flops_per_step();
     record.metrics["step_s"] = parts.step_s;
     record.metrics["slowest_rank_step_s"] = record.stats.median;
     record.metrics["compute_s"] = parts.compute_s;

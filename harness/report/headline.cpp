@@ -8,6 +8,7 @@
 #include "analysis/record_values.hpp"
 #include "analysis/workload_flags.hpp"
 #include "core/error.hpp"
+#include "report/per_rank_spread.hpp"
 #include "report/report_format.hpp"
 
 namespace cb::report {
@@ -199,6 +200,31 @@ std::vector<Straggler> find_stragglers(const std::vector<FamilyReport>& families
   return found;
 }
 
+void add_step_stragglers(const ResultsFile& results, std::vector<Straggler>& found) {
+  // The measured training step has no curve of its own figures; each rank's GEMM rate in the step
+  // (per_rank gflops: the same work on every GPU) says which GPU the others wait for.
+  for (const auto& r : results.records) {
+    if (r.suite != "workload" || r.status == RecordStatus::skipped ||
+        r.status == RecordStatus::failed)
+      continue;
+    const auto s = per_rank_spread(r, "gflops");
+    if (!s || s->figure != "gflops" || s->count < 2 || !(s->median > 0) ||
+        !(s->min < kStragglerShare * s->median))
+      continue;
+    const std::string rank = describe_rank(s->slowest);
+    auto it = std::find_if(found.begin(), found.end(),
+                           [&](const Straggler& g) { return g.rank == rank; });
+    if (it == found.end())
+      it = found.insert(found.end(), Straggler{rank, 1, {}});
+    it->share = std::min(it->share, s->min / s->median);
+    const std::string where = r.suite + "/" + r.case_name + " on " + std::to_string(r.gpus) + " GPUs";
+    if (std::find(it->parts.begin(), it->parts.end(), where) == it->parts.end())
+      it->parts.push_back(where);
+  }
+  std::stable_sort(found.begin(), found.end(),
+                   [](const Straggler& a, const Straggler& b) { return a.share < b.share; });
+}
+
 std::vector<WaitedFor> find_waited_for(const std::vector<FamilyReport>& families) {
   std::vector<WaitedFor> found;
   for (const auto& family : families) {
@@ -253,6 +279,7 @@ Headline build_headline(const ResultsFile& results, const std::string& source,
   headline.horizon_gpus = horizon_of(options);
   headline.parts = rank_parts(families, options);
   headline.stragglers = find_stragglers(families);
+  add_step_stragglers(results, headline.stragglers);
   headline.waited_for = find_waited_for(families);
   headline.missing_parts = missing_prediction_parts(results);
   headline.step = validate_step(results, source, headline.horizon_gpus);

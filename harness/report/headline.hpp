@@ -72,6 +72,9 @@ struct Straggler {
 // Over the rows of the curves shown, the slowest rank of each where it is under kStragglerShare
 // of the median; one entry per rank, the slowest first.
 std::vector<Straggler> find_stragglers(const std::vector<FamilyReport>& families);
+// The measured training steps' slowest GPUs (by each rank's own GEMM rate in the step), added to
+// `found` the same way, still slowest first.
+void add_step_stragglers(const ResultsFile& results, std::vector<Straggler>& found);
 
 // A rank that collectives waited for: the straggler their records name (curve_report.hpp's
 // StragglerRow), one entry per rank.

@@ -75,6 +75,32 @@ TEST(StepSection, TheWorkedExampleAtAMeasuredCount) {
   EXPECT_NEAR(priced["cost"]["cost"].get<double>(), 100 * 4 / 0.8, 1e-9);
 }
 
+TEST(StepSection, TheSlowestGpuOfTheStepIsNamedByItsOwnGemmRate) {
+  // 4 ranks on 2 hosts; host n2 device 1 computes its share at 60 % of the others' rate (every
+  // rank does the same work, so the others wait for it).
+  ResultsFile f;
+  f.records.push_back(step(1, 0.1, 0.1, 0, 0, "none"));
+  Record four = step(4, 0.17, 0.1, 0.07, 0, "exposed_comm");
+  four.per_rank = nlohmann::json::array();
+  for (int r = 0; r < 4; ++r) {
+    four.per_rank.push_back({{"rank", r},
+                             {"host", r < 2 ? "n1" : "n2"},
+                             {"device", r % 2},
+                             {"compute_s", r == 3 ? 0.1667 : 0.1},
+                             {"gflops", r == 3 ? 36.0 : 60.0}});
+  }
+  f.records.push_back(four);
+  const std::string md = markdown(f);
+  EXPECT_NE(md.find("**Slowest GPU:** rank 3 (n2 device 1) runs at 60.0 % of its peers' median "
+                    "(workload/data_parallel_step on 4 GPUs)"),
+            std::string::npos)
+      << md;
+  // Equal GPUs: nobody named.
+  for (auto& entry : f.records[1].per_rank)
+    entry["gflops"] = 60.0;
+  EXPECT_EQ(markdown(f).find("Slowest GPU"), std::string::npos);
+}
+
 TEST(StepSection, TooFewCountsEndWithOneLineNotANotePerCurve) {
   ResultsFile f;
   for (int n : {1, 2}) {
