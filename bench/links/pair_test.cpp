@@ -6,6 +6,7 @@
 // whole job (1,024 nodes x 8 GPUs would be 67M cells). Time: n - 1 rounds per tier instead of
 // n (n - 1) pairs one after another.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -259,6 +260,7 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
     return values;
   };
   std::vector<Pair> end_worst;
+  const auto second_pass_start = std::chrono::steady_clock::now();
   if (multi_node) {
     // The ends against their partners: many at scale (a slow node and each of its partners), so
     // packed into rounds (at most PairNaming::kMaxRetestRounds).
@@ -283,6 +285,10 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
     if (root)
       naming->record_pair_retests(pair_values);
   }
+  // What the second pass took on rank 0, so that a run's time per phase can be held against a
+  // plan that leaves it out (a healthy fleet needs none).
+  const double second_pass_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - second_pass_start).count();
 
   if (progress)
     progress->finished();
@@ -477,6 +483,7 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
   pass["pair_retests_measured"] = naming->pair_retests_alone() ? "alone" : "in rounds";
   // What the second pass cost, in measured (sub-)rounds, and what its cap left out.
   pass["retest_rounds"] = retest_rounds_measured;
+  pass["seconds"] = second_pass_s;
   pass["max_rounds_per_stage"] = PairNaming::kMaxRetestRounds;
   pass["beyond_cap"] = {{"end_retests", naming->beyond_cap().end_retests},
                         {"pair_retests", naming->beyond_cap().pair_retests}};

@@ -52,10 +52,11 @@ HardwareModel host_hardware_model() {
   // link-bound transfers left 0.01-0.16 s at 100-300 Mbit/s (0.4 s was seen under load 9).
   m.record_setup_s = 40e-3;
   m.links_setup_s = 0.06;
-  // MPI over TCP moves a pair's two directions over one connection, whose rendezvous messages
-  // queue behind the bulk data: on 6 emulated nodes at 100 and 300 Mbit/s the both-ways sum was
-  // 1.00x one direction's rate (0.0120 vs 0.0120 GB/s, 0.0360 vs 0.0358), while a ring (each
-  // node sending to one neighbour and receiving from the other) kept the full rate each way.
+  // Both ways at once between two emulated nodes, MPI over TCP: pair_bw direction=bi summed
+  // 1.00x one direction's rate on 6 nodes at 100 and 300 Mbit/s (0.0120 vs 0.0120 GB/s, 0.0360
+  // vs 0.0358) and on 2 nodes at 100 Mbit/s, as did ring_bw's 2 ranks in a 2-node job; a ring of
+  // 4 or 6 (each node sending to one neighbour, receiving from the other) kept the full rate each
+  // way. (ring_bw's 2 ranks inside a 6-node job once reached the full rate: not explained.)
   m.inter_both_ways_share = 0.5;
   // 8-byte ping-pongs across 6 emulated nodes: of each run's 10 sub-rounds 2-4 ran to the cap in
   // six runs at 100-300 Mbit/s, the others reached the 2 % target in their first 5 samples; at
