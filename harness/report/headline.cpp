@@ -171,32 +171,47 @@ CostOutlook cost_outlook(int gpus, double efficiency, const ReportOptions& optio
   return outlook;
 }
 
+namespace {
+
+// A rank's spread under kStragglerShare of the median: the rank, its lowest share and where, once
+// per rank in `found`.
+void note_straggler(const std::optional<PerRankSpread>& s, const std::string& where,
+                    std::vector<Straggler>& found) {
+  if (!s || s->count < 2 || !(s->median > 0) || !(s->min < kStragglerShare * s->median))
+    return;
+  const std::string rank = describe_rank(s->slowest);
+  auto it = std::find_if(found.begin(), found.end(),
+                         [&](const Straggler& g) { return g.rank == rank; });
+  if (it == found.end())
+    it = found.insert(found.end(), Straggler{rank, 1, {}});
+  it->share = std::min(it->share, s->min / s->median);
+  if (std::find(it->parts.begin(), it->parts.end(), where) == it->parts.end())
+    it->parts.push_back(where);
+}
+
+void slowest_first(std::vector<Straggler>& found) {
+  std::stable_sort(found.begin(), found.end(),
+                   [](const Straggler& a, const Straggler& b) { return a.share < b.share; });
+}
+
+} // namespace
+
 std::vector<Straggler> find_stragglers(const std::vector<FamilyReport>& families) {
   std::vector<Straggler> found;
   for (const auto& family : families) {
     for (const auto& c : family.curves) {
       for (const auto& row : c.rows) {
-        const auto& s = row.spread;
         // Where a collective names its straggler, its lowest own figure is a rank that waited.
         if (row.straggler)
           continue;
-        if (!s || s->count < 2 || !(s->median > 0) || !(s->min < kStragglerShare * s->median))
-          continue;
-        const std::string rank = describe_rank(s->slowest);
-        auto it = std::find_if(found.begin(), found.end(),
-                               [&](const Straggler& g) { return g.rank == rank; });
-        if (it == found.end())
-          it = found.insert(found.end(), Straggler{rank, 1, {}});
-        it->share = std::min(it->share, s->min / s->median);
-        const std::string where = family.suite + "/" + c.curve().key.case_name + " on " +
-                                  std::to_string(row.gpus) + " GPUs";
-        if (std::find(it->parts.begin(), it->parts.end(), where) == it->parts.end())
-          it->parts.push_back(where);
+        note_straggler(row.spread,
+                       family.suite + "/" + c.curve().key.case_name + " on " +
+                           std::to_string(row.gpus) + " GPUs",
+                       found);
       }
     }
   }
-  std::stable_sort(found.begin(), found.end(),
-                   [](const Straggler& a, const Straggler& b) { return a.share < b.share; });
+  slowest_first(found);
   return found;
 }
 
@@ -207,22 +222,13 @@ void add_step_stragglers(const ResultsFile& results, std::vector<Straggler>& fou
     if (r.suite != "workload" || r.status == RecordStatus::skipped ||
         r.status == RecordStatus::failed)
       continue;
-    const auto s = per_rank_spread(r, "gflops");
-    if (!s || s->figure != "gflops" || s->count < 2 || !(s->median > 0) ||
-        !(s->min < kStragglerShare * s->median))
-      continue;
-    const std::string rank = describe_rank(s->slowest);
-    auto it = std::find_if(found.begin(), found.end(),
-                           [&](const Straggler& g) { return g.rank == rank; });
-    if (it == found.end())
-      it = found.insert(found.end(), Straggler{rank, 1, {}});
-    it->share = std::min(it->share, s->min / s->median);
-    const std::string where = r.suite + "/" + r.case_name + " on " + std::to_string(r.gpus) + " GPUs";
-    if (std::find(it->parts.begin(), it->parts.end(), where) == it->parts.end())
-      it->parts.push_back(where);
+    auto s = per_rank_spread(r, "gflops");
+    if (s && s->figure != "gflops")
+      s.reset(); // another per-rank figure: not the step's GEMM rate
+    note_straggler(s, r.suite + "/" + r.case_name + " on " + std::to_string(r.gpus) + " GPUs",
+                   found);
   }
-  std::stable_sort(found.begin(), found.end(),
-                   [](const Straggler& a, const Straggler& b) { return a.share < b.share; });
+  slowest_first(found);
 }
 
 std::vector<WaitedFor> find_waited_for(const std::vector<FamilyReport>& families) {
