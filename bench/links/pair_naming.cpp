@@ -153,7 +153,23 @@ PairNaming::PairNaming(int members, std::vector<PairFigure> figures, PairRule ru
   std::vector<MemberPair> candidate_pairs;
   for (const auto& e : end_retests_)
     candidate_pairs.emplace_back(e.member, e.partner);
-  const auto rounds = pack_into_rounds(candidate_pairs, members, kMaxRetestRounds);
+  auto rounds = pack_into_rounds(candidate_pairs, members, kMaxRetestRounds);
+  // An end is retested whole or not at all: one kept retest of two would name a member from a
+  // single measurement, which member_slow() refuses to do.
+  std::vector<std::size_t> placed_of(static_cast<std::size_t>(members), 0);
+  for (const auto& round : rounds) {
+    for (std::size_t i : round)
+      ++placed_of[static_cast<std::size_t>(end_retests_[i].member)];
+  }
+  auto partly_placed = [&](std::size_t i) {
+    const auto m = static_cast<std::size_t>(end_retests_[i].member);
+    return placed_of[m] != candidates_of[m].size();
+  };
+  for (auto& round : rounds)
+    round.erase(std::remove_if(round.begin(), round.end(), partly_placed), round.end());
+  rounds.erase(std::remove_if(rounds.begin(), rounds.end(),
+                              [](const std::vector<std::size_t>& r) { return r.empty(); }),
+               rounds.end());
   std::vector<EndRetest> kept;
   for (const auto& round : rounds) {
     end_rounds_.emplace_back();

@@ -19,7 +19,8 @@
 // noisy fleet of 1,024 nodes can have tens of thousands of suspect pairs; measured one at a time
 // they would take longer than the first pass. The retests most likely to name something go first
 // (the ends with the most suspect pairs, the worst pairs), and those beyond the cap leave their
-// pairs unresolved, counted in beyond_cap().
+// pairs unresolved, counted in beyond_cap(). An end is retested against all its partners or not at
+// all: the cap never leaves a member judged on a single retest.
 //
 // Pure: the case measures, this decides, so the rule is unit-tested on synthetic fleets.
 #include <string>
