@@ -323,7 +323,9 @@ public:
       entry["utilization"] = p.utilization();
       // The GPU's own GEMM rate in the step: every rank does the same work, so the slowest GPU
       // is the one with the lowest rate (its utilization is the highest: the others wait for it).
-      entry["gflops"] = p.compute_s > 0 ? flops / p.compute_s / 1e9 : 0.0;
+      // A rank whose compute timer read nothing has no rate; a 0 would name it the slowest.
+      if (p.compute_s > 0)
+        entry["gflops"] = flops / p.compute_s / 1e9;
     }
     record.metrics["step_s"] = parts.step_s;
     record.metrics["slowest_rank_step_s"] = record.stats.median;

@@ -265,7 +265,9 @@ private:
     if (static_cast<int>(members) < rules_.min_peers)
       return;
     ++report_.fleets_examined;
-    const std::string metric = pass.value("metric", matrix_metric(r));
+    std::string metric = string_field(pass, "metric"); // "" when absent or not a string
+    if (metric.empty())
+      metric = matrix_metric(r);
     const bool lower = lower_is_better(metric);
     const double reference = pass.contains("reference") && pass["reference"].is_number()
                                  ? pass["reference"].get<double>()

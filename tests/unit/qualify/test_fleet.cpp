@@ -205,6 +205,21 @@ TEST(Fleet, ASecondPassNamesTheSlowNodeAloneNotItsPartnersOrItsGpu) {
   EXPECT_EQ(report.suspects[0].label, "node n3");
 }
 
+TEST(Fleet, ASecondPassWhoseMetricIsNotAStringFallsBackToTheMatrixMetric) {
+  // A foreign or hand-edited file: the metric is a number. The verdict is still read, judged by
+  // the matrix's own metric, and nothing throws.
+  ResultsFile f;
+  Record r = node_pair_record(
+      nlohmann::json::array({{{"kind", "node"}, {"node", 2}, {"host", "n3"}, {"gbps", 0.016}}}));
+  r.extra["second_pass"]["metric"] = 7;
+  f.records.push_back(r);
+  FleetReport report;
+  ASSERT_NO_THROW(report = analyze_fleet(f, FleetRules{}));
+  ASSERT_EQ(report.outliers.size(), 1u);
+  EXPECT_EQ(report.outliers[0].who.host, "n3");
+  EXPECT_NEAR(report.outliers[0].ratio, 0.32, 1e-9);
+}
+
 TEST(Fleet, ASecondPassLinkIsNamedByItsHostsAndNoEndIsBlamed) {
   ResultsFile f;
   f.records.push_back(node_pair_record(nlohmann::json::array(
