@@ -347,6 +347,8 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
   record.extra["schedule"] = sequential ? "sequential" : "rounds";
   record.extra["rounds"] = intra.rounds + inter.rounds;
   record.extra["rounds_by_tier"] = {{"intra", intra.rounds}, {"inter", inter.rounds}};
+  // A directed metric measures each round's two directions one after the other.
+  record.extra["directed"] = probe.directed;
   record.extra["round_note"] =
       sequential
           ? "one pair per round"

@@ -155,6 +155,7 @@ TEST(PairRoundsOnThreads, SequentialMeasuresOnePairPerRound) {
   const Outcome out = run_on_threads(5, std::vector<double>(5, 10.0), "sequential");
   EXPECT_EQ(out.record.extra["schedule"], "sequential");
   EXPECT_EQ(out.record.extra["rounds_by_tier"]["inter"], 10);
+  EXPECT_EQ(out.record.extra["directed"], false); // one measurement per round, not two
   for (const auto& mine : out.log)
     EXPECT_EQ(mine.size(), 4u);
 }
