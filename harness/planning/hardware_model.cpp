@@ -59,7 +59,7 @@ HardwareModel host_hardware_model() {
   // way. (ring_bw's 2 ranks inside a 6-node job once reached the full rate: not explained.)
   m.inter_both_ways_share = 0.5;
   // 8-byte ping-pongs across 6 emulated nodes at 100 Mbit/s: in 11 runs 45 of 116 sub-rounds
-  // (1 to 8 of a run's 10) ran to the cap, the others reached the 2 % target in their first 5
+  // (11 first passes of 10, and one run's 6 retests; 1 to 8 of a run's 10) ran to the cap, the others reached the 2 % target in their first 5
   // samples; at 1 Gbit/s, where TCP keeps the 2 cores busy, 6 of 10.
   m.ping_pong_converge_share = 0.6;
   m.storage_setup_s = 0.3;
