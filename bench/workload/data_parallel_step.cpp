@@ -192,7 +192,11 @@ public:
     const MeasureSettings& settings = config.measure;
     std::string read_error;
     std::uint64_t step = 0;
-    for (int i = 0; i < kWarmupSteps && read_error.empty(); ++i)
+    // Every rank runs every warm-up step, even after its own read error: a step is whole on
+    // every rank (its all-reduces included, StepRunner::run_step), so the ranks stay in step
+    // until the first agreement below. A rank that stopped early would leave the others waiting
+    // in a gradient all-reduce it never posts.
+    for (int i = 0; i < kWarmupSteps; ++i)
       runner->run_step(step++, &read_error);
     runner->reset_measurements();
     std::vector<StepParts> mine;

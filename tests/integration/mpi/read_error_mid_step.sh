@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The training step's input disk fails mid-run: the storage directory is a FUSE filesystem
+# (failing_fs.py) whose data reads return EIO from the moment this script creates its trigger,
+# just after the 1-GPU record is on disk. The 2-GPU record fails with the read error as its
+# reason, the run exits 1, and the finished 1-GPU record is kept in a valid results file.
+# Needs root, /dev/fuse and python3-fusepy (ci/install-deps); skips (77) without them.
+#   read_error_mid_step.sh CLUSTERBENCH
+set -uo pipefail
+bin=$1
+here=$(cd "$(dirname "$0")" && pwd)
+skip() { echo "SKIP: $*"; exit 77; }
+[ "$(id -u)" = 0 ] || skip "needs root to mount a FUSE filesystem"
+[ -c /dev/fuse ] || skip "no /dev/fuse"
+/usr/bin/python3 -c 'import fusepy' 2>/dev/null || skip "python3-fusepy is not installed"
+
+work=$(mktemp -d)
+mkdir "$work/backing" "$work/mnt"
+fs_pid=
+cleanup() {
+  mountpoint -q "$work/mnt" && umount "$work/mnt"
+  [ -n "$fs_pid" ] && kill "$fs_pid" 2>/dev/null
+  if [ -n "${KEEP_WORK:-}" ]; then echo "kept $work"; else rm -rf "$work"; fi # KEEP_WORK=1: debug
+}
+trap cleanup EXIT
+for v in OMPI_COMM_WORLD_SIZE PMI_SIZE PMIX_RANK PMI_RANK SLURM_STEP_ID CLUSTERBENCH_LAUNCHED; do
+  unset "$v"
+done
+
+/usr/bin/python3 "$here/failing_fs.py" "$work/backing" "$work/mnt" "$work/trigger" \
+  >"$work/fs.log" 2>&1 &
+fs_pid=$!
+for _ in $(seq 1 100); do
+  mountpoint -q "$work/mnt" && break
+  sleep 0.1
+done
+mountpoint -q "$work/mnt" || { echo "FAIL: the FUSE filesystem did not mount"; cat "$work/fs.log"; exit 1; }
+
+"$bin" run --np 2 --suite workload --quick --input-bytes-per-step 4M \
+  --storage-dir "$work/mnt" --out "$work/r.json" >"$work/out" 2>"$work/err" &
+run=$!
+records() {
+  python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["records"]))' "$1" \
+    2>/dev/null || echo 0
+}
+for _ in $(seq 1 1200); do
+  [ "$(records "$work/r.json")" -ge 1 ] && break
+  kill -0 "$run" 2>/dev/null || break
+  sleep 0.05
+done
+touch "$work/trigger"
+wait "$run"
+rc=$?
+
+fail=0
+[ "$rc" = 1 ] || { echo "FAIL: exit $rc, expected 1 (a storage read that failed mid-run)"; fail=1; }
+"$here/../../../ci/validate-results" "$work/r.json" || fail=1
+python3 - "$work/r.json" <<'EOF' || fail=1
+import json, sys
+records = json.load(open(sys.argv[1]))["records"]
+steps = [r for r in records if r["case"] == "data_parallel_step"]
+by_gpus = {r["gpus"]: r for r in steps}
+problems = []
+if sorted(by_gpus) != [1, 2]:
+    problems.append(f"records at {sorted(by_gpus)} GPUs, expected 1 and 2")
+else:
+    first, second = by_gpus[1], by_gpus[2]
+    if first["status"] not in ("ok", "noisy"):
+        problems.append(f"the 1-GPU record, finished before the disk failed, is {first['status']}")
+    if second["status"] != "failed":
+        problems.append(f"the 2-GPU record is {second['status']}, expected failed")
+    reason = json.dumps(second)
+    if "Input/output error" not in reason or "read" not in reason:
+        problems.append("the 2-GPU record does not give the read error as its reason")
+for p in problems:
+    print("FAIL:", p)
+sys.exit(1 if problems else 0)
+EOF
+[ "$fail" = 0 ] || { tail -5 "$work/out"; tail -5 "$work/err"; exit 1; }
+echo "input disk failed after the 1-GPU record: exit 1, the 2-GPU record failed with its read error, the 1-GPU record kept"
