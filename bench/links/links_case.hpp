@@ -42,6 +42,7 @@ protected:
     std::function<double(Pair, int)> timed;
     std::function<long long(Pair)> check;
     bool directed = false;
+    bool latency = false; // timed with latency_settings(): more operations per sample
   };
 
   struct PairTimes {
@@ -50,6 +51,8 @@ protected:
     std::vector<double> median_s; // rank 0: each pair's median seconds per operation
     int rounds = 0;               // schedule rounds (a directed round is two sub-rounds)
     int capped = 0;               // measured (sub-)rounds whose sampling hit the time cap
+    std::vector<double> sampling_s; // rank 0: each measured (sub-)round's sampling seconds
+    std::vector<double> samples;    // rank 0: and its sample count
     long long wrong = 0;          // summed over the group
   };
   // Measures `rounds` rounds, all pairs of a round at once: probe.before on every rank, a barrier,

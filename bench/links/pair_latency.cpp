@@ -49,6 +49,9 @@ private:
     // The ping-pong uses only the window's mailboxes; the buffers are one message long.
     LinkFabric fabric(ctx.comm, node_of_members(ctx), kMessageBytes);
     PairProbe probe = directed_probe();
+    // MPI round trips over TCP vary by tens of percent one from the next: each sample averages
+    // 10 ms of them (latency_settings), or 1 ms samples rarely meet the spread target.
+    probe.latency = true;
     // A fresh sequence per round: every rank resets its mailbox before the round's barrier.
     probe.before = [&] { fabric.reset_mailbox(); };
     probe.timed = [&](Pair p, int k) { return fabric.ping_pong(p.first, p.second, k) / 2; };

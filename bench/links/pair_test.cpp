@@ -70,6 +70,8 @@ LinksCase::measure_rounds(const CaseContext& ctx, int rounds,
   PairTimes out;
   out.rounds = rounds;
   const int me = ctx.comm.rank();
+  const MeasureSettings settings =
+      probe.latency ? latency_settings(ctx.config.measure) : ctx.config.measure;
   long long wrong = 0;
   for (int r = 0; r < rounds; ++r) {
     if (on_round)
@@ -84,10 +86,14 @@ LinksCase::measure_rounds(const CaseContext& ctx, int rounds,
       }
       probe.before();
       ctx.comm.barrier();
-      const Measurement m = measure(ctx.comm, ctx.config.measure,
+      const Measurement m = measure(ctx.comm, settings,
                                     [&](int k) { return mine ? probe.timed(*mine, k) : 0.0; });
       if (!m.converged)
         ++out.capped;
+      if (me == 0) {
+        out.sampling_s.push_back(m.sampling_s);
+        out.samples.push_back(static_cast<double>(m.samples_s.size()));
+      }
       for (const auto& [a, b] : pairs) {
         const Pair p = sub == 0 ? Pair{a, b} : Pair{b, a};
         out.pairs.push_back(p);
@@ -305,6 +311,30 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
   }
   if (!root)
     return;
+
+  // How the first pass's (sub-)rounds were sampled: a fixed-size summary (the planner's converge
+  // share and per-round time are checked against it).
+  {
+    std::vector<double> sampling = intra.sampling_s, samples = intra.samples;
+    sampling.insert(sampling.end(), inter.sampling_s.begin(), inter.sampling_s.end());
+    samples.insert(samples.end(), inter.samples.begin(), inter.samples.end());
+    if (!sampling.empty()) {
+      double total = 0;
+      for (double v : sampling)
+        total += v;
+      const MeasureSettings used =
+          probe.latency ? latency_settings(ctx.config.measure) : ctx.config.measure;
+      record.extra["sub_rounds"] = {
+          {"measured", sampling.size()},
+          {"capped", intra.capped + inter.capped},
+          {"sampling_s", {{"median", median(sampling)},
+                          {"max", *std::max_element(sampling.begin(), sampling.end())},
+                          {"total", total}}},
+          {"samples", {{"median", median(samples)},
+                       {"max", *std::max_element(samples.begin(), samples.end())}}},
+          {"batch_time_s", used.batch_time_s}};
+    }
+  }
 
   // The figures: each node's own rank x rank matrix, and across nodes the node x node matrix.
   const int n = ctx.comm.size();

@@ -43,6 +43,11 @@ struct HardwareModel {
   // Whether the ping-pong of a pair is started from each end in turn (two measurements per round,
   // as the backend's pair_latency does), or once.
   bool ping_pong_both_orders = true;
+  // Whether the backend's ping-pong samples average latency_settings()' longer batch (host), and
+  // what a ping-pong sample costs beyond its batch and the engine's sync (ranks that poll for
+  // their replies, sharing cores with the others).
+  bool ping_pong_latency_batch = false;
+  double ping_pong_sample_extra_s = 0;
   double storage_setup_s = 0; // a storage record's own: create, write, sync and evict the file
   // Operations shorter than this are launch-bound: their spread is expected to settle above the
   // target rather than converge (engine.hpp, the settle rule), so they are planned to run until

@@ -119,11 +119,11 @@ MeasureSettings settings_at(const MeasureSettings& base, int level, bool launch_
 }
 
 // Every measurement at its cap: the same rules with min_time at the cap and no early stop.
-double worst_case(double op_s, double sync_s, const MeasureSettings& s) {
+double worst_case(double op_s, double sync_s, const MeasureSettings& s, double sample_extra_s = 0) {
   MeasureSettings at_cap = s;
   at_cap.min_time_s = s.max_time_s;
   at_cap.settle = false;
-  return estimate_measurement(op_s, sync_s, at_cap, false).seconds;
+  return estimate_measurement(op_s, sync_s, at_cap, false, sample_extra_s).seconds;
 }
 
 std::vector<int> counts_for(const PlanCase& c, const std::vector<int>& counts) {
@@ -172,12 +172,16 @@ void plan_pair_phase(Phase& phase, const PlanCase& c, const PlanTarget& t, const
     pi.op_s = inter > 0 ? op_across : op_within;
     pi.launch_bound = pi.op_s < model.launch_bound_s;
     pi.measure = settings_at(config.measure, level, pi.launch_bound);
+    if (ping_pong && model.ping_pong_latency_batch)
+      pi.measure = latency_settings(pi.measure); // as the case times it
+    const double extra = ping_pong ? model.ping_pong_sample_extra_s : 0.0;
+
     // Launch-bound ping-pongs: a share converges at once, the rest settles or hits the cap.
     const double converge = ping_pong && pi.launch_bound ? model.ping_pong_converge_share : 0.0;
     auto expected = [&](double op) {
-      RecordEstimate e = estimate_measurement(op, sync, pi.measure, pi.launch_bound);
+      RecordEstimate e = estimate_measurement(op, sync, pi.measure, pi.launch_bound, extra);
       if (converge > 0) {
-        const RecordEstimate at_once = estimate_measurement(op, sync, pi.measure, false);
+        const RecordEstimate at_once = estimate_measurement(op, sync, pi.measure, false, extra);
         e.seconds = converge * at_once.seconds + (1 - converge) * e.seconds;
         e.expect = at_once.expect + " or " + e.expect;
       }
@@ -189,7 +193,7 @@ void plan_pair_phase(Phase& phase, const PlanCase& c, const PlanTarget& t, const
     const double setup =
         model.record_setup_s + setup_seconds(c.suite, c.name, params, whole, model);
     pi.estimate_s = setup + passes * (inter * a.seconds + intra * w.seconds);
-    const double across_at_cap = worst_case(op_across, sync, pi.measure);
+    const double across_at_cap = worst_case(op_across, sync, pi.measure, extra);
     // The second pass retests node pairs across nodes only.
     const double second_pass =
         inter > 0 ? passes * static_cast<double>(kSecondPassStages * kSecondPassMaxRoundsPerStage) *
@@ -198,7 +202,7 @@ void plan_pair_phase(Phase& phase, const PlanCase& c, const PlanTarget& t, const
     phase.second_pass_max_s += second_pass;
     phase.worst_case_s += setup +
                           passes * (inter * across_at_cap +
-                                    intra * worst_case(op_within, sync, pi.measure)) +
+                                    intra * worst_case(op_within, sync, pi.measure, extra)) +
                           second_pass;
     phase.pair_rounds += passes * (inter + intra);
     phase.estimate_s += pi.estimate_s;

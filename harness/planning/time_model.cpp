@@ -157,13 +157,13 @@ double sync_seconds(const PhaseShape& shape, const HardwareModel& model) {
 }
 
 RecordEstimate estimate_measurement(double op_s, double sync_s, const MeasureSettings& s,
-                                    bool launch_bound) {
+                                    bool launch_bound, double sample_extra_s) {
   RecordEstimate e;
   const int k = batch_for(op_s, s);
   e.batch = k;
   const double warmup = s.warmup_batches * (sync_s + op_s);
   const double calibration = sync_s + op_s + (k > 1 ? sync_s + k * op_s : 0.0);
-  const double sample = k * op_s + sync_s;
+  const double sample = k * op_s + sync_s + sample_extra_s;
   // Converging: min_samples and min_time.
   long long n = std::max<long long>(s.min_samples,
                                     static_cast<long long>(std::ceil(s.min_time_s / sample)));

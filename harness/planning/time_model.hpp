@@ -57,8 +57,9 @@ struct RecordEstimate {
 //   converged: min_samples and min_time reached (what the planner expects of most records), or
 //   settled:   for launch-bound operations, the settle check after twice settle_window samples,
 // whichever applies, never past the cap (the engine stops at the first sample ending after it) nor
-// max_samples.
+// max_samples. `sample_extra_s`: what each sample costs beyond its batch and sync (not the
+// warm-up's or the calibration's).
 RecordEstimate estimate_measurement(double op_s, double sync_s, const MeasureSettings& settings,
-                                    bool launch_bound);
+                                    bool launch_bound, double sample_extra_s = 0);
 
 } // namespace cb

@@ -70,6 +70,13 @@ StopDecision stopping_rule(const std::vector<double>& samples, double elapsed_s,
   return StopDecision::keep_going;
 }
 
+MeasureSettings latency_settings(const MeasureSettings& run) {
+  MeasureSettings s = run;
+  const double room = run.max_time_s / (4.0 * std::max(1, run.min_samples));
+  s.batch_time_s = std::max(run.batch_time_s, std::min(kLatencyBatchS, room));
+  return s;
+}
+
 int batch_for(double seconds_per_op, const MeasureSettings& settings) {
   int k = 1;
   while (k < settings.max_batch && seconds_per_op * k < settings.batch_time_s)

@@ -50,6 +50,15 @@ double robust_relative_spread(const std::vector<double>& samples);
 // Whether the spread of `samples` has settled above the target (the `settle` rule above).
 bool spread_settled(const std::vector<double>& samples, const MeasureSettings& settings);
 
+// The settings for timing a latency: a message's round trip varies by tens of percent from one to
+// the next on a shared network, so a sample of a millisecond's ping-pongs rarely meets the spread
+// target and sampling runs to the cap. Each sample averages more operations instead (osu_latency
+// averages thousands): at least kLatencyBatchS of them where the cap leaves room for 4 x
+// min_samples such samples, never less than the run's batch time. Used by the ping-pong pair test
+// and by the planner, which must time it the same way.
+inline constexpr double kLatencyBatchS = 0.01;
+MeasureSettings latency_settings(const MeasureSettings& run);
+
 // The stopping rule alone, for unit tests and for rank 0.
 StopDecision stopping_rule(const std::vector<double>& samples, double elapsed_s,
                            const MeasureSettings& settings);

@@ -171,6 +171,23 @@ TEST(RunPlan, PingPongRoundsAreCountedAsTheBackendMeasuresThem) {
   EXPECT_EQ(cuda->pair_rounds, 15 + 7);
 }
 
+TEST(RunPlan, HostPingPongsArePlannedWithTheLatencyBatchAndTheirSampleCost) {
+  // The host's ping-pong samples average 10 ms of round trips and cost 15 ms more each (6 ranks
+  // polling on 2 cores); the cuda plan keeps the run's batch time.
+  const RunPlan host_plan = host_links_plan(6);
+  const Phase* host = host_plan.find("links", "pair_latency", 6);
+  ASSERT_NE(host, nullptr);
+  ASSERT_EQ(host->instances.size(), 1u);
+  EXPECT_DOUBLE_EQ(host->instances[0].measure.batch_time_s, kLatencyBatchS);
+  // 10 sub-rounds of 5 to 7 samples of ~30 ms each: about 2 s (measured 1.65-2.06 s in 10 runs).
+  EXPECT_GT(host->estimate_s, 1.5);
+  EXPECT_LT(host->estimate_s, 2.5);
+  const RunPlan cuda_plan = default_plan(16);
+  const Phase* cuda = cuda_plan.find("links", "pair_latency", 128);
+  ASSERT_NE(cuda, nullptr);
+  EXPECT_LT(cuda->instances[0].measure.batch_time_s, kLatencyBatchS);
+}
+
 TEST(RunPlan, BothWaysAcrossHostNodesSharesTheConnection) {
   // MPI over one TCP connection moves the two directions one after the other: a both-ways round
   // takes as long as the two one-way sub-rounds of a round together.

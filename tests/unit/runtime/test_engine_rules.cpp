@@ -50,6 +50,27 @@ TEST(BatchRule, SmallestPowerOfTwoReachingTheTarget) {
   EXPECT_EQ(batch_for(0.0, s), 1 << 20);
 }
 
+TEST(LatencySettings, SamplesAverageTenMillisecondsWhereTheCapLeavesRoom) {
+  MeasureSettings quick;
+  quick.batch_time_s = 0.001;
+  quick.max_time_s = 0.2;
+  quick.min_samples = 5;
+  EXPECT_DOUBLE_EQ(latency_settings(quick).batch_time_s, kLatencyBatchS); // 0.2 / 20 = 10 ms
+  // A tight cap: 4 x min_samples samples must still fit, 0.05 / 20 = 2.5 ms.
+  MeasureSettings tight = quick;
+  tight.max_time_s = 0.05;
+  EXPECT_DOUBLE_EQ(latency_settings(tight).batch_time_s, 0.0025);
+  // Never shorter than the run's own batch time; the rest of the settings unchanged.
+  MeasureSettings slow = quick;
+  slow.batch_time_s = 0.05;
+  EXPECT_DOUBLE_EQ(latency_settings(slow).batch_time_s, 0.05);
+  EXPECT_DOUBLE_EQ(latency_settings(quick).max_time_s, 0.2);
+  EXPECT_EQ(latency_settings(quick).min_samples, 5);
+  // More operations per sample: a 15 us round trip gets 1,024 of them instead of 128.
+  EXPECT_EQ(batch_for(15e-6, quick), 128);
+  EXPECT_EQ(batch_for(15e-6, latency_settings(quick)), 1024);
+}
+
 TEST(StoppingRule, OnePreemptedBatchDoesNotHoldSamplingOpen) {
   MeasureSettings s;
   s.min_samples = 5;
