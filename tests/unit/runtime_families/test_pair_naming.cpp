@@ -31,6 +31,24 @@ Fleet uniform(int n, double gbps) {
   return {n, std::vector<double>(static_cast<std::size_t>(n), gbps)};
 }
 
+// Every pair once, at its true rate (no noise).
+std::vector<PairFigure> first_pass(const Fleet& f) {
+  std::vector<PairFigure> figures;
+  for (int a = 0; a < f.n; ++a) {
+    for (int b = a + 1; b < f.n; ++b)
+      figures.push_back({a, b, f.pair(a, b)});
+  }
+  return figures;
+}
+
+// Stage 1 measured at the fleet's true rates.
+void retest_ends(PairNaming& naming, const Fleet& f) {
+  std::vector<double> ends;
+  for (const auto& e : naming.end_retests())
+    ends.push_back(f.pair(e.member, e.partner));
+  naming.record_end_retests(ends);
+}
+
 PairVerdicts second_pass(const Fleet& f, const PairRule& rule = bandwidth_rule()) {
   std::vector<PairFigure> figures;
   for (int a = 0; a < f.n; ++a) {
@@ -300,20 +318,12 @@ TEST(PairNaming, ANoisyFleetOf1024StaysWithinTheRoundCap) {
 TEST(PairNaming, OneSlowNodeOf1024IsNamedWithinTheRoundCap) {
   Fleet f = uniform(1024, 12.0);
   f.rate[700] = 4.0;
-  std::vector<PairFigure> figures;
-  for (int a = 0; a < f.n; ++a) {
-    for (int b = a + 1; b < f.n; ++b)
-      figures.push_back({a, b, f.pair(a, b)});
-  }
-  PairNaming naming(f.n, figures, bandwidth_rule());
+  PairNaming naming(f.n, first_pass(f), bandwidth_rule());
   expect_rounds(naming.end_rounds(), end_pairs(naming), "ends");
   // The slow node, with the most suspect pairs, is retested in the first round.
   ASSERT_FALSE(naming.end_rounds().empty());
   EXPECT_EQ(naming.end_retests()[naming.end_rounds()[0][0]].member, 700);
-  std::vector<double> ends;
-  for (const auto& e : naming.end_retests())
-    ends.push_back(f.pair(e.member, e.partner));
-  naming.record_end_retests(ends);
+  retest_ends(naming, f);
   EXPECT_TRUE(naming.pair_retests().empty());
   naming.record_pair_retests({});
   const PairVerdicts v = naming.verdicts();
@@ -329,16 +339,8 @@ TEST(PairNaming, AFewPairRetestsAreMeasuredAloneManyInRounds) {
     const MemberPair p{std::min(a, b), std::max(a, b)};
     return p == MemberPair{1, 2} ? 0.8 : p == MemberPair{3, 9} ? 0.5 : p == MemberPair{5, 6} ? 0.7 : 1.0;
   };
-  std::vector<PairFigure> figures;
-  for (int a = 0; a < f.n; ++a) {
-    for (int b = a + 1; b < f.n; ++b)
-      figures.push_back({a, b, f.pair(a, b)});
-  }
-  PairNaming naming(f.n, figures, bandwidth_rule());
-  std::vector<double> ends;
-  for (const auto& e : naming.end_retests())
-    ends.push_back(f.pair(e.member, e.partner));
-  naming.record_end_retests(ends);
+  PairNaming naming(f.n, first_pass(f), bandwidth_rule());
+  retest_ends(naming, f);
   EXPECT_TRUE(naming.pair_retests_alone());
   EXPECT_EQ(naming.pair_retests(), (std::vector<MemberPair>{{3, 9}, {5, 6}, {1, 2}}));
   EXPECT_EQ(naming.pair_rounds().size(), 3u);
@@ -357,12 +359,7 @@ TEST(PairNaming, AnEndIsRetestedWholeOrNotAtAll) {
                                                         static_cast<std::uint64_t>(std::max(a, b)) * 2654435761u);
     return a >= 6 && b >= 6 && hash % 100 < 73 ? 0.5 : 1.0;
   };
-  std::vector<PairFigure> figures;
-  for (int a = 0; a < f.n; ++a) {
-    for (int b = a + 1; b < f.n; ++b)
-      figures.push_back({a, b, f.pair(a, b)});
-  }
-  PairNaming naming(f.n, figures, bandwidth_rule());
+  PairNaming naming(f.n, first_pass(f), bandwidth_rule());
   expect_rounds(naming.end_rounds(), end_pairs(naming), "ends");
   EXPECT_EQ(naming.end_rounds().size(), PairNaming::kMaxRetestRounds);
   EXPECT_GT(naming.beyond_cap().end_retests, 0u);
@@ -372,10 +369,7 @@ TEST(PairNaming, AnEndIsRetestedWholeOrNotAtAll) {
   EXPECT_GE(retests_of.size(), 20u);
   for (const auto& [member, count] : retests_of)
     EXPECT_EQ(count, PairNaming::kPartners) << "member " << member;
-  std::vector<double> ends;
-  for (const auto& e : naming.end_retests())
-    ends.push_back(f.pair(e.member, e.partner));
-  naming.record_end_retests(ends);
+  retest_ends(naming, f);
   std::vector<double> again;
   for (const auto& [a, b] : naming.pair_retests())
     again.push_back(f.pair(a, b));
