@@ -59,11 +59,11 @@ HardwareModel host_hardware_model() {
   // way. (ring_bw's 2 ranks inside a 6-node job once reached the full rate: not explained.)
   m.inter_both_ways_share = 0.5;
   // 8-byte ping-pongs across 6 emulated nodes at 100 Mbit/s, each sample averaging 10 ms of them
-  // (latency_settings): in 10 runs 74 of 100 sub-rounds reached the 2 % target in their first 5
+  // (latency_settings): in 13 runs 98 of 130 sub-rounds reached the 2 % target in their first 5
   // to 7 samples, the others ran to the cap (the record's extra.sub_rounds). A sample took 30 ms
   // (5 in 0.15 s, the median sub-round's sampling): 15 ms of ping-pongs and 15 ms more than the
-  // engine's sync, which 6 ranks polling on 2 cores spend waiting for a core. (With 1 ms samples, before: 45 of 116
-  // sub-rounds ran to the cap, 1 to 8 of a run's 10, and the phase took 0.41-1.67 x its plan.)
+  // engine's sync, which 6 ranks polling on 2 cores spend waiting for a core. (With 1 ms samples
+  // before: 45 of 116 sub-rounds ran to the cap, and the phase took 0.41-1.67 x its plan.)
   m.ping_pong_latency_batch = true;
   m.ping_pong_sample_extra_s = 0.015;
   m.ping_pong_converge_share = 0.75;
