@@ -7,6 +7,7 @@
 
 #include "core/stats.hpp"
 #include "qualify/record_match.hpp"
+#include "results/json_fields.hpp"
 
 namespace cb {
 namespace {
@@ -22,19 +23,14 @@ int int_field(const json& entry, const char* key) {
   return it != entry.end() && it->is_number_integer() ? it->get<int>() : -1;
 }
 
-std::string string_field(const json& entry, const char* key) {
-  auto it = entry.find(key);
-  return it != entry.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
 FleetMember member_of(const json& entry) {
   FleetMember m;
   if (!entry.is_object())
     return m;
-  m.host = string_field(entry, "host");
+  m.host = string_or_empty(entry, "host");
   m.device = int_field(entry, "device");
   m.rank = int_field(entry, "rank");
-  m.uuid = string_field(entry, "uuid");
+  m.uuid = string_or_empty(entry, "uuid");
   return m;
 }
 
@@ -246,7 +242,7 @@ private:
     if (r.per_rank.is_array()) {
       for (const auto& entry : r.per_rank) {
         if (entry.is_object() && int_field(entry, "rank") == s.rank)
-          o.who.uuid = string_field(entry, "uuid");
+          o.who.uuid = string_or_empty(entry, "uuid");
       }
     }
     o.value = s.median_s * 1e6;
@@ -265,7 +261,7 @@ private:
     if (static_cast<int>(members) < rules_.min_peers)
       return;
     ++report_.fleets_examined;
-    std::string metric = string_field(pass, "metric"); // "" when absent or not a string
+    std::string metric = string_or_empty(pass, "metric"); // "" when absent or not a string
     if (metric.empty())
       metric = matrix_metric(r);
     const bool lower = lower_is_better(metric);
@@ -278,7 +274,7 @@ private:
     for (const auto& v : *verdicts) {
       if (!v.is_object())
         continue;
-      const std::string kind = string_field(v, "kind");
+      const std::string kind = string_or_empty(v, "kind");
       Outlier o;
       o.record_index = index;
       o.record = describe_record(r);
@@ -294,7 +290,7 @@ private:
       }
       if (kind == "node") {
         o.kind = FleetKind::node;
-        o.who.host = string_field(v, "host");
+        o.who.host = string_or_empty(v, "host");
       } else if (kind == "link") {
         auto hosts = v.find("hosts");
         if (hosts == v.end() || !hosts->is_array() || hosts->size() != 2)

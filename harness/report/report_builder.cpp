@@ -9,6 +9,7 @@
 #include "analysis/fit_warnings.hpp"
 #include "report/report_format.hpp"
 #include "report/step_section.hpp"
+#include "results/json_fields.hpp"
 
 namespace cb::report {
 namespace {
@@ -22,13 +23,6 @@ constexpr double kPoorFit = 0.9;
 
 std::string gpus_text(int n) {
   return std::to_string(n) + (n == 1 ? " GPU" : " GPUs");
-}
-
-std::string string_field(const nlohmann::json& j, const char* key) {
-  if (!j.is_object())
-    return "";
-  const auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
 // 3 significant digits without trailing zeros: 7 -> "7", 1.5 -> "1.5", 175 -> "175".
@@ -659,15 +653,15 @@ Document build_report_document(const ReportData& data, const PlotSet& plots) {
   Document doc;
   doc.title = "clusterbench report: " + describe_run(data.run);
   std::string about = data.source;
-  if (const auto id = string_field(data.run, "id"); !id.empty())
+  if (const auto id = string_or_empty(data.run, "id"); !id.empty())
     about += ", run " + id;
-  const auto started = string_field(data.run, "started");
-  const auto finished = string_field(data.run, "finished");
+  const auto started = string_or_empty(data.run, "started");
+  const auto finished = string_or_empty(data.run, "finished");
   if (!started.empty())
     about += ", " + started + (finished.empty() ? "" : " to " + finished);
-  if (const auto version = string_field(data.run, "tool_version"); !version.empty()) {
+  if (const auto version = string_or_empty(data.run, "tool_version"); !version.empty()) {
     about += ", clusterbench " + version;
-    if (const auto sha = string_field(data.run, "git_sha"); !sha.empty())
+    if (const auto sha = string_or_empty(data.run, "git_sha"); !sha.empty())
       about += " (" + sha + ")";
   }
   const auto& n = data.counts;

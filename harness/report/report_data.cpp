@@ -1,16 +1,10 @@
 #include "report/report_data.hpp"
 
 #include "core/error.hpp"
+#include "results/json_fields.hpp"
 
 namespace cb::report {
 namespace {
-
-std::string string_field(const nlohmann::json& j, const char* key) {
-  if (!j.is_object())
-    return "";
-  const auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
 
 } // namespace
 
@@ -55,14 +49,14 @@ std::string describe_run(const nlohmann::json& run) {
     host_count = hosts->size();
     for (const auto& h : *hosts) {
       if (first_host.empty())
-        first_host = string_field(h, "host");
+        first_host = string_or_empty(h, "host");
       const auto devices = h.is_object() ? h.find("devices") : h.end();
       if (!h.is_object() || devices == h.end() || !devices->is_array())
         continue;
       device_count += devices->size();
       for (const auto& d : *devices) {
         if (device_name.empty())
-          device_name = string_field(d, "name");
+          device_name = string_or_empty(d, "name");
       }
     }
   }
@@ -77,11 +71,11 @@ std::string describe_run(const nlohmann::json& run) {
     if (device_count > 1)
       text += " x " + std::to_string(device_count);
   }
-  if (const auto backend = string_field(run, "backend"); !backend.empty()) {
+  if (const auto backend = string_or_empty(run, "backend"); !backend.empty()) {
     text += (text.empty() ? "" : ", ") + backend + " backend";
   }
   // An imported run was measured by another tool: the title names it, not only our backend word.
-  if (const auto launcher = string_field(run, "launcher"); launcher.rfind("import:", 0) == 0)
+  if (const auto launcher = string_or_empty(run, "launcher"); launcher.rfind("import:", 0) == 0)
     text += (text.empty() ? "" : ", ") + std::string("measured by ") + launcher.substr(7);
   return text.empty() ? "unknown machine" : text;
 }
