@@ -50,7 +50,8 @@ protected:
     std::vector<int> round_of;    // the schedule round each pair ran in
     std::vector<double> median_s; // rank 0: each pair's median seconds per operation
     int rounds = 0;               // schedule rounds (a directed round is two sub-rounds)
-    int capped = 0;               // measured (sub-)rounds whose sampling hit the time cap
+    int capped = 0;  // measured (sub-)rounds whose sampling hit the time cap (or sample limit)
+    int settled = 0; // those that stopped with their spread settled above the cv target
     std::vector<double> sampling_s; // rank 0: each measured (sub-)round's sampling seconds
     std::vector<double> samples;    // rank 0: and its sample count
     long long wrong = 0;          // summed over the group

@@ -88,7 +88,9 @@ LinksCase::measure_rounds(const CaseContext& ctx, int rounds,
       ctx.comm.barrier();
       const Measurement m = measure(ctx.comm, settings,
                                     [&](int k) { return mine ? probe.timed(*mine, k) : 0.0; });
-      if (!m.converged)
+      if (m.stop == "settled")
+        ++out.settled;
+      else if (!m.converged)
         ++out.capped;
       if (me == 0) {
         out.sampling_s.push_back(m.sampling_s);
@@ -146,6 +148,9 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
   const bool root = ctx.comm.rank() == 0;
   const bool multi_node = tiers.nodes() > 1;
   const PairRule rule = metric == "latency_us" ? latency_rule() : bandwidth_rule();
+  // The settings measure_rounds() samples with, for what the record says of them.
+  const MeasureSettings used =
+      probe.latency ? latency_settings(ctx.config.measure) : ctx.config.measure;
 
   // Rank 0 keeps where the rounds are beside the results, for a run that stops in the middle.
   std::unique_ptr<PairProgress> progress;
@@ -218,7 +223,7 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
     naming = std::make_unique<PairNaming>(tiers.nodes(), std::move(figures), rule);
   }
   long long retest_wrong = 0;
-  int retest_capped = 0;
+  int retest_capped = 0, retest_settled = 0;
   std::vector<Pair> worst_rank_pair; // rank 0: the slowest rail of each node pair of a retest
   int retest_rounds_measured = 0;
   // Measures rank 0's retests (broadcast) in their rounds; rank 0 gets their figures.
@@ -240,6 +245,7 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
         probe, track("retest", static_cast<int>(packed.size())));
     retest_wrong += t.wrong;
     retest_capped += t.capped;
+    retest_settled += t.settled;
     retest_rounds_measured += static_cast<int>(packed.size()) * (probe.directed ? 2 : 1);
     std::vector<double> values(node_pairs.size(), 0);
     worst_rank_pair.assign(node_pairs.size(), Pair{-1, -1});
@@ -300,14 +306,29 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
     progress->finished();
   const long long wrong = ctx.comm.sum(intra.wrong + inter.wrong + retest_wrong);
   set_check(record, wrong, "words at the destinations");
+  // Noisy when any measured (sub-)round missed the cv target: at the cap, or settled above it.
   const int capped = intra.capped + inter.capped + retest_capped;
-  if (capped > 0) {
-    char text[160];
-    std::snprintf(text, sizeof text,
-                  "%d measured rounds hit the %.3g s time cap above the %.2f%% cv target", capped,
-                  ctx.config.measure.max_time_s, ctx.config.measure.target_cv * 100);
+  const int settled = intra.settled + inter.settled + retest_settled;
+  if (capped > 0 || settled > 0) {
+    char text[200];
+    if (capped > 0 && settled > 0) {
+      std::snprintf(text, sizeof text,
+                    "%d measured rounds hit the %.3g s time cap and %d settled above the %.2f%% "
+                    "cv target",
+                    capped, used.max_time_s, settled, used.target_cv * 100);
+    } else if (capped > 0) {
+      std::snprintf(text, sizeof text,
+                    "%d measured rounds hit the %.3g s time cap above the %.2f%% cv target", capped,
+                    used.max_time_s, used.target_cv * 100);
+    } else {
+      std::snprintf(text, sizeof text,
+                    "%d measured rounds settled above the %.2f%% cv target before the %.3g s cap",
+                    settled, used.target_cv * 100, used.max_time_s);
+    }
     record.status = RecordStatus::noisy;
     record.reason = record.reason.empty() ? text : record.reason + "; " + text;
+    if (capped == 0)
+      record.extra["stop"] = "settled"; // counted as such by the run's summary
   }
   if (!root)
     return;
@@ -322,11 +343,10 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
       double total = 0;
       for (double v : sampling)
         total += v;
-      const MeasureSettings used =
-          probe.latency ? latency_settings(ctx.config.measure) : ctx.config.measure;
       record.extra["sub_rounds"] = {
           {"measured", sampling.size()},
           {"capped", intra.capped + inter.capped},
+          {"settled", intra.settled + inter.settled},
           {"sampling_s", {{"median", median(sampling)},
                           {"max", *std::max_element(sampling.begin(), sampling.end())},
                           {"total", total}}},
