@@ -9,10 +9,31 @@
 
 namespace cb {
 
-double PairRule::reference(const std::vector<double>& values) const {
-  if (values.empty())
+double pair_reference(const PairRule& rule, const std::vector<PairFigure>& figures, int members) {
+  if (figures.empty())
     return 0;
-  return lower_is_better ? *std::min_element(values.begin(), values.end()) : median(values);
+  if (rule.lower_is_better) {
+    return std::min_element(figures.begin(), figures.end(), [](const PairFigure& x,
+                                                               const PairFigure& y) {
+             return x.value < y.value;
+           })->value;
+  }
+  std::vector<std::vector<double>> of(static_cast<std::size_t>(std::max(members, 0)));
+  for (const auto& f : figures) {
+    of.at(static_cast<std::size_t>(f.a)).push_back(f.value);
+    of.at(static_cast<std::size_t>(f.b)).push_back(f.value);
+  }
+  std::vector<double> typical, all;
+  for (const auto& f : figures)
+    all.push_back(f.value);
+  for (auto& values : of) {
+    if (!values.empty())
+      typical.push_back(median(std::move(values)));
+  }
+  // Slow members pull the median pair down from 30 % of the fleet on, scattered bad links pull
+  // the members' medians down once most members have most of their pairs bad: each median holds
+  // the healthy level where the other fails, and nothing slow raises either above it.
+  return std::max(median(std::move(all)), median(std::move(typical)));
 }
 
 bool PairRule::suspect(double value, double ref) const {
@@ -21,7 +42,7 @@ bool PairRule::suspect(double value, double ref) const {
 
 PairRule bandwidth_rule() {
   return {false, 0.93,
-          "suspect under 0.93 x the median pair of the tier (NVIDIA ClusterKit, Microsoft "
+          "suspect under 0.93 x the typical pair of the tier (NVIDIA ClusterKit, Microsoft "
           "SuperBench bandwidth acceptance)"};
 }
 
@@ -44,15 +65,13 @@ PairNaming::PairNaming(int members, std::vector<PairFigure> figures, PairRule ru
     : members_(members), figures_(std::move(figures)), rule_(std::move(rule)),
       good_(static_cast<std::size_t>(std::max(members, 0)), false),
       retests_of_member_(static_cast<std::size_t>(std::max(members, 0))) {
-  std::vector<double> values;
   std::vector<int> pairs_of(static_cast<std::size_t>(members), 0);
   std::vector<int> suspect_of(static_cast<std::size_t>(members), 0);
   for (const auto& f : figures_) {
     if (f.a < 0 || f.b < 0 || f.a >= members || f.b >= members || f.a == f.b)
       throw std::out_of_range("pair naming: pair of members outside the fleet");
-    values.push_back(f.value);
   }
-  reference_ = rule_.reference(values);
+  reference_ = pair_reference(rule_, figures_, members);
   // A fleet of pairs whose own spread is wider than the rule's margin: identical links differ by
   // more than the 7 % the fraction rule allows (congested rounds, a CPU-bound transport), so a
   // pair must also stand out of that spread to be suspect: robust z beyond 3.5, the rule
@@ -93,6 +112,22 @@ PairNaming::PairNaming(int members, std::vector<PairFigure> figures, PairRule ru
       suspects_.push_back(i);
       ++suspect_of[static_cast<std::size_t>(f.a)];
       ++suspect_of[static_cast<std::size_t>(f.b)];
+    }
+  }
+  // Better than the reference beyond the tolerance (bandwidth only: nothing is below the lowest).
+  if (!rule_.lower_is_better && reference_ > 0) {
+    std::vector<bool> better(static_cast<std::size_t>(members), false);
+    for (const auto& f : figures_) {
+      const bool beyond = f.value * rule_.factor > reference_ &&
+                          (fleet_sigma_ <= 0 || (f.value - fleet_median_) / fleet_sigma_ > kOutlierZ);
+      if (!beyond)
+        continue;
+      ++better_pairs_;
+      better[static_cast<std::size_t>(f.a)] = better[static_cast<std::size_t>(f.b)] = true;
+    }
+    for (int m = 0; m < members; ++m) {
+      if (better[static_cast<std::size_t>(m)])
+        better_members_.push_back(m);
     }
   }
   std::vector<int> good_members;

@@ -3,17 +3,30 @@
 // across nodes), which member (node) or which link between two members is bad.
 //
 // A pair is suspect when it is outside the rule's tolerance against the fleet of pairs: bandwidth
-// under 0.93 x the median pair, latency over 2.1 x the lowest pair (the acceptance thresholds of
-// NVIDIA ClusterKit and Microsoft SuperBench). One slow member makes every pair it is in suspect,
-// so a suspect pair alone cannot say which end is bad. Each end of a suspect pair is therefore
-// retested against known-good partners (two where there are): members at most half of whose pairs
-// are suspect (a good member's suspect pairs are the ones it shares with bad members). A member
-// that is not good and whose retests all stay outside the tolerance is named (a good member slow
-// only in its retests met noise: most of its own pairs passed). A suspect pair both of whose ends
-// pass is measured again, alone when they are few (free of a round's congestion) and else packed
-// into rounds of their own: still outside, the link between them (cable, switch port) is named;
-// inside, it was transient and is cleared. Ends without any good partner (more than half the
-// fleet suspect, or too few members) leave their pairs unresolved, and the record says so.
+// under 0.93 x the typical pair, latency over 2.1 x the lowest pair (the acceptance thresholds of
+// NVIDIA ClusterKit and Microsoft SuperBench).
+//
+// The typical pair is the larger of two medians: of all pairs, and over members of each member's
+// median pair. With k slow members of n, k(2n - k - 1)/2 of the n(n - 1)/2 pairs are slow, a
+// majority of them from k = 0.3 n on, and the median pair alone would then be a slow one that
+// names nothing; a healthy member's median pair stays healthy while fewer than half of its
+// partners are slow, so the members' median does until half the fleet is slow. Bad links
+// scattered over the fleet are the other way round: the median pair holds until half the pairs
+// are bad, the members' median only while most members have most of their pairs good. Nothing
+// slow raises either above the healthy level, so the larger is it wherever one holds. Beyond
+// that nothing tells a slow majority from a fast minority: better_members() says that the tier is
+// not uniform, so that qualify warns instead of passing it in silence.
+//
+// One slow member makes every pair it is in suspect, so a suspect pair alone cannot say which end
+// is bad. Each end of a suspect pair is therefore retested against known-good partners (two where
+// there are): members at most half of whose pairs are suspect (a good member's suspect pairs are
+// the ones it shares with bad members). A member that is not good and whose retests all stay
+// outside the tolerance is named (a good member slow only in its retests met noise: most of its
+// own pairs passed). A suspect pair both of whose ends pass is measured again, alone when they are
+// few (free of a round's congestion) and else packed into rounds of their own: still outside, the
+// link between them (cable, switch port) is named; inside, it was transient and is cleared. Ends
+// without any good partner (more than half the fleet suspect, or too few members) leave their
+// pairs unresolved, and the record says so.
 //
 // Bounded at any size: each stage runs at most kMaxRetestRounds rounds, whatever the fleet. A
 // noisy fleet of 1,024 nodes can have tens of thousands of suspect pairs; measured one at a time
@@ -35,9 +48,6 @@ struct PairRule {
   bool lower_is_better = false; // latency: high is bad
   double factor = 0.93; // bandwidth: suspect under factor x median; latency: over factor x lowest
   std::string text;     // the rule and its source, for the record
-  // The fleet figure the tolerance is taken against: the median (bandwidth) or the lowest
-  // (latency).
-  double reference(const std::vector<double>& values) const;
   bool suspect(double value, double reference) const;
 };
 PairRule bandwidth_rule();
@@ -48,6 +58,11 @@ struct PairFigure {
   int a = 0, b = 0;
   double value = 0;
 };
+
+// The fleet figure the rule's tolerance is taken against: for bandwidth the typical pair (the
+// larger of the median pair and the median over members of each member's median pair), for
+// latency the lowest pair. 0 without figures. Members must be in [0, members).
+double pair_reference(const PairRule& rule, const std::vector<PairFigure>& figures, int members);
 
 struct EndRetest {
   int member = 0;  // the end under test
@@ -114,6 +129,13 @@ public:
   // Outside the rule's tolerance (and, in a noisy fleet, beyond kOutlierZ robust deviations).
   bool outside(double value) const;
 
+  // The mirror of outside(): pairs better than the reference by more than the rule's tolerance
+  // (over reference / factor for bandwidth; latency's reference is the lowest pair, so none), and
+  // the members they join, ascending. A uniform tier has none; with them, either a minority is
+  // faster (same-switch pairs, newer NICs) or a majority is slow, which the rule cannot tell.
+  std::size_t better_pairs() const { return better_pairs_; }
+  const std::vector<int>& better_members() const { return better_members_; }
+
 private:
   int members_;
   std::vector<PairFigure> figures_;
@@ -121,6 +143,8 @@ private:
   double reference_ = 0;
   double fleet_median_ = 0, fleet_sigma_ = 0; // set only for a noisy fleet
   std::vector<std::size_t> suspects_;
+  std::size_t better_pairs_ = 0;
+  std::vector<int> better_members_;
   std::vector<bool> good_;
   std::vector<EndRetest> end_retests_;
   std::vector<std::vector<std::size_t>> end_rounds_, pair_rounds_;

@@ -502,7 +502,11 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
                          {"metric", metric},
                          {"rule", naming->rule().text},
                          {"reference", naming->reference()},
-                         {"reference_is", rule.lower_is_better ? "lowest pair" : "median pair"},
+                         {"reference_is", rule.lower_is_better
+                                              ? "lowest pair"
+                                              : "typical pair (the larger of the median pair "
+                                                "and the median over nodes of each node's "
+                                                "median pair)"},
                          {"noisy_fleet", naming->noisy_fleet()}};
   if (naming->noisy_fleet()) {
     pass["noisy_fleet_rule"] =
@@ -515,6 +519,14 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
     suspects.push_back({{"nodes", {f.a, f.b}}, {metric, f.value}});
   }
   pass["suspect_pairs"] = std::move(suspects);
+  // Pairs better than the reference beyond the tolerance: a tier that is not uniform, where a
+  // slow majority would look like a fast minority (qualify warns). O(nodes), not O(pairs).
+  nlohmann::json better_hosts = nlohmann::json::array();
+  for (int m : naming->better_members())
+    better_hosts.push_back(host_of_node(m));
+  pass["better_than_reference"] = {{"pairs", naming->better_pairs()},
+                                   {"nodes", naming->better_members()},
+                                   {"hosts", std::move(better_hosts)}};
   nlohmann::json ends = nlohmann::json::array();
   for (std::size_t i = 0; i < naming->end_retests().size(); ++i) {
     const auto& e = naming->end_retests()[i];

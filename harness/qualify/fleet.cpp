@@ -268,6 +268,7 @@ private:
     const double reference = pass.contains("reference") && pass["reference"].is_number()
                                  ? pass["reference"].get<double>()
                                  : 0.0;
+    note_second_pass(index, r, pass, members);
     auto verdicts = pass.find("verdicts");
     if (verdicts == pass.end() || !verdicts->is_array())
       return;
@@ -302,6 +303,51 @@ private:
         continue;
       }
       report_.outliers.push_back(std::move(o));
+    }
+  }
+
+  // What the second pass could not judge (FleetNote): read defensively, as every field of a
+  // results file.
+  void note_second_pass(std::size_t index, const Record& r, const json& pass,
+                        std::size_t members) {
+    auto count_of = [](const json& v) -> std::size_t { // a count, or 0 for anything else
+      return v.is_number_integer() && v.get<long long>() > 0
+                 ? static_cast<std::size_t>(v.get<long long>())
+                 : 0;
+    };
+    if (auto better = pass.find("better_than_reference");
+        better != pass.end() && better->is_object()) {
+      const std::size_t pairs = count_of(better->value("pairs", json()));
+      if (pairs > 0) {
+        FleetNote note;
+        note.record_index = index;
+        note.record = describe_record(r);
+        note.kind = FleetNoteKind::not_uniform;
+        note.pairs = pairs;
+        note.members = members;
+        if (auto hosts = better->find("hosts"); hosts != better->end() && hosts->is_array()) {
+          note.hosts_total = hosts->size();
+          for (const auto& h : *hosts) {
+            if (note.hosts.size() < FleetNote::kNoteHosts && h.is_string())
+              note.hosts.push_back(h.get<std::string>());
+          }
+        }
+        report_.notes.push_back(std::move(note));
+      }
+    }
+    if (auto unresolved = pass.find("unresolved");
+        unresolved != pass.end() && unresolved->is_array() && !unresolved->empty()) {
+      FleetNote note;
+      note.record_index = index;
+      note.record = describe_record(r);
+      note.kind = FleetNoteKind::unresolved;
+      note.pairs = unresolved->size();
+      note.members = members;
+      if (auto cap = pass.find("beyond_cap"); cap != pass.end() && cap->is_object()) {
+        note.beyond_cap = count_of(cap->value("end_retests", json())) > 0 ||
+                          count_of(cap->value("pair_retests", json())) > 0;
+      }
+      report_.notes.push_back(std::move(note));
     }
   }
 
@@ -396,6 +442,10 @@ std::string_view fleet_kind_name(FleetKind k) {
     return "straggler";
   }
   return "gpu";
+}
+
+std::string_view fleet_note_kind_name(FleetNoteKind k) {
+  return k == FleetNoteKind::unresolved ? "unresolved" : "not_uniform";
 }
 
 std::size_t FleetReport::failing() const {

@@ -73,13 +73,35 @@ struct Suspect {
   std::string label;
 };
 
+// What a pair test's second pass could not judge, though it names no bad part: a tier that is not
+// uniform (pairs better than the reference beyond the tolerance: a fast minority, or a slow
+// majority the rule cannot see), or suspect pairs left unresolved (no known-good partner, or
+// beyond the retest cap). It warns: the operator learns the fleet was not judged whole, and a
+// spec's figure for the case judges the majority.
+enum class FleetNoteKind { not_uniform, unresolved };
+std::string_view fleet_note_kind_name(FleetNoteKind k);
+
+struct FleetNote {
+  std::size_t record_index = 0;
+  std::string record; // describe_record()
+  FleetNoteKind kind = FleetNoteKind::not_uniform;
+  std::size_t pairs = 0;          // the better pairs, or the unresolved ones
+  std::size_t members = 0;        // the tier's members
+  std::vector<std::string> hosts; // not_uniform: the members of the better pairs (at most kNoteHosts)
+  std::size_t hosts_total = 0;    // before the cap
+  bool beyond_cap = false;        // unresolved: the retest cap left some out
+  static constexpr std::size_t kNoteHosts = 16;
+};
+
 struct FleetReport {
   int fleets_examined = 0;
   std::vector<Outlier> outliers; // stragglers among them, which warn only
   std::vector<Suspect> suspects; // most often named first; from the outliers that fail
+  std::vector<FleetNote> notes;  // warn only
   // Outliers that fail the fleet, and those that only warn (stragglers).
   std::size_t failing() const;
   std::size_t warnings() const { return outliers.size() - failing(); }
+  std::size_t note_warnings() const { return notes.size(); }
 };
 
 // The robust z of x; nullopt when MAD is 0.

@@ -97,6 +97,42 @@ json optional_number(const std::optional<double>& v) {
   return v ? json(*v) : json();
 }
 
+std::string plural(std::size_t n, const char* word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+// One line per FleetNote: what the second pass could not judge, and what would.
+std::string note_text(const FleetNote& n) {
+  std::ostringstream out;
+  if (n.kind == FleetNoteKind::unresolved) {
+    out << plural(n.pairs, "suspect pair") << " of " << n.members << " nodes left unresolved ("
+        << (n.beyond_cap ? "beyond the second pass's round cap, or without a known-good partner"
+                         : "no known-good partner: more than half of their ends' pairs suspect")
+        << "): which end is bad is not known";
+  } else {
+    std::string hosts;
+    for (const auto& h : n.hosts)
+      hosts += (hosts.empty() ? "" : ", ") + h;
+    if (n.hosts_total > n.hosts.size())
+      hosts += ", ... (" + std::to_string(n.hosts_total) + " in all)";
+    out << "tier not uniform: " << plural(n.pairs, "pair") << " among " << n.hosts_total << " of "
+        << n.members << " nodes (" << hosts
+        << ") beat the typical pair by more than the tolerance; if they are the healthy ones, "
+           "the others are slow and were not named (a spec's figure for this case judges them)";
+  }
+  return out.str();
+}
+
+// ", 2 stragglers (warn), 1 note (warn)": the fleet's findings that do not fail it.
+std::string warning_summary(const FleetReport& fleet, const char* stragglers_word) {
+  std::string out;
+  if (fleet.warnings() > 0)
+    out += ", " + plural(fleet.warnings(), "straggler") + stragglers_word + " (warn)";
+  if (fleet.note_warnings() > 0)
+    out += ", " + plural(fleet.note_warnings(), "note") + " (warn)";
+  return out;
+}
+
 } // namespace
 
 std::string format_figure(double value) {
@@ -131,12 +167,9 @@ std::string format_qualify_text(const QualifyReport& report) {
   for (const auto& row : report.rows)
     table.push_back(check_cells(row));
   if (report.fleet_verdict) {
-    std::string summary = std::to_string(report.fleet.fleets_examined) + " fleets judged, " +
-                          std::to_string(report.fleet.failing()) + " outliers";
-    if (report.fleet.warnings() > 0) {
-      summary += ", " + std::to_string(report.fleet.warnings()) + " straggler" +
-                 (report.fleet.warnings() == 1 ? "" : "s") + " (warn)";
-    }
+    const std::string summary = std::to_string(report.fleet.fleets_examined) + " fleets judged, " +
+                                std::to_string(report.fleet.failing()) + " outliers" +
+                                warning_summary(report.fleet, "");
     table.push_back({"fleet", summary, "-", "-", "-", "-",
                      std::string(verdict_name(*report.fleet_verdict)),
                      report.fleet.fleets_examined == 0 ? "no record has enough peers" : ""});
@@ -173,7 +206,7 @@ std::string format_qualify_text(const QualifyReport& report) {
       if (o.by_second_pass) {
         out << "  " << member_label(o.kind, o.who, o.to) << ": retested at "
             << with_unit(o.value, o.metric) << ", "
-            << (lower_is_better(o.metric) ? "lowest pair " : "median pair ")
+            << (lower_is_better(o.metric) ? "lowest pair " : "typical pair ")
             << with_unit(o.fleet_median, o.metric) << " (" << format_ratio(o.ratio)
             << "x; second pass of " << o.fleet_size << " nodes) in " << o.record << " ["
             << o.metric << "]\n";
@@ -205,16 +238,21 @@ std::string format_qualify_text(const QualifyReport& report) {
     }
   }
 
+  if (!report.fleet.notes.empty()) {
+    out << "\nnotes (warn: the second pass could not judge a tier whole):\n";
+    for (const auto& n : report.fleet.notes)
+      out << "  " << n.record << ": " << note_text(n) << "\n";
+  }
+
   out << "\nverdict: " << verdict_name(report.overall) << " (" << report.passed << " passed, "
       << report.failed << " failed, " << report.inconclusive << " inconclusive";
   if (!report.fleet.suspects.empty()) {
     out << "; " << report.fleet.suspects.size() << " suspect"
         << (report.fleet.suspects.size() == 1 ? "" : "s") << " named";
   }
-  if (report.fleet.warnings() > 0) {
-    out << "; " << report.fleet.warnings() << " straggler"
-        << (report.fleet.warnings() == 1 ? "" : "s") << " named (warn)";
-  }
+  const std::string warned = warning_summary(report.fleet, " named");
+  if (!warned.empty())
+    out << ";" << warned.substr(1);
   out << ")\n";
   return out.str();
 }
@@ -279,6 +317,23 @@ json qualify_to_json(const QualifyReport& report) {
     j["rules"] = std::move(rules);
     outliers.push_back(std::move(j));
   }
+  json notes = json::array();
+  for (const auto& n : report.fleet.notes) {
+    json j = {{"kind", fleet_note_kind_name(n.kind)},
+              {"record", n.record},
+              {"record_index", n.record_index},
+              {"pairs", n.pairs},
+              {"members", n.members},
+              {"severity", "warn"},
+              {"text", note_text(n)}};
+    if (n.kind == FleetNoteKind::not_uniform) {
+      j["hosts"] = n.hosts;
+      j["hosts_total"] = n.hosts_total;
+    } else {
+      j["beyond_cap"] = n.beyond_cap;
+    }
+    notes.push_back(std::move(j));
+  }
   json suspects = json::array();
   for (const auto& s : report.fleet.suspects) {
     json j = member_json(s.who);
@@ -305,7 +360,8 @@ json qualify_to_json(const QualifyReport& report) {
       {"fleet",
        {{"verdict", report.fleet_verdict ? json(verdict_name(*report.fleet_verdict)) : json()},
         {"fleets_examined", report.fleet.fleets_examined},
-        {"warnings", report.fleet.warnings()},
+        {"warnings", report.fleet.warnings() + report.fleet.note_warnings()},
+        {"notes", std::move(notes)},
         {"rules",
          {{"robust_z", spec.fleet.robust_z},
           {"fraction_of_median", spec.fleet.fraction_of_median},

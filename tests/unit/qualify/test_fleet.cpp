@@ -233,6 +233,75 @@ TEST(Fleet, ASecondPassLinkIsNamedByItsHostsAndNoEndIsBlamed) {
   EXPECT_EQ(report.suspects[0].kind, FleetKind::link);
 }
 
+TEST(Fleet, ATierThatIsNotUniformAndUnresolvedPairsWarnWithoutNamingAnything) {
+  // A slow majority: the second pass named nothing, but 3 pairs among n1, n2, n4 beat the typical
+  // pair, and 2 suspect pairs had no known-good partner.
+  ResultsFile f;
+  Record r = node_pair_record(nlohmann::json::array());
+  r.extra["second_pass"]["better_than_reference"] = {
+      {"pairs", 3}, {"nodes", {0, 1, 3}}, {"hosts", {"n1", "n2", "n4"}}};
+  r.extra["second_pass"]["unresolved"] = {{0, 2}, {2, 5}};
+  r.extra["second_pass"]["beyond_cap"] = {{"end_retests", 0}, {"pair_retests", 0}};
+  f.records.push_back(r);
+  FleetReport report = analyze_fleet(f, FleetRules{});
+  EXPECT_TRUE(report.outliers.empty());
+  EXPECT_TRUE(report.suspects.empty());
+  EXPECT_EQ(report.failing(), 0u);
+  ASSERT_EQ(report.notes.size(), 2u);
+  EXPECT_EQ(report.notes[0].kind, FleetNoteKind::not_uniform);
+  EXPECT_EQ(report.notes[0].pairs, 3u);
+  EXPECT_EQ(report.notes[0].members, 6u);
+  EXPECT_EQ(report.notes[0].hosts, (std::vector<std::string>{"n1", "n2", "n4"}));
+  EXPECT_EQ(report.notes[1].kind, FleetNoteKind::unresolved);
+  EXPECT_EQ(report.notes[1].pairs, 2u);
+  EXPECT_FALSE(report.notes[1].beyond_cap);
+
+  // A uniform tier, everything resolved: no note.
+  f.records[0].extra["second_pass"]["better_than_reference"]["pairs"] = 0;
+  f.records[0].extra["second_pass"]["unresolved"] = nlohmann::json::array();
+  EXPECT_TRUE(analyze_fleet(f, FleetRules{}).notes.empty());
+}
+
+TEST(Fleet, NotesReadAHostileSecondPassWithoutThrowing) {
+  // A hand-edited file: wrong types everywhere. Nothing throws; what cannot be read is no note.
+  for (const nlohmann::json& better :
+       {nlohmann::json("many"), nlohmann::json({{"pairs", -4}}), nlohmann::json({{"pairs", "3"}}),
+        nlohmann::json({{"pairs", 2}, {"hosts", {1, nullptr, "n9"}}}),
+        nlohmann::json({{"pairs", 2}, {"hosts", "n1"}})}) {
+    ResultsFile f;
+    Record r = node_pair_record(nlohmann::json::array());
+    r.extra["second_pass"]["better_than_reference"] = better;
+    r.extra["second_pass"]["unresolved"] = "none";
+    r.extra["second_pass"]["beyond_cap"] = {{"end_retests", "x"}};
+    f.records.push_back(r);
+    FleetReport report;
+    ASSERT_NO_THROW(report = analyze_fleet(f, FleetRules{})) << better.dump();
+    for (const auto& n : report.notes) {
+      EXPECT_EQ(n.kind, FleetNoteKind::not_uniform) << better.dump();
+      EXPECT_EQ(n.pairs, 2u);
+      for (const auto& h : n.hosts)
+        EXPECT_EQ(h, "n9");
+    }
+  }
+}
+
+TEST(Fleet, ANoteListsAtMostSixteenHostsAndSaysHowManyInAll) {
+  ResultsFile f;
+  Record r = node_pair_record(nlohmann::json::array());
+  nlohmann::json hosts = nlohmann::json::array();
+  for (int i = 0; i < 40; ++i) {
+    std::string host = "h";
+    host += std::to_string(i);
+    hosts.push_back(host);
+  }
+  r.extra["second_pass"]["better_than_reference"] = {{"pairs", 780}, {"hosts", hosts}};
+  f.records.push_back(r);
+  const FleetReport report = analyze_fleet(f, FleetRules{});
+  ASSERT_EQ(report.notes.size(), 1u);
+  EXPECT_EQ(report.notes[0].hosts.size(), FleetNote::kNoteHosts);
+  EXPECT_EQ(report.notes[0].hosts_total, 40u);
+}
+
 TEST(Fleet, ALinkOnANodeAnotherRecordNamedSlowIsTheNodesNotALinkOfItsOwn) {
   // The one-way record names node n3; the both-ways record, where n3's unshaped direction
   // carried half of each pair, names a link n3 <-> n6: the fleet names the node alone.

@@ -421,6 +421,45 @@ TEST(QualifyReport, AStragglerIsNamedWithHostAndDeviceAndWarnsWithoutFailingTheF
   EXPECT_TRUE(j["suspects"].empty());
 }
 
+TEST(QualifyReport, ATierThatIsNotUniformWarnsInTextAndJsonAndStillPasses) {
+  // 6 one-rank nodes; the second pass named nothing, but 3 pairs beat the typical pair.
+  Record r = test::gpu_record("links", "pair_bw", std::vector<double>(6, 0.05),
+                              {"n1", "n2", "n3", "n4", "n5", "n6"});
+  nlohmann::json matrix = nlohmann::json::array();
+  for (int a = 0; a < 6; ++a) {
+    nlohmann::json row = nlohmann::json::array();
+    for (int b = 0; b < 6; ++b)
+      row.push_back(a == b ? nlohmann::json(nullptr) : nlohmann::json(0.05));
+    matrix.push_back(row);
+  }
+  r.extra["matrix"] = matrix;
+  r.extra["matrix_metric"] = "gbps";
+  r.extra["second_pass"] = {{"metric", "gbps"},
+                            {"reference", 0.05},
+                            {"verdicts", nlohmann::json::array()},
+                            {"better_than_reference",
+                             {{"pairs", 3}, {"nodes", {0, 1, 3}}, {"hosts", {"n1", "n2", "n4"}}}}};
+  ResultsFile results;
+  results.records.push_back(r);
+  const QualifyReport report = qualify(results, "r.json", Spec{});
+  EXPECT_EQ(report.fleet_verdict, Verdict::pass);
+  EXPECT_EQ(qualify_exit_code(report, false), 0);
+  const std::string text = format_qualify_text(report);
+  EXPECT_NE(text.find("0 outliers, 1 note (warn)"), std::string::npos) << text;
+  EXPECT_NE(text.find("tier not uniform: 3 pairs among 3 of 6 nodes (n1, n2, n4) beat the typical "
+                      "pair"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("; 1 note (warn))"), std::string::npos) << text;
+  const auto j = qualify_to_json(report);
+  EXPECT_EQ(j["fleet"]["warnings"], 1);
+  ASSERT_EQ(j["fleet"]["notes"].size(), 1u);
+  EXPECT_EQ(j["fleet"]["notes"][0]["kind"], "not_uniform");
+  EXPECT_EQ(j["fleet"]["notes"][0]["severity"], "warn");
+  EXPECT_EQ(j["fleet"]["notes"][0]["hosts"], nlohmann::json({"n1", "n2", "n4"}));
+  EXPECT_EQ(j["fleet"]["notes"][0]["pairs"], 3);
+}
+
 TEST(QualifyReport, AStragglerBesideASlowGpuLeavesTheFleetFailingOnTheGpu) {
   const std::string path = test::source_path(kFixtures + "h200_slow_gpu.json");
   ResultsFile results = load_results(path);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <set>
@@ -379,6 +380,88 @@ TEST(PairNaming, AnEndIsRetestedWholeOrNotAtAll) {
   EXPECT_FALSE(v.unresolved.empty());
 }
 
+// A bad batch of NICs or a bad leaf switch: 5 of 17 nodes at a third of the rate. 70 of the 136
+// pairs are slow, so the median pair is a slow one and 0.93 x it names nothing; against the
+// typical pair (each node's median pair, their median) the 5 are named and nothing else.
+TEST(PairNaming, FiveSlowNodesOf17AreNamedThoughMostPairsAreSlow) {
+  Fleet f = uniform(17, 12.0);
+  const std::vector<int> slow = {1, 4, 8, 11, 15};
+  for (int m : slow)
+    f.rate[static_cast<std::size_t>(m)] = 4.0;
+  PairNaming naming(f.n, first_pass(f), bandwidth_rule());
+  EXPECT_DOUBLE_EQ(naming.reference(), 12.0);
+  EXPECT_EQ(naming.better_pairs(), 0u);
+  const PairVerdicts v = second_pass(f);
+  EXPECT_EQ(v.nodes, slow);
+  EXPECT_TRUE(v.links.empty());
+  EXPECT_TRUE(v.unresolved.empty());
+}
+
+TEST(PairNaming, SlowNodesAreNamedUpToJustUnderHalfTheFleet) {
+  // k slow of n: each healthy node's median pair stays healthy while 2k < n - 1.
+  for (int n : {6, 16, 33}) {
+    const int k = (n - 2) / 2;
+    Fleet f = uniform(n, 12.0);
+    std::vector<int> slow;
+    for (int i = 0; i < k; ++i) {
+      slow.push_back(2 * i);
+      f.rate[static_cast<std::size_t>(2 * i)] = 4.0;
+    }
+    EXPECT_EQ(second_pass(f).nodes, slow) << k << " of " << n;
+  }
+}
+
+// 10 of 17 slow: every node's median pair is slow, so the typical pair is, and the rule sees a
+// uniform slow fleet. What gives it away is the 21 pairs among the 7 healthy nodes, better than the
+// typical pair beyond the tolerance: the tier is not uniform, and the record says by whom.
+TEST(PairNaming, ASlowMajorityShowsAsATierThatIsNotUniform) {
+  Fleet f = uniform(17, 12.0);
+  std::vector<int> healthy;
+  for (int m = 0; m < 17; ++m) {
+    if (m % 5 == 0 || m % 7 == 0)
+      healthy.push_back(m); // 0 5 7 10 14 15
+    else
+      f.rate[static_cast<std::size_t>(m)] = 4.0;
+  }
+  healthy.push_back(16);
+  f.rate[16] = 12.0;
+  ASSERT_EQ(healthy.size(), 7u);
+  std::sort(healthy.begin(), healthy.end());
+  PairNaming naming(f.n, first_pass(f), bandwidth_rule());
+  EXPECT_DOUBLE_EQ(naming.reference(), 4.0);
+  EXPECT_EQ(naming.better_pairs(), 21u);
+  EXPECT_EQ(naming.better_members(), healthy);
+  EXPECT_TRUE(second_pass(f).nodes.empty());
+}
+
+TEST(PairNaming, UniformAndLatencyFleetsHaveNoBetterPairs) {
+  Fleet f = uniform(16, 12.0);
+  f.noise = [](int a, int b) { return 1.0 + 0.05 * ((a * 7 + b * 3) % 5) / 4.0; }; // within 5 %
+  std::vector<PairFigure> figures;
+  for (int a = 0; a < f.n; ++a) {
+    for (int b = a + 1; b < f.n; ++b)
+      figures.push_back({a, b, f.pair(a, b) * f.noise(a, b)});
+  }
+  EXPECT_EQ(PairNaming(f.n, figures, bandwidth_rule()).better_pairs(), 0u);
+  // Latency's reference is the lowest pair: nothing can beat it.
+  EXPECT_EQ(PairNaming(f.n, figures, latency_rule()).better_pairs(), 0u);
+  EXPECT_TRUE(PairNaming(f.n, figures, latency_rule()).better_members().empty());
+}
+
+TEST(PairNaming, TheTypicalPairIsTheLargerOfTheMedianPairAndTheMembersMedian) {
+  // Member medians: 0 -> {1, 2, 9} = 2; 1 -> {1, 3, 4} = 3; 2 -> {2, 3, 5} = 3; 3 -> {9, 4, 5} = 5:
+  // their median 3. The median of the six pairs is 3.5, the larger.
+  const std::vector<PairFigure> figures = {{0, 1, 1}, {0, 2, 2}, {0, 3, 9},
+                                           {1, 2, 3}, {1, 3, 4}, {2, 3, 5}};
+  EXPECT_DOUBLE_EQ(pair_reference(bandwidth_rule(), figures, 4), 3.5);
+  EXPECT_DOUBLE_EQ(pair_reference(latency_rule(), figures, 4), 1.0);
+  EXPECT_DOUBLE_EQ(pair_reference(bandwidth_rule(), {}, 4), 0.0);
+  // Two slow members of 5: 7 of 10 pairs at 4, so the median pair is 4; each of the three healthy
+  // members has 2 healthy pairs of 4 (median 8), the slow ones 4: the members' median, 8, wins.
+  Fleet f = uniform(5, 12.0);
+  f.rate[0] = f.rate[1] = 4.0;
+  EXPECT_DOUBLE_EQ(pair_reference(bandwidth_rule(), first_pass(f), 5), 8.0);
+}
 
 } // namespace
 } // namespace cb
