@@ -132,6 +132,35 @@ TEST(PairRoundsOnThreads, OneSlowNodeIsNamedByHostAmong6_16And64) {
   }
 }
 
+TEST(PairRoundsOnThreads, FiveSlowNodesOf17AreNamedAndASlowMajorityIsSaid) {
+  // 5 of 17 slow: 70 of the 136 pairs are slow, yet the five are named, by host, and nothing else.
+  std::vector<double> rate(17, 12.0);
+  for (int slow : {1, 4, 8, 11, 15})
+    rate[static_cast<std::size_t>(slow)] = 4.0;
+  Outcome out = run_on_threads(17, rate);
+  const auto& pass = out.record.extra["second_pass"];
+  std::set<std::string> named;
+  for (const auto& v : pass["verdicts"]) {
+    EXPECT_EQ(v["kind"], "node") << v.dump();
+    named.insert(v.value("host", ""));
+  }
+  EXPECT_EQ(named, (std::set<std::string>{"n2", "n5", "n9", "n12", "n16"})) << pass.dump();
+  EXPECT_DOUBLE_EQ(pass["reference"].get<double>(), 12.0);
+  EXPECT_EQ(pass["better_than_reference"]["pairs"], 0);
+
+  // 10 of 17 slow: no node stands out of a slow typical pair, but the 21 pairs among the 7
+  // healthy nodes beat it, and the record lists those nodes' hosts.
+  std::fill(rate.begin(), rate.end(), 4.0);
+  for (int healthy : {0, 3, 6, 9, 12, 14, 16})
+    rate[static_cast<std::size_t>(healthy)] = 12.0;
+  out = run_on_threads(17, rate);
+  const auto& majority = out.record.extra["second_pass"];
+  EXPECT_TRUE(majority["verdicts"].empty()) << majority.dump();
+  EXPECT_EQ(majority["better_than_reference"]["pairs"], 21);
+  EXPECT_EQ(majority["better_than_reference"]["hosts"],
+            nlohmann::json({"n1", "n4", "n7", "n10", "n13", "n15", "n17"}));
+}
+
 TEST(PairRoundsOnThreads, RailsNameTheNodeAndTheGpuOfItsSlowRail) {
   // 6 nodes of 2 ranks; rank 7 (node n4, local rank 1) is slow: only rail 1 of n4's node pairs.
   std::vector<double> rate(12, 12.0);
