@@ -132,19 +132,33 @@ std::string BlockReader::read_pass_uring(const std::vector<std::uint64_t>& offse
                                          unsigned char* dest) {
 #if defined(CB_HAVE_LIBURING)
   io_uring* ring = &ring_->ring;
-  std::vector<std::size_t> block_of_slot(static_cast<std::size_t>(queue_depth_));
+  // Each slot reads one block, perhaps in several pieces: a read may return fewer bytes than
+  // asked without an error (POSIX allows it; FUSE and network filesystems split large reads, and
+  // a disk failing mid-read returns what it read before the error), and the rest is asked for
+  // again, as the pread loop does. Only a read of 0 bytes is the end of the file.
+  struct Slot {
+    std::size_t block = 0;
+    std::size_t done = 0;
+  };
+  std::vector<Slot> slots(static_cast<std::size_t>(queue_depth_));
   std::size_t next = 0;
   int in_flight = 0;
   std::string error;
-  auto queue = [&](std::size_t slot) {
+  auto submit_rest = [&](std::size_t slot) {
+    const Slot& s = slots[slot];
+    unsigned char* target =
+        dest ? dest + s.block * block_bytes_ : buffers_.get() + slot * block_bytes_;
     io_uring_sqe* sqe = io_uring_get_sqe(ring);
-    unsigned char* target = dest ? dest + next * block_bytes_ : buffers_.get() + slot * block_bytes_;
-    io_uring_prep_read(sqe, fd_.get(), target, static_cast<unsigned>(block_bytes_), offsets[next]);
+    io_uring_prep_read(sqe, fd_.get(), target + s.done,
+                       static_cast<unsigned>(block_bytes_ - s.done), offsets[s.block] + s.done);
     io_uring_sqe_set_data64(sqe, slot);
-    block_of_slot[slot] = next++;
     ++in_flight;
   };
-  for (std::size_t slot = 0; slot < block_of_slot.size() && next < offsets.size(); ++slot)
+  auto queue = [&](std::size_t slot) {
+    slots[slot] = {next++, 0};
+    submit_rest(slot);
+  };
+  for (std::size_t slot = 0; slot < slots.size() && next < offsets.size(); ++slot)
     queue(slot);
   io_uring_submit(ring);
   while (in_flight > 0) {
@@ -153,16 +167,24 @@ std::string BlockReader::read_pass_uring(const std::vector<std::uint64_t>& offse
     if (rc == -EINTR)
       continue;
     if (rc < 0) // the ring itself failed: reads still in flight end with it (io_uring_queue_exit)
-      return describe("io_uring_wait_cqe", offsets[block_of_slot[0]], -rc);
+      return describe("io_uring_wait_cqe", offsets[slots[0].block], -rc);
     const auto slot = static_cast<std::size_t>(io_uring_cqe_get_data64(cqe));
     const int res = cqe->res;
     io_uring_cqe_seen(ring, cqe);
     --in_flight;
-    const std::uint64_t offset = offsets[block_of_slot[slot]];
+    Slot& s = slots[slot];
+    const std::uint64_t at = offsets[s.block] + s.done;
     if (error.empty() && res < 0)
-      error = describe("read error", offset, -res);
-    if (error.empty() && static_cast<std::size_t>(res) != block_bytes_) {
-      error = describe("short read (" + std::to_string(res) + " bytes)", offset, 0);
+      error = describe("read error", at, -res);
+    if (error.empty() && res == 0)
+      error = describe("short read (end of file)", at, 0);
+    if (error.empty()) {
+      s.done += static_cast<std::size_t>(res);
+      if (s.done < block_bytes_) {
+        submit_rest(slot);
+        io_uring_submit(ring);
+        continue;
+      }
     }
     // After an error the reads in flight are drained (their buffers are ours) and no more queued.
     if (error.empty() && next < offsets.size()) {

@@ -2,10 +2,13 @@
 """A disk that fails: a FUSE passthrough of BACKING mounted at MOUNT whose reads return EIO once
 TRIGGER exists, the way a dying drive or a lost network filesystem answers read(2).
 
-    failing_fs.py BACKING MOUNT TRIGGER [--from-offset BYTES]
+    failing_fs.py BACKING MOUNT TRIGGER [--from-offset BYTES] [--max-read BYTES]
 
 Reads that start at or past --from-offset fail (default 4096: a file's first page, where
 clusterbench keeps its header, still reads, so a run's set-up succeeds and its steps fail).
+With --max-read no read returns more than that many bytes: the short reads, without an error,
+that FUSE and network filesystems give and a reader must continue (direct_io hands them to the
+caller as they are).
 Everything else (create, write, truncate, fsync, statfs, unlink) passes through. Mounted with
 direct_io, so no read is answered from the page cache. Runs in the foreground until unmounted.
 Needs root, /dev/fuse and Debian's python3-fusepy.
@@ -18,10 +21,11 @@ from fusepy import FUSE, FuseOSError, Operations
 
 
 class FailingDisk(Operations):
-    def __init__(self, backing, trigger, from_offset):
+    def __init__(self, backing, trigger, from_offset, max_read=0):
         self.backing = backing
         self.trigger = trigger
         self.from_offset = from_offset
+        self.max_read = max_read
 
     def _path(self, path):
         return os.path.join(self.backing, path.lstrip("/"))
@@ -58,6 +62,8 @@ class FailingDisk(Operations):
     def read(self, path, size, offset, fh):
         if offset >= self.from_offset and os.path.exists(self.trigger):
             raise FuseOSError(errno.EIO)
+        if self.max_read > 0:
+            size = min(size, self.max_read)
         return self._errno(os.pread, fh, size, offset)
 
     def write(self, path, data, offset, fh):
@@ -96,9 +102,10 @@ def main():
     ap.add_argument("mount")
     ap.add_argument("trigger")
     ap.add_argument("--from-offset", type=int, default=4096)
+    ap.add_argument("--max-read", type=int, default=0)
     args = ap.parse_args()
     FUSE(FailingDisk(os.path.abspath(args.backing), os.path.abspath(args.trigger),
-                     args.from_offset),
+                     args.from_offset, args.max_read),
          args.mount, foreground=True, nothreads=True, direct_io=True)
 
 

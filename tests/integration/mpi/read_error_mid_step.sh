@@ -70,7 +70,8 @@ else:
         problems.append(f"the 2-GPU record is {second['status']}, expected failed")
     reason = json.dumps(second)
     if "Input/output error" not in reason or "read" not in reason:
-        problems.append("the 2-GPU record does not give the read error as its reason")
+        problems.append("the 2-GPU record does not give the read error as its reason: "
+                        f"{second.get('reason', '')!r}")
 for p in problems:
     print("FAIL:", p)
 sys.exit(1 if problems else 0)
