@@ -6,16 +6,18 @@
 // under 0.93 x the typical pair, latency over 2.1 x the lowest pair (the acceptance thresholds of
 // NVIDIA ClusterKit and Microsoft SuperBench).
 //
-// The typical pair is the larger of two medians: of all pairs, and over members of each member's
-// median pair. With k slow members of n, k(2n - k - 1)/2 of the n(n - 1)/2 pairs are slow, a
-// majority of them from k = 0.3 n on, and the median pair alone would then be a slow one that
-// names nothing; a healthy member's median pair stays healthy while fewer than half of its
-// partners are slow, so the members' median does until half the fleet is slow. Bad links
-// scattered over the fleet are the other way round: the median pair holds until half the pairs
-// are bad, the members' median only while most members have most of their pairs good. Nothing
-// slow raises either above the healthy level, so the larger is it wherever one holds. Beyond
-// that nothing tells a slow majority from a fast minority: better_members() says that the tier is
-// not uniform, so that qualify warns instead of passing it in silence.
+// The typical pair is the median pair, or the median over members of each member's median pair
+// (the upper middle one for an even count) where that is higher because slow members pulled the
+// median pair down. With k slow members of n, k(2n - k - 1)/2 of the n(n - 1)/2 pairs are slow,
+// a majority from k = 0.3 n on, and the median pair alone would be a slow one that names nothing;
+// a healthy member's median pair stays healthy while at most half of its partners are slow, so
+// the members' median does while k <= (n - 1) / 2. The members' median is taken only when the
+// members under it are slow with one another too: two leaf switches whose cross pairs are slower
+// than their inside ones also lift it (the larger leaf's members take the fast level), but the
+// smaller leaf is fast inside, and there the median pair stays the reference. Scattered bad links
+// pull the members' median down, not up, and leave the median pair. Beyond that nothing tells a
+// slow majority from a fast minority: better_members() says the tier is not uniform, so that
+// qualify warns instead of passing it in silence.
 //
 // One slow member makes every pair it is in suspect, so a suspect pair alone cannot say which end
 // is bad. Each end of a suspect pair is therefore retested against known-good partners (two where
@@ -59,9 +61,8 @@ struct PairFigure {
   double value = 0;
 };
 
-// The fleet figure the rule's tolerance is taken against: for bandwidth the typical pair (the
-// larger of the median pair and the median over members of each member's median pair), for
-// latency the lowest pair. 0 without figures. Members must be in [0, members).
+// The fleet figure the rule's tolerance is taken against: for bandwidth the typical pair (above),
+// for latency the lowest pair. 0 without figures. Members must be in [0, members).
 double pair_reference(const PairRule& rule, const std::vector<PairFigure>& figures, int members);
 
 struct EndRetest {
@@ -129,10 +130,13 @@ public:
   // Outside the rule's tolerance (and, in a noisy fleet, beyond kOutlierZ robust deviations).
   bool outside(double value) const;
 
-  // The mirror of outside(): pairs better than the reference by more than the rule's tolerance
-  // (over reference / factor for bandwidth; latency's reference is the lowest pair, so none), and
-  // the members they join, ascending. A uniform tier has none; with them, either a minority is
-  // faster (same-switch pairs, newer NICs) or a majority is slow, which the rule cannot tell.
+  // The mirror of outside(), stricter because nothing retests it: pairs better than the
+  // reference by more than the rule's tolerance (over reference / factor for bandwidth; latency's
+  // reference is the lowest pair, so none) and beyond robust z 3.5 of the clean pairs' spread,
+  // kept when they join a dense group of 3 or more members (at least half of the pairs among them
+  // better): the group's members ascending, and its better pairs. A uniform tier has none; with
+  // them, either a minority is faster (same-switch pairs, newer NICs) or a majority is slow,
+  // which the rule cannot tell.
   std::size_t better_pairs() const { return better_pairs_; }
   const std::vector<int>& better_members() const { return better_members_; }
 
@@ -142,6 +146,7 @@ private:
   PairRule rule_;
   double reference_ = 0;
   double fleet_median_ = 0, fleet_sigma_ = 0; // set only for a noisy fleet
+  double clean_median_ = 0, clean_sigma_ = 0; // of the clean pairs, whatever their spread
   std::vector<std::size_t> suspects_;
   std::size_t better_pairs_ = 0;
   std::vector<int> better_members_;

@@ -323,15 +323,20 @@ private:
         note.record_index = index;
         note.record = describe_record(r);
         note.kind = FleetNoteKind::not_uniform;
-        note.pairs = pairs;
+        // No more than the tier holds: a hand-edited count must not print an impossible figure.
+        note.pairs = std::min(pairs, members * (members - 1) / 2);
         note.members = members;
+        std::size_t listed = 0;
         if (auto hosts = better->find("hosts"); hosts != better->end() && hosts->is_array()) {
-          note.hosts_total = hosts->size();
+          listed = hosts->size();
           for (const auto& h : *hosts) {
             if (note.hosts.size() < FleetNote::kNoteHosts && h.is_string())
               note.hosts.push_back(h.get<std::string>());
           }
+        } else if (auto nodes = better->find("nodes"); nodes != better->end() && nodes->is_array()) {
+          listed = nodes->size();
         }
+        note.hosts_total = std::min(listed, members);
         report_.notes.push_back(std::move(note));
       }
     }
@@ -341,7 +346,7 @@ private:
       note.record_index = index;
       note.record = describe_record(r);
       note.kind = FleetNoteKind::unresolved;
-      note.pairs = unresolved->size();
+      note.pairs = std::min(unresolved->size(), members * (members - 1) / 2);
       note.members = members;
       if (auto cap = pass.find("beyond_cap"); cap != pass.end() && cap->is_object()) {
         note.beyond_cap = count_of(cap->value("end_retests", json())) > 0 ||

@@ -116,8 +116,8 @@ std::string note_text(const FleetNote& n) {
     if (n.hosts_total > n.hosts.size())
       hosts += ", ... (" + std::to_string(n.hosts_total) + " in all)";
     out << "tier not uniform: " << plural(n.pairs, "pair") << " among " << n.hosts_total << " of "
-        << n.members << " nodes (" << hosts
-        << ") beat the typical pair by more than the tolerance; if they are the healthy ones, "
+        << n.members << " nodes" << (hosts.empty() ? "" : " (" + hosts + ")")
+        << " beat the typical pair by more than the tolerance; if they are the healthy ones, "
            "the others are slow and were not named (a spec's figure for this case judges them)";
   }
   return out.str();
@@ -360,7 +360,7 @@ json qualify_to_json(const QualifyReport& report) {
       {"fleet",
        {{"verdict", report.fleet_verdict ? json(verdict_name(*report.fleet_verdict)) : json()},
         {"fleets_examined", report.fleet.fleets_examined},
-        {"warnings", report.fleet.warnings() + report.fleet.note_warnings()},
+        {"warnings", report.fleet.warnings()},
         {"notes", std::move(notes)},
         {"rules",
          {{"robust_z", spec.fleet.robust_z},

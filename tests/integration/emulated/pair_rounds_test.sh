@@ -7,19 +7,7 @@
 # Exit 0 pass, 1 fail, 77 skip (not root, no namespaces).
 set -euo pipefail
 bin=$1
-cluster=$(cd "$(dirname "$0")/../../.." && pwd)/ci/emulated-cluster
-work=$(mktemp -d)
-trap '"$cluster" down >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
-up() { local rc=0; "$cluster" up "$@" >/dev/null || rc=$?; [[ $rc -eq 0 ]] || exit "$rc"; }
-
-# run_pairs OUT: pair_bw (uni and bi, 8 MiB transfers of --quick) on the 6 nodes.
-run_pairs() {
-  timeout 400 "$cluster" run -- "$bin" run --backend host --np 6 --quick --max-time 1 \
-    --suite links --cases pair_bw --out "$1" >"$work/log" 2>&1 ||
-    { cat "$work/log"; fail "clusterbench run failed"; }
-}
+source "$(dirname "$0")/pair_lib.sh"
 
 # The schedule in the records: 5 inter-node rounds, every node pair once per direction, no rank
 # twice in a (sub-)round, the two directions of a one-way pair in the same round.
@@ -53,29 +41,6 @@ for r in records:
     print(f"  second pass: reference {sp['reference']:.4f} GB/s, {len(sp['suspect_pairs'])} suspect pairs,"
           f" {len(sp['end_retests'])} end retests, {len(sp['pair_retests'])} pair retests,"
           f" verdicts {[(v['kind'], v.get('host', v.get('hosts'))) for v in sp['verdicts']]}")
-PY
-}
-
-# qualify_named FILE: the outliers qualify names, as "kind host" lines, and the fleet's verdict.
-# Judged on the one-way record: on these 2 cores the both-ways transfers of 6 ranks are CPU-bound
-# and come out at two levels between equal nodes, so their second pass names noise (both records
-# are still checked for their schedule above).
-qualify_named() {
-  local rc=0
-  python3 - "$1" "$work/uni.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-d["records"] = [r for r in d["records"] if r["params"].get("direction") == "uni"]
-json.dump(d, open(sys.argv[2], "w"))
-PY
-  "$bin" qualify "$work/uni.json" --spec host-cpu --json >"$work/q.json" 2>"$work/q.err" || rc=$?
-  [[ $rc -le 1 ]] || { cat "$work/q.err"; fail "qualify exit $rc"; }
-  python3 - "$work/q.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-names = sorted({f"{o['kind']} {o.get('host', '')}" + (f" {o['to'].get('host', '')}" if o["kind"] == "link" else "")
-                for o in d["outliers"]})
-print(d["fleet"]["verdict"], "|", ", ".join(names))
 PY
 }
 

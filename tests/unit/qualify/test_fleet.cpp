@@ -263,26 +263,46 @@ TEST(Fleet, ATierThatIsNotUniformAndUnresolvedPairsWarnWithoutNamingAnything) {
 }
 
 TEST(Fleet, NotesReadAHostileSecondPassWithoutThrowing) {
-  // A hand-edited file: wrong types everywhere. Nothing throws; what cannot be read is no note.
-  for (const nlohmann::json& better :
-       {nlohmann::json("many"), nlohmann::json({{"pairs", -4}}), nlohmann::json({{"pairs", "3"}}),
-        nlohmann::json({{"pairs", 2}, {"hosts", {1, nullptr, "n9"}}}),
-        nlohmann::json({{"pairs", 2}, {"hosts", "n1"}})}) {
+  // A hand-edited file: wrong types everywhere. Nothing throws; what cannot be read is no note,
+  // and no figure beyond what a tier of 6 holds (15 pairs, 6 nodes) is printed.
+  struct Case {
+    nlohmann::json better;
+    std::size_t notes, pairs, hosts_total;
+    std::vector<std::string> hosts;
+  };
+  const std::vector<Case> cases = {
+      {"many", 0, 0, 0, {}},
+      {{{"pairs", -4}}, 0, 0, 0, {}},
+      {{{"pairs", "3"}}, 0, 0, 0, {}},
+      {{{"pairs", 2}, {"hosts", {1, nullptr, "n9"}}}, 1, 2, 3, {"n9"}},
+      {{{"pairs", 2}, {"hosts", "n1"}, {"nodes", {0, 1}}}, 1, 2, 2, {}},
+      {{{"pairs", 1000000000000000LL}, {"nodes", {0, 1, 2, 3, 4, 5, 6, 7, 8}}}, 1, 15, 6, {}},
+  };
+  for (const auto& c : cases) {
     ResultsFile f;
     Record r = node_pair_record(nlohmann::json::array());
-    r.extra["second_pass"]["better_than_reference"] = better;
+    r.extra["second_pass"]["better_than_reference"] = c.better;
     r.extra["second_pass"]["unresolved"] = "none";
     r.extra["second_pass"]["beyond_cap"] = {{"end_retests", "x"}};
     f.records.push_back(r);
     FleetReport report;
-    ASSERT_NO_THROW(report = analyze_fleet(f, FleetRules{})) << better.dump();
+    ASSERT_NO_THROW(report = analyze_fleet(f, FleetRules{})) << c.better.dump();
+    ASSERT_EQ(report.notes.size(), c.notes) << c.better.dump();
     for (const auto& n : report.notes) {
-      EXPECT_EQ(n.kind, FleetNoteKind::not_uniform) << better.dump();
-      EXPECT_EQ(n.pairs, 2u);
-      for (const auto& h : n.hosts)
-        EXPECT_EQ(h, "n9");
+      EXPECT_EQ(n.kind, FleetNoteKind::not_uniform);
+      EXPECT_EQ(n.pairs, c.pairs) << c.better.dump();
+      EXPECT_EQ(n.hosts_total, c.hosts_total) << c.better.dump();
+      EXPECT_EQ(n.hosts, c.hosts) << c.better.dump();
     }
   }
+  // An unresolved list longer than the tier's pairs is counted at most as the tier's pairs.
+  ResultsFile f;
+  Record r = node_pair_record(nlohmann::json::array());
+  r.extra["second_pass"]["unresolved"] = nlohmann::json(std::vector<std::vector<int>>(40, {0, 1}));
+  f.records.push_back(r);
+  const FleetReport report = analyze_fleet(f, FleetRules{});
+  ASSERT_EQ(report.notes.size(), 1u);
+  EXPECT_EQ(report.notes[0].pairs, 15u);
 }
 
 TEST(Fleet, ANoteListsAtMostSixteenHostsAndSaysHowManyInAll) {
@@ -294,6 +314,15 @@ TEST(Fleet, ANoteListsAtMostSixteenHostsAndSaysHowManyInAll) {
     host += std::to_string(i);
     hosts.push_back(host);
   }
+  // A tier of 40 nodes, every one of them in the note.
+  nlohmann::json matrix = nlohmann::json::array();
+  for (int a = 0; a < 40; ++a) {
+    nlohmann::json row = nlohmann::json::array();
+    for (int b = 0; b < 40; ++b)
+      row.push_back(a == b ? nlohmann::json(nullptr) : nlohmann::json(0.05));
+    matrix.push_back(row);
+  }
+  r.extra["matrix"] = matrix;
   r.extra["second_pass"]["better_than_reference"] = {{"pairs", 780}, {"hosts", hosts}};
   f.records.push_back(r);
   const FleetReport report = analyze_fleet(f, FleetRules{});

@@ -452,7 +452,7 @@ TEST(QualifyReport, ATierThatIsNotUniformWarnsInTextAndJsonAndStillPasses) {
       << text;
   EXPECT_NE(text.find("; 1 note (warn))"), std::string::npos) << text;
   const auto j = qualify_to_json(report);
-  EXPECT_EQ(j["fleet"]["warnings"], 1);
+  EXPECT_EQ(j["fleet"]["warnings"], 0); // stragglers; the notes are counted apart
   ASSERT_EQ(j["fleet"]["notes"].size(), 1u);
   EXPECT_EQ(j["fleet"]["notes"][0]["kind"], "not_uniform");
   EXPECT_EQ(j["fleet"]["notes"][0]["severity"], "warn");

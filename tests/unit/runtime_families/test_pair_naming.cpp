@@ -448,19 +448,66 @@ TEST(PairNaming, UniformAndLatencyFleetsHaveNoBetterPairs) {
   EXPECT_TRUE(PairNaming(f.n, figures, latency_rule()).better_members().empty());
 }
 
-TEST(PairNaming, TheTypicalPairIsTheLargerOfTheMedianPairAndTheMembersMedian) {
+TEST(PairNaming, TheTypicalPairIsTheMedianPairUnlessSlowMembersPulledItDown) {
   // Member medians: 0 -> {1, 2, 9} = 2; 1 -> {1, 3, 4} = 3; 2 -> {2, 3, 5} = 3; 3 -> {9, 4, 5} = 5:
-  // their median 3. The median of the six pairs is 3.5, the larger.
+  // their median 3, under the median of the six pairs, 3.5.
   const std::vector<PairFigure> figures = {{0, 1, 1}, {0, 2, 2}, {0, 3, 9},
                                            {1, 2, 3}, {1, 3, 4}, {2, 3, 5}};
   EXPECT_DOUBLE_EQ(pair_reference(bandwidth_rule(), figures, 4), 3.5);
   EXPECT_DOUBLE_EQ(pair_reference(latency_rule(), figures, 4), 1.0);
   EXPECT_DOUBLE_EQ(pair_reference(bandwidth_rule(), {}, 4), 0.0);
-  // Two slow members of 5: 7 of 10 pairs at 4, so the median pair is 4; each of the three healthy
-  // members has 2 healthy pairs of 4 (median 8), the slow ones 4: the members' median, 8, wins.
+  // Two slow members of 5: 7 of 10 pairs at 4, so the median pair is 4. Each healthy member has
+  // pairs {4, 4, 12, 12}, taken at the upper middle, 12 (their mean, 8, would sit between the
+  // levels); the slow ones 4, and slow with each other: the members' median, 12.
   Fleet f = uniform(5, 12.0);
   f.rate[0] = f.rate[1] = 4.0;
-  EXPECT_DOUBLE_EQ(pair_reference(bandwidth_rule(), first_pass(f), 5), 8.0);
+  EXPECT_DOUBLE_EQ(pair_reference(bandwidth_rule(), first_pass(f), 5), 12.0);
+  PairNaming naming(5, first_pass(f), bandwidth_rule());
+  EXPECT_EQ(naming.better_pairs(), 0u);
+  EXPECT_EQ(second_pass(f).nodes, (std::vector<int>{0, 1}));
+}
+
+// Two leaf switches of a healthy fabric, 9 and 7 (or 10 and 6) nodes, the pairs across them 8 %
+// slower than those inside. The larger leaf's members take the inside level as their median,
+// which lifts the members' median; but the smaller leaf is fast inside, so its members are not
+// slow nodes, and the reference stays the median pair: nobody is named. (From a split of about
+// 11 and 5 on, most pairs are inside a leaf, the median pair itself is an inside one, and the
+// smaller leaf's nodes are named, as a fabric-blind rule must: docs/DESIGN.md#pair-tests.)
+TEST(PairNaming, TwoLeafSwitchesOfAHealthyFabricNameNoNode) {
+  for (int small : {7, 6}) {
+    Fleet f = uniform(16, 12.0);
+    f.link = [small](int a, int b) { return (a < small) != (b < small) ? 0.92 : 1.0; };
+    const PairVerdicts v = second_pass(f);
+    EXPECT_TRUE(v.nodes.empty()) << small;
+  }
+}
+
+// Healthy fleets whose pairs spread by 2-4 % (under the 10 % that makes a fleet noisy): thousands
+// of pairs lie 7.5 % over the median at 1,024 nodes, but none stands out of the spread, and no
+// dense group is left: the tier is uniform.
+TEST(PairNaming, NoiseLeavesNoBetterGroupAt32And1024Members) {
+  std::uint64_t state = 2463534242ull;
+  auto uniform01 = [&] { // xorshift64: deterministic
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return static_cast<double>(state >> 11) / 9007199254740992.0;
+  };
+  for (const int n : {32, 1024}) {
+    for (const double spread : {0.02, 0.03, 0.04}) {
+      std::vector<PairFigure> figures;
+      for (int a = 0; a < n; ++a) {
+        for (int b = a + 1; b < n; ++b) {
+          const double z = (uniform01() + uniform01() + uniform01() - 1.5) * 2.0; // sd ~1
+          figures.push_back({a, b, 12.0 * (1.0 + spread * z)});
+        }
+      }
+      const PairNaming naming(n, figures, bandwidth_rule());
+      EXPECT_FALSE(naming.noisy_fleet()) << n << " " << spread;
+      EXPECT_EQ(naming.better_pairs(), 0u) << n << " " << spread;
+      EXPECT_TRUE(naming.better_members().empty()) << n << " " << spread;
+    }
+  }
 }
 
 } // namespace

@@ -1,0 +1,40 @@
+# shellcheck shell=bash
+# Shared by the emulated pair tests (sourced after `bin=CLUSTERBENCH`): sets $cluster
+# (ci/emulated-cluster) and $work (a scratch directory), both cleaned up on exit.
+cluster=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)/ci/emulated-cluster
+work=$(mktemp -d)
+trap '"$cluster" down >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+up() { local rc=0; "$cluster" up "$@" >/dev/null || rc=$?; [[ $rc -eq 0 ]] || exit "$rc"; }
+
+# run_pairs OUT [NP]: pair_bw (uni and bi, 8 MiB transfers of --quick) on NP nodes (default 6).
+run_pairs() {
+  timeout 400 "$cluster" run -- "$bin" run --backend host --np "${2:-6}" --quick --max-time 1 \
+    --suite links --cases pair_bw --out "$1" >"$work/log" 2>&1 ||
+    { cat "$work/log"; fail "clusterbench run failed"; }
+}
+
+# qualify_named FILE: the fleet's verdict, the outliers qualify names ("kind host"), and the kinds
+# of its notes when it has any (a tier not uniform, unresolved pairs).
+# Judged on the one-way record: on these 2 cores the both-ways transfers of 6 ranks are CPU-bound
+# and come out at two levels between equal nodes, so their second pass names noise.
+qualify_named() {
+  local rc=0
+  python3 - "$1" "$work/uni.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["records"] = [r for r in d["records"] if r["params"].get("direction") == "uni"]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+  "$bin" qualify "$work/uni.json" --spec host-cpu --json >"$work/q.json" 2>"$work/q.err" || rc=$?
+  [[ $rc -le 1 ]] || { cat "$work/q.err"; fail "qualify exit $rc"; }
+  python3 - "$work/q.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = sorted({f"{o['kind']} {o.get('host', '')}" + (f" {o['to'].get('host', '')}" if o["kind"] == "link" else "")
+                for o in d["outliers"]})
+notes = [n["kind"] for n in d["fleet"].get("notes", [])]
+print(d["fleet"]["verdict"], "|", ", ".join(names) + (f" | notes: {', '.join(notes)}" if notes else ""))
+PY
+}
