@@ -33,8 +33,10 @@ struct Outcome {
 
 // n thread ranks, `per_node` to a node; rate[i] is rank i's GB/s, a pair moves at the slower
 // end's. rails: node pairs meet rail by rail (local rank i with local rank i).
+// wobble: each rank's successive samples run at 1 - w, 1, 1 + w times its pair's time, a spread
+// that never meets the cv target but settles.
 Outcome run_on_threads(int n, const std::vector<double>& rate, const std::string& pairs = "rounds",
-                       int per_node = 1, bool rails = false) {
+                       int per_node = 1, bool rails = false, double wobble = 0) {
   std::vector<Communicator> worlds = Communicator::threads(n);
   std::vector<int> node_keys;
   std::vector<std::string> hosts;
@@ -65,6 +67,7 @@ Outcome run_on_threads(int n, const std::vector<double>& rate, const std::string
             backend, worlds[static_cast<std::size_t>(r)], config, layout, members, Placement{n, 1},
             devices};
         int round = -1;
+        long long calls = 0;
         RoundsUnderTest::PairProbe probe;
         probe.before = [&] { ++round; };
         probe.timed = [&](std::pair<int, int> p, int k) {
@@ -74,7 +77,8 @@ Outcome run_on_threads(int n, const std::vector<double>& rate, const std::string
             mine.emplace_back(round, partner);
           const double gbps = std::min(rate[static_cast<std::size_t>(p.first)],
                                        rate[static_cast<std::size_t>(p.second)]);
-          return k * 1.0 / gbps; // 1 GB per operation
+          const double factor = 1.0 + wobble * static_cast<double>(calls++ % 3 - 1);
+          return k * factor / gbps; // 1 GB per operation
         };
         probe.check = [](std::pair<int, int>) { return 0LL; };
         Record record = ctx.new_record("links", "rounds_under_test", {{"direction", "bi"}});
@@ -159,6 +163,23 @@ TEST(PairRoundsOnThreads, FiveSlowNodesOf17AreNamedAndASlowMajorityIsSaid) {
   EXPECT_EQ(majority["better_than_reference"]["pairs"], 21);
   EXPECT_EQ(majority["better_than_reference"]["hosts"],
             nlohmann::json({"n1", "n4", "n7", "n10", "n13", "n15", "n17"}));
+}
+
+TEST(PairRoundsOnThreads, RoundsWhoseSpreadSettlesAboveTheTargetAreSettledNotCapped) {
+  const Outcome out = run_on_threads(4, std::vector<double>(4, 12.0), "rounds", 1, false, 0.3);
+  const Record& r = out.record;
+  const auto& sub = r.extra["sub_rounds"];
+  EXPECT_EQ(r.status, RecordStatus::noisy);
+  EXPECT_EQ(sub["capped"], 0) << sub.dump();
+  EXPECT_EQ(sub["settled"], sub["measured"]) << sub.dump();
+  EXPECT_EQ(r.extra.value("stop", ""), "settled");
+  EXPECT_NE(r.reason.find("measured rounds settled above the"), std::string::npos) << r.reason;
+  EXPECT_EQ(r.reason.find("time cap above"), std::string::npos) << r.reason;
+  // Steady figures converge: neither.
+  const Outcome steady = run_on_threads(4, std::vector<double>(4, 12.0));
+  EXPECT_EQ(steady.record.extra["sub_rounds"]["settled"], 0);
+  EXPECT_EQ(steady.record.extra["sub_rounds"]["capped"], 0);
+  EXPECT_FALSE(steady.record.extra.contains("stop"));
 }
 
 TEST(PairRoundsOnThreads, RailsNameTheNodeAndTheGpuOfItsSlowRail) {
