@@ -7,33 +7,8 @@
 #   read_error_mid_step.sh CLUSTERBENCH
 set -uo pipefail
 bin=$1
-here=$(cd "$(dirname "$0")" && pwd)
-skip() { echo "SKIP: $*"; exit 77; }
-[ "$(id -u)" = 0 ] || skip "needs root to mount a FUSE filesystem"
-[ -c /dev/fuse ] || skip "no /dev/fuse"
-/usr/bin/python3 -c 'import fusepy' 2>/dev/null || skip "python3-fusepy is not installed"
-
-work=$(mktemp -d)
-mkdir "$work/backing" "$work/mnt"
-fs_pid=
-cleanup() {
-  mountpoint -q "$work/mnt" && umount "$work/mnt"
-  [ -n "$fs_pid" ] && kill "$fs_pid" 2>/dev/null
-  if [ -n "${KEEP_WORK:-}" ]; then echo "kept $work"; else rm -rf "$work"; fi # KEEP_WORK=1: debug
-}
-trap cleanup EXIT
-for v in OMPI_COMM_WORLD_SIZE PMI_SIZE PMIX_RANK PMI_RANK SLURM_STEP_ID CLUSTERBENCH_LAUNCHED; do
-  unset "$v"
-done
-
-/usr/bin/python3 "$here/failing_fs.py" "$work/backing" "$work/mnt" "$work/trigger" \
-  >"$work/fs.log" 2>&1 &
-fs_pid=$!
-for _ in $(seq 1 100); do
-  mountpoint -q "$work/mnt" && break
-  sleep 0.1
-done
-mountpoint -q "$work/mnt" || { echo "FAIL: the FUSE filesystem did not mount"; cat "$work/fs.log"; exit 1; }
+source "$(dirname "$0")/fuse_disk.sh"
+mount_failing_disk "$work/trigger"
 
 "$bin" run --np 2 --suite workload --quick --input-bytes-per-step 4M \
   --storage-dir "$work/mnt" --out "$work/r.json" >"$work/out" 2>"$work/err" &
