@@ -314,15 +314,7 @@ TEST(Fleet, ANoteListsAtMostSixteenHostsAndSaysHowManyInAll) {
     host += std::to_string(i);
     hosts.push_back(host);
   }
-  // A tier of 40 nodes, every one of them in the note.
-  nlohmann::json matrix = nlohmann::json::array();
-  for (int a = 0; a < 40; ++a) {
-    nlohmann::json row = nlohmann::json::array();
-    for (int b = 0; b < 40; ++b)
-      row.push_back(a == b ? nlohmann::json(nullptr) : nlohmann::json(0.05));
-    matrix.push_back(row);
-  }
-  r.extra["matrix"] = matrix;
+  r.extra["matrix"] = test::uniform_matrix(40, 0.05); // a tier of 40 nodes, all in the note
   r.extra["second_pass"]["better_than_reference"] = {{"pairs", 780}, {"hosts", hosts}};
   f.records.push_back(r);
   const FleetReport report = analyze_fleet(f, FleetRules{});

@@ -425,14 +425,7 @@ TEST(QualifyReport, ATierThatIsNotUniformWarnsInTextAndJsonAndStillPasses) {
   // 6 one-rank nodes; the second pass named nothing, but 3 pairs beat the typical pair.
   Record r = test::gpu_record("links", "pair_bw", std::vector<double>(6, 0.05),
                               {"n1", "n2", "n3", "n4", "n5", "n6"});
-  nlohmann::json matrix = nlohmann::json::array();
-  for (int a = 0; a < 6; ++a) {
-    nlohmann::json row = nlohmann::json::array();
-    for (int b = 0; b < 6; ++b)
-      row.push_back(a == b ? nlohmann::json(nullptr) : nlohmann::json(0.05));
-    matrix.push_back(row);
-  }
-  r.extra["matrix"] = matrix;
+  r.extra["matrix"] = test::uniform_matrix(6, 0.05);
   r.extra["matrix_metric"] = "gbps";
   r.extra["second_pass"] = {{"metric", "gbps"},
                             {"reference", 0.05},

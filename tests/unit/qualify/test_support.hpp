@@ -8,6 +8,18 @@
 
 namespace cb::test {
 
+// An n x n link matrix: `value` off the diagonal, null on it.
+inline nlohmann::json uniform_matrix(int n, double value) {
+  nlohmann::json matrix = nlohmann::json::array();
+  for (int a = 0; a < n; ++a) {
+    nlohmann::json row = nlohmann::json::array();
+    for (int b = 0; b < n; ++b)
+      row.push_back(a == b ? nlohmann::json(nullptr) : nlohmann::json(value));
+    matrix.push_back(row);
+  }
+  return matrix;
+}
+
 inline std::string source_path(const std::string& relative) {
   return std::string(CB_SOURCE_DIR) + "/" + relative;
 }

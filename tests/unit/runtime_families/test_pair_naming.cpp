@@ -32,6 +32,17 @@ Fleet uniform(int n, double gbps) {
   return {n, std::vector<double>(static_cast<std::size_t>(n), gbps)};
 }
 
+// Deterministic uniform numbers in [0, 1): xorshift64.
+struct Xorshift64 {
+  std::uint64_t state;
+  double operator()() {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return static_cast<double>(state >> 11) / 9007199254740992.0;
+  }
+};
+
 // Every pair once, at its true rate (no noise).
 std::vector<PairFigure> first_pass(const Fleet& f) {
   std::vector<PairFigure> figures;
@@ -263,13 +274,7 @@ std::vector<MemberPair> end_pairs(const PairNaming& naming) {
 TEST(PairNaming, ANoisyFleetOf1024StaysWithinTheRoundCap) {
   const int n = 1024;
   std::vector<PairFigure> figures;
-  std::uint64_t state = 88172645463325252ull;
-  auto uniform01 = [&] { // xorshift64: deterministic
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    return static_cast<double>(state >> 11) / 9007199254740992.0;
-  };
+  Xorshift64 uniform01{88172645463325252ull};
   for (int a = 0; a < n; ++a) {
     for (int b = a + 1; b < n; ++b) {
       const double z = (uniform01() + uniform01() + uniform01() - 1.5) * 2.0; // sd ~1
@@ -486,13 +491,7 @@ TEST(PairNaming, TwoLeafSwitchesOfAHealthyFabricNameNoNode) {
 // of pairs lie 7.5 % over the median at 1,024 nodes, but none stands out of the spread, and no
 // dense group is left: the tier is uniform.
 TEST(PairNaming, NoiseLeavesNoBetterGroupAt32And1024Members) {
-  std::uint64_t state = 2463534242ull;
-  auto uniform01 = [&] { // xorshift64: deterministic
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    return static_cast<double>(state >> 11) / 9007199254740992.0;
-  };
+  Xorshift64 uniform01{2463534242ull};
   for (const int n : {32, 1024}) {
     for (const double spread : {0.02, 0.03, 0.04}) {
       std::vector<PairFigure> figures;
