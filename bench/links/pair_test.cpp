@@ -504,9 +504,9 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
                          {"reference", naming->reference()},
                          {"reference_is", rule.lower_is_better
                                               ? "lowest pair"
-                                              : "typical pair (the larger of the median pair "
-                                                "and the median over nodes of each node's "
-                                                "median pair)"},
+                                              : "typical pair (the median pair, or the median "
+                                                "over nodes of each node's median pair where "
+                                                "slow nodes pulled the median pair down)"},
                          {"noisy_fleet", naming->noisy_fleet()}};
   if (naming->noisy_fleet()) {
     pass["noisy_fleet_rule"] =
