@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "qualify/fleet.hpp"
 #include "test_support.hpp"
 
@@ -399,6 +401,31 @@ TEST(Fleet, ASecondPassWithoutVerdictsNamesNothingButCountsAsJudged) {
   const FleetReport report = analyze_fleet(f, FleetRules{});
   EXPECT_TRUE(report.outliers.empty());
   EXPECT_EQ(report.fleets_examined, 1);
+}
+
+TEST(Fleet, ACollectivesPerRankFiguresNameNoGpuOrNodeTheStragglerRuleDoes) {
+  // The emulated 4-node all_reduce whose cbnode3 link ran at a third of the others' rate: the
+  // ranks' own busbw (GB/s) put cbnode4, which receives from cbnode3, at 0.66x and cbnode3 above
+  // the rest. The same figures in a compute record name cbnode4, as they should there.
+  const std::vector<double> busbw = {0.0249, 0.0254, 0.0345, 0.0165, 0.0251, 0.0250, 0.0344, 0.0166};
+  const std::vector<std::string> hosts = {"cbnode1", "cbnode2", "cbnode3", "cbnode4"};
+  ResultsFile f;
+  Record collective = test::gpu_record("collectives", "all_reduce", busbw, hosts);
+  collective.straggler = StragglerRank{2, "cbnode3", 0, 1.0, 1.43e-3, 1.97e-3};
+  f.records.push_back(collective);
+  FleetReport report = analyze_fleet(f, FleetRules{});
+  ASSERT_EQ(report.outliers.size(), 1u);
+  EXPECT_EQ(report.outliers[0].kind, FleetKind::straggler);
+  EXPECT_EQ(report.outliers[0].who.host, "cbnode3");
+  EXPECT_EQ(report.failing(), 0u);
+  EXPECT_EQ(report.fleets_examined, 0);
+
+  f.records[0] = test::gpu_record("compute", "copy", busbw, hosts);
+  report = analyze_fleet(f, FleetRules{});
+  std::set<std::string> named;
+  for (const Outlier& o : report.outliers)
+    named.insert(std::string(fleet_kind_name(o.kind)) + " " + o.who.host);
+  EXPECT_EQ(named, (std::set<std::string>{"gpu cbnode4", "node cbnode4"}));
 }
 
 TEST(Fleet, ACollectivesStragglerIsAnOutlierThatWarnsAndNamesNoSuspect) {
