@@ -2,12 +2,12 @@
 """Seeded mutation fuzzing of every file loader of clusterbench, through the real binary.
 
 usage: tests/fuzz/fuzz_loaders.py BINARY [--seconds S] [--seed N] [--inputs N] [--replay]
-                                   [--failures DIR]
+                                   [--failures DIR] [--loaders LIST]
 
 Each round takes a seed from tests/fuzz/seeds/, mutates it (bit flips, truncation, nesting to a
 million levels, overflowing and out-of-range numbers, wrong types, negative/zero values, huge
 strings, binary garbage, bad encodings) and hands it to one loader: fit, report, check, compare,
-cost --from, qualify --spec, import nccl-tests|fio|osu and fit --csv. An input fails the run when
+cost --from, qualify (its results and its --spec), import nccl-tests|fio|osu and fit --csv. An input fails the run when
 the binary
   - dies of a signal, or exits with a code outside 0, 1, 2 (3 is for runs that fail, not input);
   - takes longer than 20 s;
@@ -45,8 +45,8 @@ def seed(name):
 # Loader name -> (seed files it reads, command builder). The builder gets the binary, the mutated
 # file and a scratch folder for outputs.
 LOADERS = {
-    "fit": (["results.json", "training.json"], lambda b, f, d: [b, "fit", f]),
-    "report": (["results.json", "training.json"], lambda b, f, d: [b, "report", f]),
+    "fit": (["results.json", "training.json", "fleet.json"], lambda b, f, d: [b, "fit", f]),
+    "report": (["results.json", "training.json", "fleet.json"], lambda b, f, d: [b, "report", f]),
     "check": (["results.json", "gbench.json"],
               lambda b, f, d: [b, "check", "--baseline", seed("results.json"), f]),
     "compare": (["results.json", "gbench.json"],
@@ -56,6 +56,10 @@ LOADERS = {
                               "--from", f, "--model-params", "7e9", "--tokens-per-gpu", "4096"]),
     "qualify": (["spec.json", "results.json"],
                 lambda b, f, d: [b, "qualify", seed("results.json"), "--spec", f]),
+    # fleet.json: 6 emulated nodes, cbnode3 slow: pair records with a second pass that names it,
+    # all_reduce records with per-rank p99, shortest shares, own samples and a straggler.
+    "qualify-results": (["fleet.json", "results.json"],
+                        lambda b, f, d: [b, "qualify", f, "--spec", "host-cpu", "--json"]),
     "import-nccl-tests": (["nccl_tests.txt", "nccl_tests.json"],
                           lambda b, f, d: [b, "import", "nccl-tests", f, "--out",
                                            os.path.join(d, "out.json")]),
@@ -298,7 +302,17 @@ def main(argv):
                         help="first, every seed unchanged through every loader that reads it")
     parser.add_argument("--keep-slowest", default=None, metavar="FILE",
                         help="copy the input that took longest here")
+    parser.add_argument("--loaders", default=None, metavar="LIST",
+                        help="only these loaders, comma-separated (default: all): "
+                             + ",".join(sorted(LOADERS)))
     args = parser.parse_args(argv)
+    if args.loaders is not None:
+        chosen = args.loaders.split(",")
+        unknown = [name for name in chosen if name not in LOADERS]
+        if unknown:
+            parser.error(f"--loaders: no loader {unknown[0]!r}")
+        for name in set(LOADERS) - set(chosen):
+            del LOADERS[name]
 
     rng = random.Random(args.seed)
     seeds = {name: open(seed(name), "rb").read()
