@@ -63,7 +63,10 @@ public:
       judge_intra_matrices(index, r);
       return;
     }
-    if (per_rank_figures_are_their_own(r))
+    // A collective's per-rank figures are no GPU or node fleet (per_rank_figures_include_waiting):
+    // the rank the others waited for is the straggler rule's to name; a slow link inside the
+    // collective, the pair tests'.
+    if (!per_rank_figures_include_waiting(r))
       judge_ranks_and_nodes(index, r);
     judge_links(index, r);
     judge_straggler(index, r);
@@ -110,15 +113,6 @@ private:
       report_.outliers.push_back(std::move(o));
     }
   }
-
-  // A collective's per-rank figures are not the ranks' own speeds: each rank's time runs until
-  // the data of the slowest reaches it, so the ranks that waited longest look slowest, the slow
-  // rank's neighbours most of all. On 6 emulated nodes with cbnode3's link at a third of the
-  // others' rate, the per-rank busbw of a 4-node all_reduce put cbnode4 (which receives from
-  // cbnode3 in the ring) at 0.66x the median and cbnode3 itself above it. The rank the others
-  // waited for is the straggler rule's to name; a slow link inside the collective, the pair
-  // tests'. Compute, storage and workload ranks work on their own, and are judged.
-  static bool per_rank_figures_are_their_own(const Record& r) { return r.suite != "collectives"; }
 
   void judge_ranks_and_nodes(std::size_t index, const Record& r) {
     const std::string metric = per_rank_metric(r);

@@ -177,7 +177,8 @@ namespace {
 // per rank in `found`.
 void note_straggler(const std::optional<PerRankSpread>& s, const std::string& where,
                     std::vector<Straggler>& found) {
-  if (!s || s->count < 2 || !(s->median > 0) || !(s->min < kStragglerShare * s->median))
+  if (!s || s->includes_waiting || s->count < 2 || !(s->median > 0) ||
+      !(s->min < kStragglerShare * s->median))
     return;
   const std::string rank = describe_rank(s->slowest);
   auto it = std::find_if(found.begin(), found.end(),
@@ -201,9 +202,8 @@ std::vector<Straggler> find_stragglers(const std::vector<FamilyReport>& families
   for (const auto& family : families) {
     for (const auto& c : family.curves) {
       for (const auto& row : c.rows) {
-        // Where a collective names its straggler, its lowest own figure is a rank that waited.
-        if (row.straggler)
-          continue;
+        // A collective's lowest own figure is a rank that waited (note_straggler skips it); the
+        // rank waited for is in the record's straggler, reported on its own.
         note_straggler(row.spread,
                        family.suite + "/" + c.curve().key.case_name + " on " +
                            std::to_string(row.gpus) + " GPUs",

@@ -63,6 +63,7 @@ std::optional<PerRankSpread> per_rank_spread(const Record& record, const std::st
     spread.median = median(values);
     spread.cv = coefficient_of_variation(values);
     spread.slowest = *figures.slowest;
+    spread.includes_waiting = per_rank_figures_include_waiting(record);
     return spread;
   }
   return std::nullopt;

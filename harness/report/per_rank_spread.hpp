@@ -14,6 +14,9 @@ struct PerRankSpread {
   double min = 0, median = 0, max = 0;
   double cv = 0;          // stddev / mean
   nlohmann::json slowest; // the per_rank entry with the lowest figure (rank, host, device, ...)
+  // A collective's figures (per_rank_figures_include_waiting): `slowest` is then a rank that
+  // waited for another, not a slow GPU, and is never named as one.
+  bool includes_waiting = false;
 };
 
 // "rank 21 (h200-03 device 5)": the rank, host and device fields an entry has.

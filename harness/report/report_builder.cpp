@@ -408,8 +408,16 @@ void add_curve(Document& doc, const CurveReport& c, Unfitted& unfitted) {
   doc.table(std::move(table));
   std::vector<Paragraph> notes;
   if (any_spread) {
+    const bool waiting = std::any_of(c.rows.begin(), c.rows.end(), [](const CurveRow& r) {
+      return r.spread && r.spread->includes_waiting;
+    });
     notes.push_back({"Per GPU:", "the ranks' own " + metric_label(figure) +
-                                     " figures; cv = standard deviation / mean."});
+                                     " figures; cv = standard deviation / mean." +
+                                     (waiting ? " Each rank's time includes its wait for the "
+                                                "slowest, so the lowest is a rank that waited, "
+                                                "not a slow GPU; the rank waited for, where one "
+                                                "stands out, is named as a straggler."
+                                              : "")});
   }
   if (any_spike) {
     notes.push_back({"Spikes:", "p99/median is the 99th-percentile sample time over the median "
@@ -437,9 +445,9 @@ void add_curve(Document& doc, const CurveReport& c, Unfitted& unfitted) {
     }
   };
   // A straggler: synchronous work waits for the slowest GPU, whatever the scaling law says.
-  // Not where the record names its straggler: there the lowest own figure is a rank that waited.
+  // Not from a collective's figures: there the lowest own figure is a rank that waited.
   for (const auto& r : c.rows) {
-    if (!r.straggler && r.spread && r.spread->count >= 2 && r.spread->median > 0 &&
+    if (r.spread && !r.spread->includes_waiting && r.spread->count >= 2 && r.spread->median > 0 &&
         r.spread->min < kStragglerShare * r.spread->median) {
       notes.push_back({"Slowest GPU:", describe_rank(r.spread->slowest) + " on " +
                                            gpus_text(r.gpus) + " runs at " +

@@ -123,7 +123,8 @@ json spread_json(const std::optional<PerRankSpread>& s) {
   if (!s)
     return nullptr;
   return {{"figure", s->figure}, {"count", s->count}, {"min", s->min},
-          {"median", s->median}, {"max", s->max},     {"cv", s->cv}};
+          {"median", s->median}, {"max", s->max},     {"cv", s->cv},
+          {"includes_waiting", s->includes_waiting}};
 }
 
 json curve_json(const CurveReport& c) {

@@ -135,6 +135,24 @@ TEST(Headline, NamesASlowGpu) {
   EXPECT_TRUE(headline_of(results).stragglers.empty());
 }
 
+// The same figures in a collective: each rank's own busbw includes its wait for the slowest, so
+// the lowest is a rank that waited (the victim), and the headline names nobody from it.
+TEST(Headline, ACollectivesLowestOwnFigureIsNoSlowGpu) {
+  ResultsFile results;
+  for (int n : {1, 2, 4}) {
+    Record r = make_record("collectives", "all_reduce", {{"bytes", 1 << 20}}, n,
+                           {{"busbw_gbps", 100.0}});
+    r.per_rank = nlohmann::json::array();
+    for (int rank = 0; rank < n; ++rank) {
+      const double busbw = rank == 3 ? 66.0 : 100.0 + rank; // rank 3 waited the longest
+      r.per_rank.push_back(
+          {{"rank", rank}, {"host", "n1"}, {"device", rank}, {"busbw_gbps", busbw}});
+    }
+    results.records.push_back(r);
+  }
+  EXPECT_TRUE(headline_of(results).stragglers.empty());
+}
+
 TEST(Headline, NothingToSayWithoutTwoGpuCounts) {
   ResultsFile results;
   results.records.push_back(make_record("compute", "copy", {{"bytes", 1}}, 1, {{"gbps", 1.0}}));

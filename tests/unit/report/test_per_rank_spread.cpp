@@ -30,6 +30,16 @@ TEST(PerRankSpread, MinMedianMaxAndCv) {
   EXPECT_NEAR(s->cv, std::sqrt(2.0 / 3.0) / 5.0, 1e-12);
 }
 
+TEST(PerRankSpread, ACollectivesFiguresIncludeWaiting) {
+  Record r = with_ranks({{{"rank", 0}, {"gbps", 4.0}}, {{"rank", 1}, {"gbps", 6.0}}});
+  for (const char* suite : {"compute", "storage", "workload", "links"}) {
+    r.suite = suite;
+    EXPECT_FALSE(per_rank_spread(r, "gbps")->includes_waiting) << suite;
+  }
+  r.suite = "collectives";
+  EXPECT_TRUE(per_rank_spread(r, "gbps")->includes_waiting);
+}
+
 TEST(PerRankSpread, NamesTheSlowestRank) {
   const Record r = with_ranks({{{"rank", 0}, {"host", "n1"}, {"device", 0}, {"gbps", 5.0}},
                                {{"rank", 1}, {"host", "n1"}, {"device", 1}, {"gbps", 4.0}},

@@ -257,6 +257,55 @@ TEST(ReportBuilder, AStragglerIsNamedBesideItsCurveInItsFamilyAndInTheHeadline) 
   EXPECT_TRUE(row_named);
 }
 
+// Per-rank figures with one rank at 66 % of the median (the emulated cbnode4 that waited for a
+// slow cbnode3): in a compute record it is the slowest GPU; in a collective it is a rank that
+// waited, so nobody is named from it and the note says why its figure is low.
+ResultsFile one_low_rank(const std::string& suite, const std::string& case_name,
+                         const std::string& metric) {
+  ResultsFile results;
+  for (int n : {1, 2, 4}) {
+    Record r =
+        test::make_record(suite, case_name, {{"bytes", 1 << 20}}, n, {{metric, 100.0 * n}});
+    r.per_rank = nlohmann::json::array();
+    for (int rank = 0; rank < n; ++rank) {
+      r.per_rank.push_back({{"rank", rank},
+                            {"host", "n" + std::to_string(rank)},
+                            {"device", 0},
+                            {metric, rank == 3 ? 66.0 : 100.0 + rank}});
+    }
+    results.records.push_back(r);
+  }
+  return results;
+}
+
+TEST(ReportBuilder, ACollectivesLowestOwnFigureIsARankThatWaitedNotASlowGpu) {
+  const auto md_of = [](const ResultsFile& results) {
+    return render_markdown(build_report_document(build_report_data(results, "x.json", options())));
+  };
+  const std::string compute = md_of(one_low_rank("compute", "copy", "gbps"));
+  EXPECT_NE(compute.find("- **Slowest GPU:** rank 3 (n3 device 0) on 4 GPUs runs at 65.7 % of the "
+                         "median"),
+            std::string::npos)
+      << compute;
+  EXPECT_EQ(compute.find("a rank that waited"), std::string::npos);
+
+  const ResultsFile collective = one_low_rank("collectives", "all_reduce", "busbw_gbps");
+  const std::string md = md_of(collective);
+  EXPECT_EQ(md.find("Slowest GPU"), std::string::npos) << md;
+  EXPECT_NE(md.find("so the lowest is a rank that waited, not a slow GPU"), std::string::npos)
+      << md;
+  const nlohmann::json j =
+      report_to_json(build_report_data(collective, "x.json", options()), {false, {}, ""});
+  bool marked = false;
+  for (const auto& family : j["families"]) {
+    for (const auto& curve : family["curves"]) {
+      for (const auto& row : curve["rows"])
+        marked = marked || row["per_rank"].value("includes_waiting", false);
+    }
+  }
+  EXPECT_TRUE(marked);
+}
+
 TEST(ReportBuilder, EveryCurveRowShowsItsSpike) {
   ResultsFile results = load_results(test::fixture("report/h200_cluster.json"));
   // One all_reduce record on 16 GPUs with a spike: 99 samples of 1 ms and one of 50 ms.
