@@ -74,6 +74,13 @@ bool ArgParser::parse(const std::vector<std::string>& args) {
         if (i + 1 >= args.size()) {
           throw InputError("--" + name + ": missing value " + spec->value_name);
         }
+        // `--out --help` is a forgotten value, not a file named --help (which it once wrote);
+        // a value that really starts with -- is written --out=--VALUE.
+        if (const std::string& next = args[i + 1]; next.size() > 2 && next.rfind("--", 0) == 0) {
+          throw InputError("--" + name + ": missing value " + spec->value_name + " (got the flag " +
+                           shown(next, 40) + "; write --" + name + "=" + shown(next, 40) +
+                           " for a value that starts with --)");
+        }
         values_[name] = args[++i];
       }
       all_values_[name].push_back(values_[name]);

@@ -28,6 +28,29 @@ TEST(ArgParser, AcceptsEqualsForm) {
   EXPECT_EQ(*p.get("out"), "y.json");
 }
 
+// A flag where a value belongs is a forgotten value: `--out --help` once wrote a file named
+// --help. The = form still takes any value.
+TEST(ArgParser, AFlagIsNoValue) {
+  for (const char* next : {"--help", "--json", "--bogus"}) {
+    auto p = make();
+    try {
+      p.parse({"in.json", "--out", next});
+      FAIL() << next;
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("--out: missing value FILE (got the flag " + std::string(next)),
+                std::string::npos)
+          << what;
+    }
+  }
+  auto p = make();
+  ASSERT_TRUE(p.parse({"in.json", "--out=--help"}));
+  EXPECT_EQ(*p.get("out"), "--help");
+  auto dash = make();
+  ASSERT_TRUE(dash.parse({"in.json", "--out", "-"})); // standard output, where a command allows it
+  EXPECT_EQ(*dash.get("out"), "-");
+}
+
 TEST(ArgParser, HelpReturnsFalseAndListsOptions) {
   auto p = make();
   EXPECT_FALSE(p.parse({"--help"}));

@@ -29,6 +29,9 @@ expect --gpus --np 2 --gpus 1,4
 expect --gpus --gpus 2,1
 expect --out --out /nonexistent-dir/r.json
 expect --out --out /
+# A flag where the file belongs (`--out --help` once wrote a file named --help), and nothing left.
+expect "--out: missing value FILE (got the flag --help" --out --help
+[ ! -e ./--help ] || { echo "FAIL: run --out --help wrote ./--help"; fail=1; }
 expect --bogus --bogus
 # Figures that would overflow what they are turned into (a clock, an int) are refused.
 expect --timeout --timeout 1e308
