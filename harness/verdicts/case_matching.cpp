@@ -149,18 +149,18 @@ double median_metric(const MeasuredCase& c, const std::string& name) {
   return values.empty() ? std::numeric_limits<double>::quiet_NaN() : median(values);
 }
 
-std::optional<std::pair<Measure, Measure>> common_measure(const MeasuredCase& a,
-                                                          const MeasuredCase& b) {
+std::optional<std::pair<ComparedMeasure, ComparedMeasure>> common_measure(const MeasuredCase& a,
+                                                                          const MeasuredCase& b) {
   const bool a_timed = !a.samples_s.empty() && a.records_without_samples == 0;
   const bool b_timed = !b.samples_s.empty() && b.records_without_samples == 0;
   if (a_timed && b_timed) {
-    return std::pair{Measure{kTimeQuantity, Better::lower, a.samples_s},
-                     Measure{kTimeQuantity, Better::lower, b.samples_s}};
+    return std::pair{ComparedMeasure{kTimeQuantity, Better::lower, a.samples_s},
+                     ComparedMeasure{kTimeQuantity, Better::lower, b.samples_s}};
   }
   // Throughput-only records (imported results): one value of a shared headline metric per record.
   for (const auto& metric : headline_metrics()) {
-    Measure ma{metric.name, metric.better, {}}, mb{metric.name, metric.better, {}};
-    auto collect = [&](const MeasuredCase& c, Measure& m) {
+    ComparedMeasure ma{metric.name, metric.better, {}}, mb{metric.name, metric.better, {}};
+    auto collect = [&](const MeasuredCase& c, ComparedMeasure& m) {
       for (const auto& metrics : c.record_metrics) {
         auto it = metrics.find(metric.name);
         if (it == metrics.end() || !it->is_number())

@@ -77,15 +77,17 @@ std::optional<HeadlineMetric> headline_metric_of(const MeasuredCase& c);
 double median_metric(const MeasuredCase& c, const std::string& name);
 
 // The values compared for one case: per-sample seconds per operation when both sides have them
-// (lower is better), else the headline metric both sides carry, one value per record.
-struct Measure {
+// (lower is better), else the headline metric both sides carry, one value per record. (Not
+// `Measure`: qualify's enum has that name in namespace cb, and one name for two types linked into
+// one binary is an ODR hazard, e.g. two std::optional<Measure> instantiations of different size.)
+struct ComparedMeasure {
   std::string quantity; // "time_s" or a metric name
   Better better = Better::lower;
   std::vector<double> values;
 };
 inline constexpr const char* kTimeQuantity = "time_s";
-std::optional<std::pair<Measure, Measure>> common_measure(const MeasuredCase& a,
-                                                          const MeasuredCase& b);
+std::optional<std::pair<ComparedMeasure, ComparedMeasure>> common_measure(const MeasuredCase& a,
+                                                                          const MeasuredCase& b);
 
 struct MissingCase {
   CaseKey key;

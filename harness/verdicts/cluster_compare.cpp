@@ -209,8 +209,8 @@ CaseContrast contrast_case(const MeasuredCase& a, const MeasuredCase& b,
     c.p_value = kNaN;
     return c;
   }
-  const Measure& ma = measures->first;
-  const Measure& mb = measures->second;
+  const ComparedMeasure& ma = measures->first;
+  const ComparedMeasure& mb = measures->second;
   c.basis = ma.quantity;
   c.a_count = ma.values.size();
   c.b_count = mb.values.size();

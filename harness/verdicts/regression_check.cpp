@@ -36,8 +36,8 @@ const char* to_string(CheckVerdict verdict) {
   return "unknown";
 }
 
-CaseCheck judge_case(const CaseKey& key, const Measure& baseline, const Measure& current,
-                     const CheckOptions& options) {
+CaseCheck judge_case(const CaseKey& key, const ComparedMeasure& baseline,
+                     const ComparedMeasure& current, const CheckOptions& options) {
   CaseCheck c;
   c.key = key;
   c.quantity = baseline.quantity;

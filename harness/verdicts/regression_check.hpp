@@ -39,8 +39,8 @@ struct CaseCheck {
 //    that large which the samples cannot tell from noise must not pass silently);
 //  - better by more than the threshold with p < alpha: an improvement, reported;
 //  - otherwise unchanged.
-CaseCheck judge_case(const CaseKey& key, const Measure& baseline, const Measure& current,
-                     const CheckOptions& options);
+CaseCheck judge_case(const CaseKey& key, const ComparedMeasure& baseline,
+                     const ComparedMeasure& current, const CheckOptions& options);
 
 enum class CheckVerdict { pass, regression, inconclusive };
 const char* to_string(CheckVerdict verdict);

@@ -12,7 +12,7 @@ namespace {
 
 const CaseKey kKey{"collectives", "all_reduce", {{"bytes", 1048576}}, 2};
 
-Measure times(std::vector<double> values) {
+ComparedMeasure times(std::vector<double> values) {
   return {kTimeQuantity, Better::lower, std::move(values)};
 }
 
@@ -88,11 +88,11 @@ TEST(JudgeCase, FasterIsAnImprovementNeverAFailure) {
 }
 
 TEST(JudgeCase, ForThroughputLowerIsWorse) {
-  const Measure base{"busbw_gbps", Better::higher, lognormal_samples(9, 100, 0.01, 10)};
-  const Measure drop{"busbw_gbps", Better::higher,
-                     scaled(lognormal_samples(10, 100, 0.01, 10), 0.9)};
-  const Measure rise{"busbw_gbps", Better::higher,
-                     scaled(lognormal_samples(11, 100, 0.01, 10), 1.1)};
+  const ComparedMeasure base{"busbw_gbps", Better::higher, lognormal_samples(9, 100, 0.01, 10)};
+  const ComparedMeasure drop{"busbw_gbps", Better::higher,
+                             scaled(lognormal_samples(10, 100, 0.01, 10), 0.9)};
+  const ComparedMeasure rise{"busbw_gbps", Better::higher,
+                             scaled(lognormal_samples(11, 100, 0.01, 10), 1.1)};
   EXPECT_EQ(judge_case(kKey, base, drop, {}).outcome, CaseOutcome::regression);
   EXPECT_EQ(judge_case(kKey, base, rise, {}).outcome, CaseOutcome::improvement);
 }
