@@ -581,7 +581,7 @@ std::string why_no_cuda_step(const Backend& backend, const Communicator& world) 
   return "";
 }
 
-[[maybe_unused]] const bool registered = [] {
+[[maybe_unused]] const bool data_parallel_step_registered = [] {
   StepBackendRegistry::instance().add(
       "cuda", {&check_cuda_step, &cuda_step_params, &make_cuda_step, &why_no_cuda_step});
   return true;

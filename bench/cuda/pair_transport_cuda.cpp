@@ -147,14 +147,14 @@ std::unique_ptr<PairTransport> make_transport(const CaseContext& ctx, std::size_
   return std::make_unique<NcclPairTransport>(ctx, *backend, bytes);
 }
 
-[[maybe_unused]] const bool registered = [] {
+[[maybe_unused]] const bool pair_transport_registered = [] {
   PairTransportRegistry::instance().add("cuda", &make_transport);
   return true;
 }();
 
 #else
 
-[[maybe_unused]] const bool registered = [] {
+[[maybe_unused]] const bool pair_transport_registered = [] {
   PairTransportRegistry::instance().add_why("cuda", [] {
     return std::string("this build has no NCCL: the cuda pair transport is NCCL send/recv");
   });

@@ -13,8 +13,8 @@ using test::ring_time;
 
 namespace {
 
-constexpr double kAlpha = 10e-6;
-constexpr double kBeta = 1.0 / 50e9;
+constexpr double kRingAlpha = 10e-6;
+constexpr double kRingBeta = 1.0 / 50e9;
 
 void add_ring(ResultsFile& f, const std::vector<int>& gpus, double alpha, double beta) {
   for (int p : gpus) {
@@ -35,7 +35,7 @@ ResultsFile training_results() {
   f.records.push_back(gemm(8192, "bf16", 100));
   f.records.push_back(gemm(8192, "fp16", 120)); // bf16 is what training runs in
   f.records.push_back(gemm(2048, "bf16", 300)); // not the largest size
-  add_ring(f, {2, 4, 8}, kAlpha, kBeta);
+  add_ring(f, {2, 4, 8}, kRingAlpha, kRingBeta);
   return f;
 }
 
@@ -73,7 +73,7 @@ TEST(Prediction, StepTimeFromItsParts) {
 
   // 2 GB of bf16 gradients on 8 GPUs: 2(7) 10 us + 2(7)/8 2e9 / 50e9.
   const auto eight = predict_step(model, 8);
-  const double all_reduce = 14 * kAlpha + 14.0 / 8 * 2e9 * kBeta;
+  const double all_reduce = 14 * kRingAlpha + 14.0 / 8 * 2e9 * kRingBeta;
   EXPECT_NEAR(eight.all_reduce_s, all_reduce, all_reduce * 1e-6);
   EXPECT_NEAR(eight.step_s, 0.06 + all_reduce, 1e-6);
   EXPECT_NEAR(eight.efficiency, 0.06 / (0.06 + all_reduce), 1e-6);
@@ -88,7 +88,7 @@ TEST(Prediction, OverlapAndGradientBytes) {
   c.grad_bytes = 4e9; // fp32 gradients
   const auto model = build_training_step_model(training_results(), c, "run.json");
   const auto four = predict_step(model, 4);
-  EXPECT_NEAR(four.all_reduce_s, 0.5 * (6 * kAlpha + 1.5 * 4e9 * kBeta), 1e-9);
+  EXPECT_NEAR(four.all_reduce_s, 0.5 * (6 * kRingAlpha + 1.5 * 4e9 * kRingBeta), 1e-9);
 }
 
 TEST(Prediction, SweepAndKnees) {
@@ -133,7 +133,7 @@ TEST(Prediction, InterNodeModelBeyondOneNode) {
   ASSERT_EQ(model.ring.size(), 2u);
   const double inter = ring_time(50e-6, 1.0 / 5e9, 2e9, 16);
   EXPECT_NEAR(predict_step(model, 16).all_reduce_s, inter, inter * 1e-6);
-  const double intra = ring_time(kAlpha, kBeta, 2e9, 8);
+  const double intra = ring_time(kRingAlpha, kRingBeta, 2e9, 8);
   EXPECT_NEAR(predict_step(model, 8).all_reduce_s, intra, intra * 1e-6);
 }
 
@@ -173,14 +173,14 @@ TEST(Prediction, GemmInGflopsOnSeveralGpus) {
   ResultsFile f;
   f.records.push_back(make_record("compute", "gemm", {{"m", 4096}, {"n", 4096}, {"k", 4096}}, 2,
                                   {{"gflops", 100000.0}}));
-  add_ring(f, {2, 4}, kAlpha, kBeta);
+  add_ring(f, {2, 4}, kRingAlpha, kRingBeta);
   const auto model = build_training_step_model(f, config(), "run.json");
   EXPECT_DOUBLE_EQ(model.gemm_tflops_per_gpu, 50); // the aggregate of two GPUs, halved
 }
 
 TEST(Prediction, MissingPartsNameTheSuiteAndCase) {
   ResultsFile no_gemm;
-  add_ring(no_gemm, {2, 4}, kAlpha, kBeta);
+  add_ring(no_gemm, {2, 4}, kRingAlpha, kRingBeta);
   const auto gemm_error = input_error(no_gemm, config());
   EXPECT_NE(gemm_error.find("run.json"), std::string::npos);
   EXPECT_NE(gemm_error.find("compute suite, case gemm"), std::string::npos);

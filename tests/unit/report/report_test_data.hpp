@@ -5,6 +5,7 @@
 
 #include "../analysis/analysis_test_data.hpp"
 #include "core/stats.hpp"
+#include "report/headline.hpp"
 #include "results/record.hpp"
 
 namespace cb::report::test {
@@ -56,6 +57,13 @@ inline Record all_reduce_record(double bytes, int gpus, double alpha, double bet
 
 inline std::string fixture(const std::string& relative) {
   return std::string(CB_SOURCE_DIR) + "/tests/fixtures/" + relative;
+}
+
+// Report options with the default training step, as `clusterbench report` uses them.
+inline ReportOptions default_options() {
+  ReportOptions o;
+  o.step = default_training_step();
+  return o;
 }
 
 } // namespace cb::report::test

@@ -13,21 +13,15 @@ namespace {
 using test::add_usl_curve;
 using test::make_record;
 
-ReportOptions options() {
-  ReportOptions o;
-  o.step = default_training_step();
-  return o;
-}
-
 // The glossary's worked example: 4000 GPU-hours at $2.50 an hour.
 ReportOptions priced_options() {
-  ReportOptions o = options();
+  ReportOptions o = test::default_options();
   o.gpu_hours = 4000;
   o.price = 2.5;
   return o;
 }
 
-Headline headline_of(const ResultsFile& results, const ReportOptions& o = options()) {
+Headline headline_of(const ResultsFile& results, const ReportOptions& o = test::default_options()) {
   return build_headline(results, "test.json", build_family_reports(results, o.outlook_gpus), o);
 }
 
@@ -140,8 +134,8 @@ TEST(Headline, NamesASlowGpu) {
 TEST(Headline, ACollectivesLowestOwnFigureIsNoSlowGpu) {
   ResultsFile results;
   for (int n : {1, 2, 4}) {
-    Record r = make_record("collectives", "all_reduce", {{"bytes", 1 << 20}}, n,
-                           {{"busbw_gbps", 100.0}});
+    Record r =
+        make_record("collectives", "all_reduce", {{"bytes", 1 << 20}}, n, {{"busbw_gbps", 100.0}});
     r.per_rank = nlohmann::json::array();
     for (int rank = 0; rank < n; ++rank) {
       const double busbw = rank == 3 ? 66.0 : 100.0 + rank; // rank 3 waited the longest
@@ -222,7 +216,7 @@ TEST(Headline, PredictsWithoutStorageLeavingInputOut) {
 TEST(Headline, PartsArePredictedUpToTheHorizon) {
   ResultsFile results;
   add_usl_curve(results, "compute", "triad", {{"bytes", 1u << 26}}, {1, 2, 4, 8}, 0.0005, 0.0);
-  ReportOptions o = options();
+  ReportOptions o = test::default_options();
   Headline h = headline_of(results, o);
   EXPECT_EQ(h.horizon_gpus, 1024);
   ASSERT_NE(h.limiting(), nullptr);
@@ -295,14 +289,14 @@ TEST(CostOutlook, TheWorkedExample) {
 }
 
 TEST(CostOutlook, OverheadAloneWithoutAJobSize) {
-  const CostOutlook c = cost_outlook(1024, 0.5, options());
+  const CostOutlook c = cost_outlook(1024, 0.5, test::default_options());
   EXPECT_DOUBLE_EQ(c.overhead, 1.0);
   EXPECT_FALSE(c.wall_hours.has_value());
   EXPECT_FALSE(c.cost.has_value());
 }
 
 TEST(CostOutlook, AboveIdealIsANegativeOverhead) {
-  ReportOptions o = options();
+  ReportOptions o = test::default_options();
   o.gpu_hours = 100;
   const CostOutlook c = cost_outlook(2, 1.25, o);
   EXPECT_DOUBLE_EQ(c.overhead, -0.2);

@@ -13,13 +13,7 @@
 namespace cb::report {
 namespace {
 
-ReportOptions options() {
-  ReportOptions o;
-  o.step = default_training_step();
-  return o;
-}
-
-ReportData data_of(const std::string& fixture, const ReportOptions& o = options()) {
+ReportData data_of(const std::string& fixture, const ReportOptions& o = test::default_options()) {
   return build_report_data(load_results(test::fixture(fixture)), fixture, o);
 }
 
@@ -86,7 +80,7 @@ TEST(ReportBuilder, HostClusterMarkdown) {
 }
 
 TEST(ReportBuilder, H200ClusterPredictsTheTrainingStep) {
-  ReportOptions o = options();
+  ReportOptions o = test::default_options();
   o.gpu_hours = 4000;
   o.price = 2.5;
   const ReportData data = data_of("report/h200_cluster.json", o);
@@ -115,7 +109,7 @@ TEST(ReportBuilder, H200ClusterPredictsTheTrainingStep) {
 TEST(ReportBuilder, WithoutStorageTheHeadlinePredictsAndSaysInputIsNotIncluded) {
   ResultsFile results = load_results(test::fixture("report/h200_cluster.json"));
   std::erase_if(results.records, [](const Record& r) { return r.suite == "storage"; });
-  ReportOptions o = options();
+  ReportOptions o = test::default_options();
   o.gpu_hours = 4000;
   o.price = 2.5;
   const ReportData data = build_report_data(results, "no-storage.json", o);
@@ -153,7 +147,7 @@ TEST(ReportBuilder, WeakFitsAreNotedBesideTheirCurve) {
     results.records.push_back(
         test::make_record("compute", "copy", {{"bytes", 1u << 26}}, n, {{"gbps", gbps}}));
   }
-  const ReportData data = build_report_data(results, "weak.json", options());
+  const ReportData data = build_report_data(results, "weak.json", test::default_options());
   const std::string md = render_markdown(build_report_document(data));
   EXPECT_NE(md.find("- **Note:** USL: alpha and beta held at their lower bound 0"),
             std::string::npos)
@@ -214,7 +208,7 @@ ResultsFile with_stragglers() {
 
 TEST(ReportBuilder, AStragglerIsNamedBesideItsCurveInItsFamilyAndInTheHeadline) {
   const ReportData data =
-      build_report_data(with_stragglers(), "report/h200_cluster.json", options());
+      build_report_data(with_stragglers(), "report/h200_cluster.json", test::default_options());
   const std::string md = render_markdown(build_report_document(data));
   EXPECT_NE(md.find("- **Straggler:** rank 9 (h200-02 device 1) on 16 GPUs: the others waited "
                     "for it; its own time was the shortest in 93 % of samples and 60 % of theirs."),
@@ -264,8 +258,7 @@ ResultsFile one_low_rank(const std::string& suite, const std::string& case_name,
                          const std::string& metric) {
   ResultsFile results;
   for (int n : {1, 2, 4}) {
-    Record r =
-        test::make_record(suite, case_name, {{"bytes", 1 << 20}}, n, {{metric, 100.0 * n}});
+    Record r = test::make_record(suite, case_name, {{"bytes", 1 << 20}}, n, {{metric, 100.0 * n}});
     r.per_rank = nlohmann::json::array();
     for (int rank = 0; rank < n; ++rank) {
       r.per_rank.push_back({{"rank", rank},
@@ -280,7 +273,8 @@ ResultsFile one_low_rank(const std::string& suite, const std::string& case_name,
 
 TEST(ReportBuilder, ACollectivesLowestOwnFigureIsARankThatWaitedNotASlowGpu) {
   const auto md_of = [](const ResultsFile& results) {
-    return render_markdown(build_report_document(build_report_data(results, "x.json", options())));
+    return render_markdown(
+        build_report_document(build_report_data(results, "x.json", test::default_options())));
   };
   const std::string compute = md_of(one_low_rank("compute", "copy", "gbps"));
   EXPECT_NE(compute.find("- **Slowest GPU:** rank 3 (n3 device 0) on 4 GPUs runs at 65.7 % of the "
@@ -294,8 +288,8 @@ TEST(ReportBuilder, ACollectivesLowestOwnFigureIsARankThatWaitedNotASlowGpu) {
   EXPECT_EQ(md.find("Slowest GPU"), std::string::npos) << md;
   EXPECT_NE(md.find("so the lowest is a rank that waited, not a slow GPU"), std::string::npos)
       << md;
-  const nlohmann::json j =
-      report_to_json(build_report_data(collective, "x.json", options()), {false, {}, ""});
+  const nlohmann::json j = report_to_json(
+      build_report_data(collective, "x.json", test::default_options()), {false, {}, ""});
   bool marked = false;
   for (const auto& family : j["families"]) {
     for (const auto& curve : family["curves"]) {
@@ -316,7 +310,8 @@ TEST(ReportBuilder, EveryCurveRowShowsItsSpike) {
       r.stats = summarize(r.samples_s);
     }
   }
-  const ReportData data = build_report_data(results, "report/h200_cluster.json", options());
+  const ReportData data =
+      build_report_data(results, "report/h200_cluster.json", test::default_options());
   const std::string md = render_markdown(build_report_document(data));
   EXPECT_NE(md.find("| p99/median |"), std::string::npos);
   EXPECT_NE(md.find(" 1.49 |"), std::string::npos) << md;
@@ -368,7 +363,7 @@ TEST(ReportBuilder, HtmlOfTheFixtureIsSelfContained) {
 TEST(ReportBuilder, ResultsWithoutRecordsAreBadInput) {
   ResultsFile empty;
   try {
-    build_report_data(empty, "runs/empty.json", options());
+    build_report_data(empty, "runs/empty.json", test::default_options());
     FAIL() << "expected InputError";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("runs/empty.json: no records"), std::string::npos);

@@ -10,10 +10,6 @@ using namespace cb::testing;
 
 namespace {
 
-std::string fixture(const std::string& name) {
-  return std::string(CB_SOURCE_DIR) + "/tests/fixtures/verdicts/" + name;
-}
-
 const EnvironmentRow& row(const std::vector<EnvironmentRow>& rows, const std::string& field) {
   for (const auto& r : rows) {
     if (r.field == field)
@@ -25,8 +21,8 @@ const EnvironmentRow& row(const std::vector<EnvironmentRow>& rows, const std::st
 } // namespace
 
 TEST(CompareEnvironment, ListsGpuModelVersionsAndCounts) {
-  const auto rows = environment_difference(load_results(fixture("cluster_h100.json")),
-                                           load_results(fixture("cluster_h200.json")));
+  const auto rows = environment_difference(load_results(verdict_fixture("cluster_h100.json")),
+                                           load_results(verdict_fixture("cluster_h200.json")));
   ASSERT_FALSE(rows.empty());
   EXPECT_EQ(rows[0].field, "GPU model"); // first: it explains most differences
   EXPECT_EQ(rows[0].a, "8 x NVIDIA H100 80GB HBM3");
@@ -77,8 +73,9 @@ TEST(ContrastCase, ThroughputOnlyRecordsCompareTheirMetric) {
 }
 
 TEST(CompareClusters, FixturesMatchCasesAndEfficiencies) {
-  const ClusterComparison cmp = compare_clusters(load_results(fixture("cluster_h100.json")),
-                                                 load_results(fixture("cluster_h200.json")));
+  const ClusterComparison cmp =
+      compare_clusters(load_results(verdict_fixture("cluster_h100.json")),
+                       load_results(verdict_fixture("cluster_h200.json")));
   ASSERT_EQ(cmp.cases.size(), 7u); // all_reduce at 2, 4, 8 and stream_triad at 1, 2, 4, 8
   for (const auto& c : cmp.cases) {
     if (c.key.case_name == "stream_triad") {

@@ -14,10 +14,6 @@ using namespace cb::testing;
 
 namespace {
 
-std::string fixture(const std::string& name) {
-  return std::string(CB_SOURCE_DIR) + "/tests/fixtures/verdicts/" + name;
-}
-
 // An aggregate memory bandwidth that follows the USL exactly at each GPU count.
 ResultsFile usl_run(double alpha, double beta, const std::vector<int>& gpus) {
   std::vector<Record> records;
@@ -57,8 +53,8 @@ const CompareContext kContext{"a.json", "b.json", 0.05, 0.95};
 } // namespace
 
 TEST(CompareModels, FixturesShowTheFitsOfEachRunAsFitDoes) {
-  const ResultsFile h100 = load_results(fixture("cluster_h100.json"));
-  const ResultsFile h200 = load_results(fixture("cluster_h200.json"));
+  const ResultsFile h100 = load_results(verdict_fixture("cluster_h100.json"));
+  const ResultsFile h200 = load_results(verdict_fixture("cluster_h200.json"));
   const ClusterComparison cmp = compare_clusters(h100, h200);
   ASSERT_EQ(cmp.models.size(), cmp.efficiency.size());
   ASSERT_EQ(cmp.models.size(), 2u); // all_reduce busbw and stream_triad gbps

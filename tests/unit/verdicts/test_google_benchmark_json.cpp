@@ -4,10 +4,12 @@
 #include <fstream>
 
 #include "core/error.hpp"
+#include "verdict_test_data.hpp"
 #include "verdicts/google_benchmark_json.hpp"
 #include "verdicts/verdict_input.hpp"
 
 using namespace cb;
+using cb::testing::verdict_fixture;
 using nlohmann::json;
 
 namespace {
@@ -40,10 +42,6 @@ std::string error_of(const json& j) {
     return e.what();
   }
   return "";
-}
-
-std::string fixture(const std::string& name) {
-  return std::string(CB_SOURCE_DIR) + "/tests/fixtures/verdicts/" + name;
 }
 
 } // namespace
@@ -124,10 +122,10 @@ TEST(GoogleBenchmarkJson, BadEntriesNameTheFileEntryAndField) {
 }
 
 TEST(VerdictInput, ReadsBothFormatsAndRejectsOthers) {
-  const ResultsFile gbench = load_verdict_input(fixture("gbench_baseline.json"));
+  const ResultsFile gbench = load_verdict_input(verdict_fixture("gbench_baseline.json"));
   EXPECT_EQ(gbench.records.size(), 3u);
   EXPECT_EQ(gbench.records[0].samples_s.size(), 10u);
-  const ResultsFile results = load_verdict_input(fixture("baseline.json"));
+  const ResultsFile results = load_verdict_input(verdict_fixture("baseline.json"));
   EXPECT_EQ(results.records.size(), 10u);
 
   const std::string other = (std::filesystem::temp_directory_path() /
@@ -142,7 +140,7 @@ TEST(VerdictInput, ReadsBothFormatsAndRejectsOthers) {
               std::string::npos);
   }
   std::filesystem::remove(other);
-  EXPECT_THROW(load_verdict_input(fixture("malformed.json")), InputError);
-  EXPECT_THROW(load_verdict_input(fixture("schema_v2.json")), InputError);
-  EXPECT_THROW(load_verdict_input(fixture("does_not_exist.json")), InputError);
+  EXPECT_THROW(load_verdict_input(verdict_fixture("malformed.json")), InputError);
+  EXPECT_THROW(load_verdict_input(verdict_fixture("schema_v2.json")), InputError);
+  EXPECT_THROW(load_verdict_input(verdict_fixture("does_not_exist.json")), InputError);
 }

@@ -54,4 +54,9 @@ inline ResultsFile results_of(std::vector<Record> records) {
   return f;
 }
 
+// A file under tests/fixtures/verdicts.
+inline std::string verdict_fixture(const std::string& name) {
+  return std::string(CB_SOURCE_DIR) + "/tests/fixtures/verdicts/" + name;
+}
+
 } // namespace cb::testing
