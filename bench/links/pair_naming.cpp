@@ -25,10 +25,10 @@ double pair_reference(const PairRule& rule, const std::vector<PairFigure>& figur
   if (figures.empty())
     return 0;
   if (rule.lower_is_better) {
-    return std::min_element(figures.begin(), figures.end(), [](const PairFigure& x,
-                                                               const PairFigure& y) {
-             return x.value < y.value;
-           })->value;
+    return std::min_element(
+               figures.begin(), figures.end(),
+               [](const PairFigure& x, const PairFigure& y) { return x.value < y.value; })
+        ->value;
   }
   std::vector<std::vector<double>> of(static_cast<std::size_t>(std::max(members, 0)));
   std::vector<double> all;
@@ -154,8 +154,9 @@ PairNaming::PairNaming(int members, std::vector<PairFigure> figures, PairRule ru
     std::vector<std::vector<int>> better_of(static_cast<std::size_t>(members));
     std::size_t inside = 0;
     for (const auto& f : figures_) {
-      const bool beyond = f.value * rule_.factor > reference_ &&
-                          (clean_sigma_ <= 0 || (f.value - clean_median_) / clean_sigma_ > kOutlierZ);
+      const bool beyond =
+          f.value * rule_.factor > reference_ &&
+          (clean_sigma_ <= 0 || (f.value - clean_median_) / clean_sigma_ > kOutlierZ);
       if (!beyond)
         continue;
       better_of[static_cast<std::size_t>(f.a)].push_back(f.b);
@@ -296,6 +297,69 @@ bool PairNaming::member_slow(int member) const {
   });
 }
 
+bool PairNaming::member_named(int member) const {
+  return member_slow(member) && group_of_.at(static_cast<std::size_t>(member)) < 0;
+}
+
+void PairNaming::find_groups() {
+  // Slow members joined by first-pass pairs that pass: union-find, O(pairs) at any size.
+  std::vector<int> parent(static_cast<std::size_t>(members_));
+  for (int m = 0; m < members_; ++m)
+    parent[static_cast<std::size_t>(m)] = m;
+  auto root = [&](int m) {
+    while (parent[static_cast<std::size_t>(m)] != m) {
+      parent[static_cast<std::size_t>(m)] =
+          parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(m)])];
+      m = parent[static_cast<std::size_t>(m)];
+    }
+    return m;
+  };
+  std::vector<bool> joined(static_cast<std::size_t>(members_), false);
+  for (const auto& f : figures_) {
+    if (!member_slow(f.a) || !member_slow(f.b) || outside(f.value))
+      continue;
+    parent[static_cast<std::size_t>(root(f.a))] = root(f.b);
+    joined[static_cast<std::size_t>(f.a)] = joined[static_cast<std::size_t>(f.b)] = true;
+  }
+  // A group stands when the median pair inside it passes and its median pair across the split is
+  // outside the tolerance against that inside level: members of one switch are fast with one
+  // another and slower with the rest, while slow members that a noisy pass joined are about as
+  // slow inside as across.
+  std::map<int, std::vector<double>> inside, across;
+  for (const auto& f : figures_) {
+    const bool a_in = joined[static_cast<std::size_t>(f.a)];
+    const bool b_in = joined[static_cast<std::size_t>(f.b)];
+    if (a_in && b_in && root(f.a) == root(f.b)) {
+      inside[root(f.a)].push_back(f.value);
+      continue;
+    }
+    if (a_in)
+      across[root(f.a)].push_back(f.value);
+    if (b_in)
+      across[root(f.b)].push_back(f.value);
+  }
+  auto stands = [&](int r) {
+    const double level = median(inside[r]);
+    return !outside(level) && !across[r].empty() && rule_.suspect(median(across[r]), level);
+  };
+  std::map<int, std::size_t> group_of_root;
+  group_of_.assign(static_cast<std::size_t>(members_), -1);
+  for (int m = 0; m < members_; ++m) {
+    if (!joined[static_cast<std::size_t>(m)])
+      continue;
+    const int r = root(m);
+    auto it = group_of_root.find(r);
+    if (it == group_of_root.end()) {
+      if (!stands(r))
+        continue;
+      it = group_of_root.emplace(r, groups_.size()).first;
+      groups_.emplace_back();
+    }
+    groups_[it->second].push_back(m);
+    group_of_[static_cast<std::size_t>(m)] = static_cast<int>(it->second);
+  }
+}
+
 void PairNaming::record_end_retests(const std::vector<double>& values) {
   if (values.size() != end_retests_.size())
     throw std::invalid_argument("pair naming: one figure per end retest");
@@ -304,6 +368,7 @@ void PairNaming::record_end_retests(const std::vector<double>& values) {
   for (double v : values)
     end_slow_.push_back(outside(v));
   stage1_done_ = true;
+  find_groups();
   std::vector<std::size_t> candidates; // into figures_
   for (std::size_t s : suspects_) {
     const auto& f = figures_[s];
@@ -320,7 +385,8 @@ void PairNaming::record_end_retests(const std::vector<double>& values) {
   });
   std::vector<MemberPair> pairs;
   for (std::size_t s : candidates)
-    pairs.emplace_back(std::min(figures_[s].a, figures_[s].b), std::max(figures_[s].a, figures_[s].b));
+    pairs.emplace_back(std::min(figures_[s].a, figures_[s].b),
+                       std::max(figures_[s].a, figures_[s].b));
   pair_retests_.clear();
   pair_rounds_.clear();
   pair_alone_ = pairs.size() <= kMaxAloneRetests;
@@ -354,18 +420,29 @@ PairVerdicts PairNaming::verdicts() const {
     throw std::logic_error("pair naming: verdicts before both retest stages");
   PairVerdicts out;
   for (int m = 0; m < members_; ++m) {
-    if (member_slow(m))
+    if (member_named(m))
       out.nodes.push_back(m);
   }
-  auto slow_end = [&](int m) { return member_slow(m); };
+  out.groups = groups_;
+  auto group = [&](int m) { return group_of_[static_cast<std::size_t>(m)]; };
   std::map<MemberPair, double> retested;
   for (std::size_t i = 0; i < pair_retests_.size(); ++i)
     retested[pair_retests_[i]] = pair_values_[i];
   for (std::size_t s : suspects_) {
     const auto& f = figures_[s];
     const MemberPair pair{std::min(f.a, f.b), std::max(f.a, f.b)};
-    if (slow_end(f.a) || slow_end(f.b))
+    if (member_named(f.a) || member_named(f.b))
       continue; // explained by a named member
+    // A slow member is named or in a group; a group's pairs across the split are explained by
+    // it, and one inside it (a noisy pair, or a bad cable between two of its members) was not
+    // retested: its members' retests were all across the split.
+    if (group(f.a) >= 0 || group(f.b) >= 0) {
+      if (group(f.a) == group(f.b))
+        out.unresolved.push_back(pair);
+      else
+        ++out.split_pairs;
+      continue;
+    }
     const auto it = retested.find(pair);
     if (it == retested.end()) {
       out.unresolved.push_back(pair);

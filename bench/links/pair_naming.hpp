@@ -30,6 +30,17 @@
 // without any good partner (more than half the fleet suspect, or too few members) leave their
 // pairs unresolved, and the record says so.
 //
+// Members slow with every good partner but fast with one another are not slow members: a slow
+// member is slow in every pair it is in, those with other slow members too. Two leaf switches of
+// 11 and 5 nodes whose cross pairs are slower than their inside ones leave the 5 slow with every
+// good partner (all on the larger leaf) and fast inside their leaf: the fault, or the design, is
+// the switching between the groups (an uplink, an oversubscribed fabric), and naming the 5 nodes
+// would send healthy hardware back. Such members form groups: joined by pairs that pass, kept when
+// the median pair inside passes and the median pair across is outside the tolerance against that
+// inside level (slow members that a noisy pass joined are as slow inside as across). Their pairs
+// across are explained by the split, and the record lists the groups. A single member alone
+// behind its switch cannot be told from a slow one and is named.
+//
 // Bounded at any size: each stage runs at most kMaxRetestRounds rounds, whatever the fleet. A
 // noisy fleet of 1,024 nodes can have tens of thousands of suspect pairs; measured one at a time
 // they would take longer than the first pass. The retests most likely to name something go first
@@ -75,6 +86,10 @@ struct PairVerdicts {
   std::vector<MemberPair> links;      // named links
   std::vector<MemberPair> cleared;    // suspect pairs whose own retest passed
   std::vector<MemberPair> unresolved; // suspect pairs with an end lacking a good partner
+  // Members slow with every good partner but fast with one another (above), each group's members
+  // ascending, the groups by their first member; and the suspect pairs the split explains.
+  std::vector<std::vector<int>> groups;
+  std::size_t split_pairs = 0;
 };
 
 class PairNaming {
@@ -103,7 +118,10 @@ public:
   void record_end_retests(const std::vector<double>& values);
   bool end_slow(std::size_t retest) const { return end_slow_.at(retest); }
   double end_value(std::size_t retest) const { return end_values_.at(retest); }
-  bool member_slow(int member) const; // after stage 1
+  // After stage 1: every retest outside the tolerance (and not good by its first pass).
+  bool member_slow(int member) const;
+  // After stage 1: slow, and not in a group of members fast with one another (named).
+  bool member_named(int member) const;
 
   // Stage 2 (after stage 1): suspect pairs neither of whose ends was found slow and both of whose
   // ends were retested, worst first; pair_rounds() as end_rounds(): one pair per round when they
@@ -158,6 +176,9 @@ private:
   std::vector<bool> end_slow_;
   std::vector<double> end_values_;
   std::vector<std::vector<std::size_t>> retests_of_member_; // indices into end_retests_
+  std::vector<std::vector<int>> groups_;                    // after stage 1
+  std::vector<int> group_of_;                               // index into groups_, or -1
+  void find_groups();
   std::vector<MemberPair> pair_retests_;
   std::vector<double> pair_values_;
   bool stage1_done_ = false, stage2_done_ = false;

@@ -579,6 +579,16 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
     verdicts.push_back(std::move(named));
   }
   pass["verdicts"] = std::move(verdicts);
+  // Members slow with every good partner and fast with one another: a switch between them and
+  // the rest, not the members (PairNaming). One entry per member: O(nodes) at any size.
+  nlohmann::json groups = nlohmann::json::array();
+  for (const auto& group : v.groups) {
+    nlohmann::json hosts = nlohmann::json::array();
+    for (int node : group)
+      hosts.push_back(host_of_node(node));
+    groups.push_back({{"nodes", group}, {"hosts", std::move(hosts)}});
+  }
+  pass["split"] = {{"groups", std::move(groups)}, {"pairs", v.split_pairs}};
   auto pair_list = [](const std::vector<MemberPair>& pairs) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& [a, b] : pairs)

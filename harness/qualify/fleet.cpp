@@ -203,7 +203,8 @@ private:
       m.device = static_cast<int>(i);
       if (i < ranks.size() && ranks[i].is_number_integer()) {
         const auto rank = ranks[i].get<long long>();
-        if (r.per_rank.is_array() && rank >= 0 && static_cast<std::size_t>(rank) < r.per_rank.size())
+        if (r.per_rank.is_array() && rank >= 0 &&
+            static_cast<std::size_t>(rank) < r.per_rank.size())
           m = member_of(r.per_rank[static_cast<std::size_t>(rank)]);
       }
       return m;
@@ -312,8 +313,7 @@ private:
 
   // What the second pass could not judge (FleetNote): read defensively, as every field of a
   // results file.
-  void note_second_pass(std::size_t index, const Record& r, const json& pass,
-                        std::size_t members) {
+  void note_second_pass(std::size_t index, const Record& r, const json& pass, std::size_t members) {
     auto count_of = [](const json& v) -> std::size_t { // a count, or 0 for anything else
       return v.is_number_integer() && v.get<long long>() > 0
                  ? static_cast<std::size_t>(v.get<long long>())
@@ -337,11 +337,38 @@ private:
             if (note.hosts.size() < FleetNote::kNoteHosts && h.is_string())
               note.hosts.push_back(h.get<std::string>());
           }
-        } else if (auto nodes = better->find("nodes"); nodes != better->end() && nodes->is_array()) {
+        } else if (auto nodes = better->find("nodes");
+                   nodes != better->end() && nodes->is_array()) {
           listed = nodes->size();
         }
         note.hosts_total = std::min(listed, members);
         report_.notes.push_back(std::move(note));
+      }
+    }
+    if (auto split = pass.find("split"); split != pass.end() && split->is_object()) {
+      auto groups = split->find("groups");
+      if (groups != split->end() && groups->is_array() && !groups->empty()) {
+        FleetNote note;
+        note.record_index = index;
+        note.record = describe_record(r);
+        note.kind = FleetNoteKind::split;
+        note.pairs = std::min(count_of(split->value("pairs", json())), members * (members - 1) / 2);
+        note.members = members;
+        std::size_t listed = 0;
+        for (const auto& g : *groups) {
+          auto hosts = g.is_object() ? g.find("hosts") : g.end();
+          if (!g.is_object() || hosts == g.end() || !hosts->is_array())
+            continue;
+          ++note.groups;
+          listed += hosts->size();
+          for (const auto& h : *hosts) {
+            if (note.hosts.size() < FleetNote::kNoteHosts && h.is_string())
+              note.hosts.push_back(h.get<std::string>());
+          }
+        }
+        note.hosts_total = std::min(listed, members);
+        if (note.groups > 0)
+          report_.notes.push_back(std::move(note));
       }
     }
     if (auto unresolved = pass.find("unresolved");
@@ -454,7 +481,15 @@ std::string_view fleet_kind_name(FleetKind k) {
 }
 
 std::string_view fleet_note_kind_name(FleetNoteKind k) {
-  return k == FleetNoteKind::unresolved ? "unresolved" : "not_uniform";
+  switch (k) {
+  case FleetNoteKind::unresolved:
+    return "unresolved";
+  case FleetNoteKind::split:
+    return "split";
+  case FleetNoteKind::not_uniform:
+    break;
+  }
+  return "not_uniform";
 }
 
 std::size_t FleetReport::failing() const {

@@ -75,21 +75,25 @@ struct Suspect {
 
 // What a pair test's second pass could not judge, though it names no bad part: a tier that is not
 // uniform (pairs better than the reference beyond the tolerance: a fast minority, or a slow
-// majority the rule cannot see), or suspect pairs left unresolved (no known-good partner, or
-// beyond the retest cap). It warns: the operator learns the fleet was not judged whole, and a
-// spec's figure for the case judges the majority.
-enum class FleetNoteKind { not_uniform, unresolved };
+// majority the rule cannot see), suspect pairs left unresolved (no known-good partner, or
+// beyond the retest cap), or a tier split in groups (members slow with every good partner but
+// fast with one another: a switch between them and the rest, not the members). It warns: the
+// operator learns the fleet was not judged whole, and a spec's figure for the case judges the
+// majority.
+enum class FleetNoteKind { not_uniform, unresolved, split };
 std::string_view fleet_note_kind_name(FleetNoteKind k);
 
 struct FleetNote {
   std::size_t record_index = 0;
   std::string record; // describe_record()
   FleetNoteKind kind = FleetNoteKind::not_uniform;
-  std::size_t pairs = 0;          // the better pairs, or the unresolved ones
-  std::size_t members = 0;        // the tier's members
-  std::vector<std::string> hosts; // not_uniform: the members of the better pairs (at most kNoteHosts)
-  std::size_t hosts_total = 0;    // before the cap
-  bool beyond_cap = false;        // unresolved: the retest cap left some out
+  std::size_t pairs = 0;   // the better pairs, the unresolved ones, or those across a split
+  std::size_t members = 0; // the tier's members
+  // not_uniform: the members of the better pairs; split: the groups' members (at most kNoteHosts).
+  std::vector<std::string> hosts;
+  std::size_t hosts_total = 0; // before the cap
+  std::size_t groups = 0;      // split: how many groups
+  bool beyond_cap = false;     // unresolved: the retest cap left some out
   static constexpr std::size_t kNoteHosts = 16;
 };
 

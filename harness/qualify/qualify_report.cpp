@@ -109,12 +109,20 @@ std::string note_text(const FleetNote& n) {
         << (n.beyond_cap ? "beyond the second pass's round cap, or without a known-good partner"
                          : "no known-good partner: more than half of their ends' pairs suspect")
         << "): which end is bad is not known";
+    return out.str();
+  }
+  std::string hosts;
+  for (const auto& h : n.hosts)
+    hosts += (hosts.empty() ? "" : ", ") + h;
+  if (n.hosts_total > n.hosts.size())
+    hosts += ", ... (" + std::to_string(n.hosts_total) + " in all)";
+  if (n.kind == FleetNoteKind::split) {
+    out << "tier split: " << n.hosts_total << " of " << n.members << " nodes"
+        << (hosts.empty() ? "" : " (" + hosts + ")") << ", in " << plural(n.groups, "group")
+        << ", are slow with every known-good partner but fast with one another ("
+        << plural(n.pairs, "suspect pair") << " across): a switch between them and the rest "
+        << "(an uplink, an oversubscribed fabric), not the nodes, which were not named";
   } else {
-    std::string hosts;
-    for (const auto& h : n.hosts)
-      hosts += (hosts.empty() ? "" : ", ") + h;
-    if (n.hosts_total > n.hosts.size())
-      hosts += ", ... (" + std::to_string(n.hosts_total) + " in all)";
     out << "tier not uniform: " << plural(n.pairs, "pair") << " among " << n.hosts_total << " of "
         << n.members << " nodes" << (hosts.empty() ? "" : " (" + hosts + ")")
         << " beat the typical pair by more than the tolerance; if they are the healthy ones, "
@@ -208,8 +216,8 @@ std::string format_qualify_text(const QualifyReport& report) {
             << with_unit(o.value, o.metric) << ", "
             << (lower_is_better(o.metric) ? "lowest pair " : "typical pair ")
             << with_unit(o.fleet_median, o.metric) << " (" << format_ratio(o.ratio)
-            << "x; second pass of " << o.fleet_size << " nodes) in " << o.record << " ["
-            << o.metric << "]\n";
+            << "x; second pass of " << o.fleet_size << " nodes) in " << o.record << " [" << o.metric
+            << "]\n";
         continue;
       }
       out << "  " << member_label(o.kind, o.who, o.to) << ": " << with_unit(o.value, o.metric)
@@ -326,9 +334,11 @@ json qualify_to_json(const QualifyReport& report) {
               {"members", n.members},
               {"severity", "warn"},
               {"text", note_text(n)}};
-    if (n.kind == FleetNoteKind::not_uniform) {
+    if (n.kind == FleetNoteKind::not_uniform || n.kind == FleetNoteKind::split) {
       j["hosts"] = n.hosts;
       j["hosts_total"] = n.hosts_total;
+      if (n.kind == FleetNoteKind::split)
+        j["groups"] = n.groups;
     } else {
       j["beyond_cap"] = n.beyond_cap;
     }

@@ -307,6 +307,44 @@ TEST(Fleet, NotesReadAHostileSecondPassWithoutThrowing) {
   EXPECT_EQ(report.notes[0].pairs, 15u);
 }
 
+TEST(Fleet, ATierSplitInGroupsWarnsAndNamesNoNode) {
+  // n1 and n2 behind one switch: slow with every known-good partner, fast with each other. The
+  // second pass named no node; the fleet warns of the split and fails nothing.
+  ResultsFile f;
+  Record r = node_pair_record(nlohmann::json::array());
+  r.extra["second_pass"]["split"] = {
+      {"groups", {{{"nodes", {0, 1}}, {"hosts", {"n1", "n2"}}}}}, {"pairs", 8}};
+  f.records.push_back(r);
+  FleetReport report = analyze_fleet(f, FleetRules{});
+  EXPECT_TRUE(report.suspects.empty());
+  EXPECT_EQ(report.failing(), 0u);
+  ASSERT_EQ(report.notes.size(), 1u);
+  EXPECT_EQ(report.notes[0].kind, FleetNoteKind::split);
+  EXPECT_EQ(fleet_note_kind_name(report.notes[0].kind), "split");
+  EXPECT_EQ(report.notes[0].groups, 1u);
+  EXPECT_EQ(report.notes[0].pairs, 8u);
+  EXPECT_EQ(report.notes[0].hosts, (std::vector<std::string>{"n1", "n2"}));
+  EXPECT_EQ(report.notes[0].hosts_total, 2u);
+
+  // Hostile: groups that are not objects or lack hosts are no group; no groups, no note; counts
+  // no larger than the tier holds.
+  for (const nlohmann::json& split :
+       {nlohmann::json("x"), nlohmann::json{{"groups", "all"}, {"pairs", 3}},
+        nlohmann::json{{"groups", nlohmann::json::array()}, {"pairs", 3}},
+        nlohmann::json{{"groups", {1, "a", {{"nodes", {0}}}}}, {"pairs", 3}}}) {
+    f.records[0].extra["second_pass"]["split"] = split;
+    ASSERT_NO_THROW(report = analyze_fleet(f, FleetRules{})) << split.dump();
+    EXPECT_TRUE(report.notes.empty()) << split.dump();
+  }
+  f.records[0].extra["second_pass"]["split"] = {
+      {"groups", {{{"hosts", {"n1", 7, "n2", "n3", "n4", "n5", "n6", "n7"}}}}},
+      {"pairs", 1000000}};
+  report = analyze_fleet(f, FleetRules{});
+  ASSERT_EQ(report.notes.size(), 1u);
+  EXPECT_EQ(report.notes[0].pairs, 15u);
+  EXPECT_EQ(report.notes[0].hosts_total, 6u);
+}
+
 TEST(Fleet, ANoteListsAtMostSixteenHostsAndSaysHowManyInAll) {
   ResultsFile f;
   Record r = node_pair_record(nlohmann::json::array());

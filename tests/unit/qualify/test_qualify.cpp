@@ -453,6 +453,35 @@ TEST(QualifyReport, ATierThatIsNotUniformWarnsInTextAndJsonAndStillPasses) {
   EXPECT_EQ(j["fleet"]["notes"][0]["pairs"], 3);
 }
 
+TEST(QualifyReport, ATierSplitInGroupsWarnsInTextAndJsonAndStillPasses) {
+  Record r = test::gpu_record("links", "pair_bw", std::vector<double>(6, 0.05),
+                              {"n1", "n2", "n3", "n4", "n5", "n6"});
+  r.extra["matrix"] = test::uniform_matrix(6, 0.05);
+  r.extra["matrix_metric"] = "gbps";
+  r.extra["second_pass"] = {{"metric", "gbps"},
+                            {"reference", 0.05},
+                            {"verdicts", nlohmann::json::array()},
+                            {"split",
+                             {{"groups", {{{"nodes", {4, 5}}, {"hosts", {"n5", "n6"}}}}},
+                              {"pairs", 8}}}};
+  ResultsFile results;
+  results.records.push_back(r);
+  const QualifyReport report = qualify(results, "r.json", Spec{});
+  EXPECT_EQ(report.fleet_verdict, Verdict::pass);
+  EXPECT_EQ(qualify_exit_code(report, false), 0);
+  const std::string text = format_qualify_text(report);
+  EXPECT_NE(text.find("tier split: 2 of 6 nodes (n5, n6), in 1 group, are slow with every "
+                      "known-good partner but fast with one another (8 suspect pairs across)"),
+            std::string::npos)
+      << text;
+  const auto j = qualify_to_json(report);
+  ASSERT_EQ(j["fleet"]["notes"].size(), 1u);
+  EXPECT_EQ(j["fleet"]["notes"][0]["kind"], "split");
+  EXPECT_EQ(j["fleet"]["notes"][0]["groups"], 1);
+  EXPECT_EQ(j["fleet"]["notes"][0]["hosts"], nlohmann::json({"n5", "n6"}));
+  EXPECT_EQ(j["fleet"]["notes"][0]["pairs"], 8);
+}
+
 TEST(QualifyReport, AStragglerBesideASlowGpuLeavesTheFleetFailingOnTheGpu) {
   const std::string path = test::source_path(kFixtures + "h200_slow_gpu.json");
   ResultsFile results = load_results(path);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <numeric>
 #include <set>
 
 #include "links/pair_naming.hpp"
@@ -475,9 +476,7 @@ TEST(PairNaming, TheTypicalPairIsTheMedianPairUnlessSlowMembersPulledItDown) {
 // Two leaf switches of a healthy fabric, 9 and 7 (or 10 and 6) nodes, the pairs across them 8 %
 // slower than those inside. The larger leaf's members take the inside level as their median,
 // which lifts the members' median; but the smaller leaf is fast inside, so its members are not
-// slow nodes, and the reference stays the median pair: nobody is named. (From a split of about
-// 11 and 5 on, most pairs are inside a leaf, the median pair itself is an inside one, and the
-// smaller leaf's nodes are named, as a fabric-blind rule must: docs/DESIGN.md#pair-tests.)
+// slow nodes, and the reference stays the median pair: nobody is named.
 TEST(PairNaming, TwoLeafSwitchesOfAHealthyFabricNameNoNode) {
   for (int small : {7, 6}) {
     Fleet f = uniform(16, 12.0);
@@ -485,6 +484,68 @@ TEST(PairNaming, TwoLeafSwitchesOfAHealthyFabricNameNoNode) {
     const PairVerdicts v = second_pass(f);
     EXPECT_TRUE(v.nodes.empty()) << small;
   }
+}
+
+// From a split of about 11 and 5 on, most pairs are inside a leaf and the median pair is an
+// inside one: the smaller leaf's nodes are slow with every good partner (all on the larger leaf),
+// as slow nodes would be. But they are fast with one another, as slow nodes are not: they are a
+// group behind a switch, the split explains their pairs across, and no node is named.
+TEST(PairNaming, TheSmallerOfTwoLeavesIsAGroupNotSlowNodes) {
+  for (int small : {5, 4, 3, 2}) {
+    Fleet f = uniform(16, 12.0);
+    f.link = [small](int a, int b) { return (a < small) != (b < small) ? 0.92 : 1.0; };
+    const PairVerdicts v = second_pass(f);
+    std::vector<int> leaf(static_cast<std::size_t>(small));
+    std::iota(leaf.begin(), leaf.end(), 0);
+    EXPECT_TRUE(v.nodes.empty()) << small;
+    EXPECT_EQ(v.groups, std::vector<std::vector<int>>{leaf}) << small;
+    EXPECT_EQ(v.split_pairs, static_cast<std::size_t>(small * (16 - small))) << small;
+    EXPECT_TRUE(v.links.empty()) << small;
+    EXPECT_TRUE(v.unresolved.empty()) << small;
+  }
+  // Alone behind its switch, a node cannot be told from a slow one: it is named.
+  Fleet f = uniform(16, 12.0);
+  f.link = [](int a, int b) { return (a == 0) != (b == 0) ? 0.92 : 1.0; };
+  const PairVerdicts v = second_pass(f);
+  EXPECT_EQ(v.nodes, std::vector<int>{0});
+  EXPECT_TRUE(v.groups.empty());
+}
+
+// A slow node on the smaller leaf is slow with its leaf too: it is named, and the rest of its
+// leaf is the group.
+TEST(PairNaming, ASlowNodeInsideTheSmallerLeafIsStillNamed) {
+  Fleet f = uniform(16, 12.0);
+  f.link = [](int a, int b) { return (a < 5) != (b < 5) ? 0.92 : 1.0; };
+  f.rate[2] = 4.0;
+  const PairVerdicts v = second_pass(f);
+  EXPECT_EQ(v.nodes, std::vector<int>{2});
+  EXPECT_EQ(v.groups, (std::vector<std::vector<int>>{{0, 1, 3, 4}}));
+  EXPECT_TRUE(v.links.empty());
+}
+
+// Slow nodes just under the tolerance, a few of whose pairs with one another pass by noise: they
+// are as slow inside such a "group" as across it, so it does not stand and they are named. Two
+// slow nodes well under it are named too (their pair with each other is slow).
+TEST(PairNaming, SlowNodesThatANoisyPassJoinsAreStillNamed) {
+  // Passes 0-1, 1-2 and 2-3: the median pair among the four is outside. Passes 0-1 and 1-2: the
+  // median pair among 0, 1, 2 passes, but their pairs across are within the tolerance of it.
+  for (const int last : {3, 2}) {
+    Fleet f = uniform(16, 12.0);
+    for (int m : {0, 1, 2, 3})
+      f.rate[static_cast<std::size_t>(m)] = 11.0; // 0.917 x: under 0.93
+    f.noise = [last](int a, int b) { return (b <= last && b == a + 1) ? 11.2 / 11.0 : 1.0; };
+    const PairVerdicts v = second_pass(f);
+    EXPECT_EQ(v.nodes, (std::vector<int>{0, 1, 2, 3})) << last;
+    EXPECT_TRUE(v.groups.empty()) << last;
+    EXPECT_EQ(v.split_pairs, 0u) << last;
+  }
+  PairVerdicts v;
+
+  Fleet two = uniform(16, 12.0);
+  two.rate[3] = two.rate[9] = 4.0;
+  v = second_pass(two);
+  EXPECT_EQ(v.nodes, (std::vector<int>{3, 9}));
+  EXPECT_TRUE(v.groups.empty());
 }
 
 // Healthy fleets whose pairs spread by 2-4 % (under the 10 % that makes a fleet noisy): thousands
