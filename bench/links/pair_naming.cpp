@@ -302,6 +302,7 @@ bool PairNaming::member_named(int member) const {
 }
 
 void PairNaming::find_groups() {
+  groups_.clear(); // stage 1 recorded again starts afresh
   // Slow members joined by first-pass pairs that pass: union-find, O(pairs) at any size.
   std::vector<int> parent(static_cast<std::size_t>(members_));
   for (int m = 0; m < members_; ++m)

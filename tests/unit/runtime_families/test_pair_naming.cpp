@@ -511,6 +511,16 @@ TEST(PairNaming, TheSmallerOfTwoLeavesIsAGroupNotSlowNodes) {
   EXPECT_TRUE(v.groups.empty());
 }
 
+TEST(PairNaming, StageOneRecordedAgainFindsTheGroupsAfresh) {
+  Fleet f = uniform(16, 12.0);
+  f.link = [](int a, int b) { return (a < 4) != (b < 4) ? 0.92 : 1.0; };
+  PairNaming naming(f.n, first_pass(f), bandwidth_rule());
+  retest_ends(naming, f);
+  retest_ends(naming, f);
+  naming.record_pair_retests(std::vector<double>(naming.pair_retests().size(), 12.0));
+  EXPECT_EQ(naming.verdicts().groups, (std::vector<std::vector<int>>{{0, 1, 2, 3}}));
+}
+
 // A slow node on the smaller leaf is slow with its leaf too: it is named, and the rest of its
 // leaf is the group.
 TEST(PairNaming, ASlowNodeInsideTheSmallerLeafIsStillNamed) {
