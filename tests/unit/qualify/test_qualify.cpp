@@ -421,20 +421,28 @@ TEST(QualifyReport, AStragglerIsNamedWithHostAndDeviceAndWarnsWithoutFailingTheF
   EXPECT_TRUE(j["suspects"].empty());
 }
 
-TEST(QualifyReport, ATierThatIsNotUniformWarnsInTextAndJsonAndStillPasses) {
-  // 6 one-rank nodes; the second pass named nothing, but 3 pairs beat the typical pair.
+namespace {
+// Qualify on a pair_bw record across 6 one-rank nodes n1..n6 whose second pass named nothing
+// and left `note` (a field of second_pass) to warn of.
+QualifyReport qualify_second_pass_note(const std::string& field, const nlohmann::json& note) {
   Record r = test::gpu_record("links", "pair_bw", std::vector<double>(6, 0.05),
                               {"n1", "n2", "n3", "n4", "n5", "n6"});
   r.extra["matrix"] = test::uniform_matrix(6, 0.05);
   r.extra["matrix_metric"] = "gbps";
-  r.extra["second_pass"] = {{"metric", "gbps"},
-                            {"reference", 0.05},
-                            {"verdicts", nlohmann::json::array()},
-                            {"better_than_reference",
-                             {{"pairs", 3}, {"nodes", {0, 1, 3}}, {"hosts", {"n1", "n2", "n4"}}}}};
+  r.extra["second_pass"] = {
+      {"metric", "gbps"}, {"reference", 0.05}, {"verdicts", nlohmann::json::array()}};
+  r.extra["second_pass"][field] = note;
   ResultsFile results;
   results.records.push_back(r);
-  const QualifyReport report = qualify(results, "r.json", Spec{});
+  return qualify(results, "r.json", Spec{});
+}
+} // namespace
+
+TEST(QualifyReport, ATierThatIsNotUniformWarnsInTextAndJsonAndStillPasses) {
+  // 3 pairs beat the typical pair.
+  const QualifyReport report = qualify_second_pass_note(
+      "better_than_reference",
+      {{"pairs", 3}, {"nodes", {0, 1, 3}}, {"hosts", {"n1", "n2", "n4"}}});
   EXPECT_EQ(report.fleet_verdict, Verdict::pass);
   EXPECT_EQ(qualify_exit_code(report, false), 0);
   const std::string text = format_qualify_text(report);
@@ -454,19 +462,9 @@ TEST(QualifyReport, ATierThatIsNotUniformWarnsInTextAndJsonAndStillPasses) {
 }
 
 TEST(QualifyReport, ATierSplitInGroupsWarnsInTextAndJsonAndStillPasses) {
-  Record r = test::gpu_record("links", "pair_bw", std::vector<double>(6, 0.05),
-                              {"n1", "n2", "n3", "n4", "n5", "n6"});
-  r.extra["matrix"] = test::uniform_matrix(6, 0.05);
-  r.extra["matrix_metric"] = "gbps";
-  r.extra["second_pass"] = {{"metric", "gbps"},
-                            {"reference", 0.05},
-                            {"verdicts", nlohmann::json::array()},
-                            {"split",
-                             {{"groups", {{{"nodes", {4, 5}}, {"hosts", {"n5", "n6"}}}}},
-                              {"pairs", 8}}}};
-  ResultsFile results;
-  results.records.push_back(r);
-  const QualifyReport report = qualify(results, "r.json", Spec{});
+  // n5 and n6 slow with every known-good partner, fast with each other.
+  const QualifyReport report = qualify_second_pass_note(
+      "split", {{"groups", {{{"nodes", {4, 5}}, {"hosts", {"n5", "n6"}}}}}, {"pairs", 8}});
   EXPECT_EQ(report.fleet_verdict, Verdict::pass);
   EXPECT_EQ(qualify_exit_code(report, false), 0);
   const std::string text = format_qualify_text(report);
