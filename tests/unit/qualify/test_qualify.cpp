@@ -441,8 +441,7 @@ QualifyReport qualify_second_pass_note(const std::string& field, const nlohmann:
 TEST(QualifyReport, ATierThatIsNotUniformWarnsInTextAndJsonAndStillPasses) {
   // 3 pairs beat the typical pair.
   const QualifyReport report = qualify_second_pass_note(
-      "better_than_reference",
-      {{"pairs", 3}, {"nodes", {0, 1, 3}}, {"hosts", {"n1", "n2", "n4"}}});
+      "better_than_reference", {{"pairs", 3}, {"nodes", {0, 1, 3}}, {"hosts", {"n1", "n2", "n4"}}});
   EXPECT_EQ(report.fleet_verdict, Verdict::pass);
   EXPECT_EQ(qualify_exit_code(report, false), 0);
   const std::string text = format_qualify_text(report);
