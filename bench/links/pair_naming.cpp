@@ -303,61 +303,82 @@ bool PairNaming::member_named(int member) const {
 
 void PairNaming::find_groups() {
   groups_.clear(); // stage 1 recorded again starts afresh
-  // Slow members joined by first-pass pairs that pass: union-find, O(pairs) at any size.
-  std::vector<int> parent(static_cast<std::size_t>(members_));
+  group_of_.assign(static_cast<std::size_t>(members_), -1);
+  const auto at = [](int m) { return static_cast<std::size_t>(m); };
+  // Within the plain tolerance of the reference: in a noisy fleet outside() also asks for a
+  // robust-z outlier, and a slow pair that is no outlier is still no fast one.
+  const auto fast = [&](double v) { return !rule_.suspect(v, reference_); };
+  // Members that are not good (most of their pairs suspect), joined by first-pass pairs that are
+  // fast: union-find, O(pairs) at any size.
+  std::vector<int> parent(at(members_));
   for (int m = 0; m < members_; ++m)
-    parent[static_cast<std::size_t>(m)] = m;
+    parent[at(m)] = m;
   auto root = [&](int m) {
-    while (parent[static_cast<std::size_t>(m)] != m) {
-      parent[static_cast<std::size_t>(m)] =
-          parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(m)])];
-      m = parent[static_cast<std::size_t>(m)];
+    while (parent[at(m)] != m) {
+      parent[at(m)] = parent[at(parent[at(m)])];
+      m = parent[at(m)];
     }
     return m;
   };
-  std::vector<bool> joined(static_cast<std::size_t>(members_), false);
+  std::vector<bool> joined(at(members_), false);
   for (const auto& f : figures_) {
-    if (!member_slow(f.a) || !member_slow(f.b) || outside(f.value))
+    if (good_[at(f.a)] || good_[at(f.b)] || !fast(f.value))
       continue;
-    parent[static_cast<std::size_t>(root(f.a))] = root(f.b);
-    joined[static_cast<std::size_t>(f.a)] = joined[static_cast<std::size_t>(f.b)] = true;
+    parent[at(root(f.a))] = root(f.b);
+    joined[at(f.a)] = joined[at(f.b)] = true;
   }
-  // A group stands when the median pair inside it passes and its median pair across the split is
-  // outside the tolerance against that inside level: members of one switch are fast with one
-  // another and slower with the rest, while slow members that a noisy pass joined are about as
-  // slow inside as across.
+  // A member stays in its group when its own median pair inside it is fast: a slow member that
+  // one noisy pair joined is slow with the rest of the group.
+  std::vector<std::vector<double>> own(at(members_));
+  for (const auto& f : figures_) {
+    if (joined[at(f.a)] && joined[at(f.b)] && root(f.a) == root(f.b)) {
+      own[at(f.a)].push_back(f.value);
+      own[at(f.b)].push_back(f.value);
+    }
+  }
+  std::vector<int> label(at(members_), -1);
+  std::map<int, std::size_t> size_of;
+  for (int m = 0; m < members_; ++m) {
+    if (joined[at(m)] && fast(median(std::move(own[at(m)])))) {
+      label[at(m)] = root(m);
+      ++size_of[label[at(m)]];
+    }
+  }
+  // A group stands when it has two members or more, its median pair inside is clearly fast (past
+  // the middle of the tolerance: slow members just under it whom noise lifted over it are not)
+  // and its median pair across is suspect: members of one switch are fast with one another and
+  // slow with the rest.
+  PairRule middle = rule_;
+  middle.factor = (1 + rule_.factor) / 2;
+  const auto clearly_fast = [&](double v) { return !middle.suspect(v, reference_); };
   std::map<int, std::vector<double>> inside, across;
   for (const auto& f : figures_) {
-    const bool a_in = joined[static_cast<std::size_t>(f.a)];
-    const bool b_in = joined[static_cast<std::size_t>(f.b)];
-    if (a_in && b_in && root(f.a) == root(f.b)) {
-      inside[root(f.a)].push_back(f.value);
+    const int la = label[at(f.a)], lb = label[at(f.b)];
+    if (la >= 0 && la == lb) {
+      inside[la].push_back(f.value);
       continue;
     }
-    if (a_in)
-      across[root(f.a)].push_back(f.value);
-    if (b_in)
-      across[root(f.b)].push_back(f.value);
+    if (la >= 0)
+      across[la].push_back(f.value);
+    if (lb >= 0)
+      across[lb].push_back(f.value);
   }
-  auto stands = [&](int r) {
-    const double level = median(inside[r]);
-    return !outside(level) && !across[r].empty() && rule_.suspect(median(across[r]), level);
-  };
-  std::map<int, std::size_t> group_of_root;
-  group_of_.assign(static_cast<std::size_t>(members_), -1);
+  std::set<int> standing;
+  for (const auto& [l, size] : size_of) {
+    if (size >= 2 && clearly_fast(median(std::move(inside[l]))) && !across[l].empty() &&
+        !fast(median(std::move(across[l]))))
+      standing.insert(l);
+  }
+  // Numbered by their first member, as the verdicts list them.
+  std::map<int, std::size_t> group_of_label;
   for (int m = 0; m < members_; ++m) {
-    if (!joined[static_cast<std::size_t>(m)])
+    if (!standing.count(label[at(m)]))
       continue;
-    const int r = root(m);
-    auto it = group_of_root.find(r);
-    if (it == group_of_root.end()) {
-      if (!stands(r))
-        continue;
-      it = group_of_root.emplace(r, groups_.size()).first;
+    const auto [it, added] = group_of_label.emplace(label[at(m)], groups_.size());
+    if (added)
       groups_.emplace_back();
-    }
     groups_[it->second].push_back(m);
-    group_of_[static_cast<std::size_t>(m)] = static_cast<int>(it->second);
+    group_of_[at(m)] = static_cast<int>(it->second);
   }
 }
 
@@ -369,10 +390,21 @@ void PairNaming::record_end_retests(const std::vector<double>& values) {
   for (double v : values)
     end_slow_.push_back(outside(v));
   stage1_done_ = true;
+  stage2_done_ = false;
+  pair_values_.clear();
   find_groups();
   std::vector<std::size_t> candidates; // into figures_
   for (std::size_t s : suspects_) {
     const auto& f = figures_[s];
+    const int ga = group_of_[static_cast<std::size_t>(f.a)];
+    const int gb = group_of_[static_cast<std::size_t>(f.b)];
+    if (ga >= 0 || gb >= 0) {
+      // Across a split it is explained by it; inside a group it is retested as a pair (its ends'
+      // retests were across the split): a cable between two of its members, or noise.
+      if (ga == gb)
+        candidates.push_back(s);
+      continue;
+    }
     if (retests_of_member_[static_cast<std::size_t>(f.a)].empty() ||
         retests_of_member_[static_cast<std::size_t>(f.b)].empty())
       continue;
@@ -434,14 +466,8 @@ PairVerdicts PairNaming::verdicts() const {
     const MemberPair pair{std::min(f.a, f.b), std::max(f.a, f.b)};
     if (member_named(f.a) || member_named(f.b))
       continue; // explained by a named member
-    // A slow member is named or in a group; a group's pairs across the split are explained by
-    // it, and one inside it (a noisy pair, or a bad cable between two of its members) was not
-    // retested: its members' retests were all across the split.
-    if (group(f.a) >= 0 || group(f.b) >= 0) {
-      if (group(f.a) == group(f.b))
-        out.unresolved.push_back(pair);
-      else
-        ++out.split_pairs;
+    if ((group(f.a) >= 0 || group(f.b) >= 0) && group(f.a) != group(f.b)) {
+      ++out.split_pairs; // across a split: explained by it
       continue;
     }
     const auto it = retested.find(pair);

@@ -346,27 +346,39 @@ private:
       }
     }
     if (auto split = pass.find("split"); split != pass.end() && split->is_object()) {
+      // A group is two or more distinct hosts, each in one group; a split has pairs across. What a
+      // hand-edited file lists beyond that is not counted, so no impossible figure is printed.
       auto groups = split->find("groups");
-      if (groups != split->end() && groups->is_array() && !groups->empty()) {
+      const std::size_t pairs =
+          std::min(count_of(split->value("pairs", json())), members * (members - 1) / 2);
+      if (groups != split->end() && groups->is_array() && pairs > 0) {
         FleetNote note;
         note.record_index = index;
         note.record = describe_record(r);
         note.kind = FleetNoteKind::split;
-        note.pairs = std::min(count_of(split->value("pairs", json())), members * (members - 1) / 2);
+        note.pairs = pairs;
         note.members = members;
-        std::size_t listed = 0;
+        std::set<std::string> seen;
         for (const auto& g : *groups) {
           auto hosts = g.is_object() ? g.find("hosts") : g.end();
           if (!g.is_object() || hosts == g.end() || !hosts->is_array())
             continue;
-          ++note.groups;
-          listed += hosts->size();
+          std::vector<std::string> fresh;
           for (const auto& h : *hosts) {
-            if (note.hosts.size() < FleetNote::kNoteHosts && h.is_string())
-              note.hosts.push_back(h.get<std::string>());
+            if (h.is_string() && !seen.count(h.get<std::string>()) &&
+                std::find(fresh.begin(), fresh.end(), h.get<std::string>()) == fresh.end())
+              fresh.push_back(h.get<std::string>());
+          }
+          if (fresh.size() < 2 || seen.size() + fresh.size() > members)
+            continue;
+          ++note.groups;
+          for (auto& h : fresh) {
+            if (note.hosts.size() < FleetNote::kNoteHosts)
+              note.hosts.push_back(h);
+            seen.insert(std::move(h));
           }
         }
-        note.hosts_total = std::min(listed, members);
+        note.hosts_total = seen.size();
         if (note.groups > 0)
           report_.notes.push_back(std::move(note));
       }

@@ -182,7 +182,8 @@ Record node_pair_record(const nlohmann::json& verdicts) {
   for (int a = 0; a < 6; ++a) {
     nlohmann::json row = nlohmann::json::array();
     for (int b = 0; b < 6; ++b)
-      row.push_back(a == b ? nlohmann::json(nullptr) : nlohmann::json(a == 2 || b == 2 ? 0.016 : 0.05));
+      row.push_back(a == b ? nlohmann::json(nullptr)
+                           : nlohmann::json(a == 2 || b == 2 ? 0.016 : 0.05));
     matrix.push_back(row);
   }
   r.extra["matrix"] = matrix;
@@ -312,8 +313,8 @@ TEST(Fleet, ATierSplitInGroupsWarnsAndNamesNoNode) {
   // second pass named no node; the fleet warns of the split and fails nothing.
   ResultsFile f;
   Record r = node_pair_record(nlohmann::json::array());
-  r.extra["second_pass"]["split"] = {
-      {"groups", {{{"nodes", {0, 1}}, {"hosts", {"n1", "n2"}}}}}, {"pairs", 8}};
+  r.extra["second_pass"]["split"] = {{"groups", {{{"nodes", {0, 1}}, {"hosts", {"n1", "n2"}}}}},
+                                     {"pairs", 8}};
   f.records.push_back(r);
   FleetReport report = analyze_fleet(f, FleetRules{});
   EXPECT_TRUE(report.suspects.empty());
@@ -326,23 +327,35 @@ TEST(Fleet, ATierSplitInGroupsWarnsAndNamesNoNode) {
   EXPECT_EQ(report.notes[0].hosts, (std::vector<std::string>{"n1", "n2"}));
   EXPECT_EQ(report.notes[0].hosts_total, 2u);
 
-  // Hostile: groups that are not objects or lack hosts are no group; no groups, no note; counts
-  // no larger than the tier holds.
+  // Hostile: a group that is not an object, lacks hosts, or lists fewer than two distinct hosts
+  // (or hosts another group has, or more than the tier holds) is no group; no group, or no pair
+  // across, is no note; the pairs are no more than the tier holds.
+  const nlohmann::json empty_groups(
+      std::vector<nlohmann::json>(1000, {{"hosts", nlohmann::json::array()}}));
   for (const nlohmann::json& split :
        {nlohmann::json("x"), nlohmann::json{{"groups", "all"}, {"pairs", 3}},
         nlohmann::json{{"groups", nlohmann::json::array()}, {"pairs", 3}},
-        nlohmann::json{{"groups", {1, "a", {{"nodes", {0}}}}}, {"pairs", 3}}}) {
+        nlohmann::json{{"groups", {1, "a", {{"nodes", {0}}}}}, {"pairs", 3}},
+        nlohmann::json{{"groups", empty_groups}, {"pairs", 3}},
+        nlohmann::json{{"groups", {{{"hosts", {"n1", "n1", "n1", 4}}}}}, {"pairs", 3}},
+        nlohmann::json{{"groups", {{{"hosts", {"n1", "n2", "n3", "n4", "n5", "n6", "n7"}}}}},
+                       {"pairs", 3}},
+        nlohmann::json{{"groups", {{{"hosts", {"n1", "n2"}}}}}, {"pairs", 0}},
+        nlohmann::json{{"groups", {{{"hosts", {"n1", "n2"}}}}}}}) {
     f.records[0].extra["second_pass"]["split"] = split;
     ASSERT_NO_THROW(report = analyze_fleet(f, FleetRules{})) << split.dump();
     EXPECT_TRUE(report.notes.empty()) << split.dump();
   }
   f.records[0].extra["second_pass"]["split"] = {
-      {"groups", {{{"hosts", {"n1", 7, "n2", "n3", "n4", "n5", "n6", "n7"}}}}},
+      {"groups",
+       {{{"hosts", {"n1", 7, "n2", "n1"}}}, {{"hosts", {"n2", "n3"}}}, {{"hosts", {"n4", "n5"}}}}},
       {"pairs", 1000000}};
   report = analyze_fleet(f, FleetRules{});
   ASSERT_EQ(report.notes.size(), 1u);
   EXPECT_EQ(report.notes[0].pairs, 15u);
-  EXPECT_EQ(report.notes[0].hosts_total, 6u);
+  EXPECT_EQ(report.notes[0].groups, 2u); // n1 n2, and n4 n5: n3 alone is no group
+  EXPECT_EQ(report.notes[0].hosts, (std::vector<std::string>{"n1", "n2", "n4", "n5"}));
+  EXPECT_EQ(report.notes[0].hosts_total, 4u);
 }
 
 TEST(Fleet, ANoteListsAtMostSixteenHostsAndSaysHowManyInAll) {
@@ -390,9 +403,10 @@ TEST(Fleet, TheGpuPairsInsideEachNodeOfAMultiNodePairTestAreOneFleet) {
   for (int i = 0; i < 16; ++i)
     r.per_rank[static_cast<std::size_t>(i)]["device"] = i % 4;
   r.extra["matrix_metric"] = "gbps";
-  r.extra["matrix"] = {{nullptr, 45, 45, 45}, {45, nullptr, 45, 45}, {45, 45, nullptr, 45},
-                       {45, 45, 45, nullptr}};
-  r.extra["second_pass"] = {{"metric", "gbps"}, {"reference", 45}, {"verdicts", nlohmann::json::array()}};
+  r.extra["matrix"] = {
+      {nullptr, 45, 45, 45}, {45, nullptr, 45, 45}, {45, 45, nullptr, 45}, {45, 45, 45, nullptr}};
+  r.extra["second_pass"] = {
+      {"metric", "gbps"}, {"reference", 45}, {"verdicts", nlohmann::json::array()}};
   nlohmann::json nodes = nlohmann::json::array();
   for (int node = 0; node < 4; ++node) {
     nlohmann::json matrix = nlohmann::json::array();
@@ -445,7 +459,8 @@ TEST(Fleet, ACollectivesPerRankFiguresNameNoGpuOrNodeTheStragglerRuleDoes) {
   // The emulated 4-node all_reduce whose cbnode3 link ran at a third of the others' rate: the
   // ranks' own busbw (GB/s) put cbnode4, which receives from cbnode3, at 0.66x and cbnode3 above
   // the rest. The same figures in a compute record name cbnode4, as they should there.
-  const std::vector<double> busbw = {0.0249, 0.0254, 0.0345, 0.0165, 0.0251, 0.0250, 0.0344, 0.0166};
+  const std::vector<double> busbw = {0.0249, 0.0254, 0.0345, 0.0165,
+                                     0.0251, 0.0250, 0.0344, 0.0166};
   const std::vector<std::string> hosts = {"cbnode1", "cbnode2", "cbnode3", "cbnode4"};
   ResultsFile f;
   Record collective = test::gpu_record("collectives", "all_reduce", busbw, hosts);

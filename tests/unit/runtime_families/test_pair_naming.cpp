@@ -4,8 +4,8 @@
 // members each stage of the second pass stays within its round cap, whatever the noise.
 #include <gtest/gtest.h>
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <numeric>
@@ -54,6 +54,16 @@ std::vector<PairFigure> first_pass(const Fleet& f) {
   return figures;
 }
 
+// Every pair once, as the first pass measures it: its true rate times its noise.
+std::vector<PairFigure> first_pass_with_noise(const Fleet& f) {
+  std::vector<PairFigure> figures;
+  for (int a = 0; a < f.n; ++a) {
+    for (int b = a + 1; b < f.n; ++b)
+      figures.push_back({a, b, f.pair(a, b) * f.noise(a, b)});
+  }
+  return figures;
+}
+
 // Stage 1 measured at the fleet's true rates.
 void retest_ends(PairNaming& naming, const Fleet& f) {
   std::vector<double> ends;
@@ -63,12 +73,7 @@ void retest_ends(PairNaming& naming, const Fleet& f) {
 }
 
 PairVerdicts second_pass(const Fleet& f, const PairRule& rule = bandwidth_rule()) {
-  std::vector<PairFigure> figures;
-  for (int a = 0; a < f.n; ++a) {
-    for (int b = a + 1; b < f.n; ++b)
-      figures.push_back({a, b, f.pair(a, b) * f.noise(a, b)});
-  }
-  PairNaming naming(f.n, figures, rule);
+  PairNaming naming(f.n, first_pass_with_noise(f), rule);
   std::vector<double> ends;
   for (const auto& e : naming.end_retests()) {
     EXPECT_NE(e.member, e.partner);
@@ -344,7 +349,10 @@ TEST(PairNaming, AFewPairRetestsAreMeasuredAloneManyInRounds) {
   Fleet f = uniform(16, 12.0);
   f.link = [](int a, int b) {
     const MemberPair p{std::min(a, b), std::max(a, b)};
-    return p == MemberPair{1, 2} ? 0.8 : p == MemberPair{3, 9} ? 0.5 : p == MemberPair{5, 6} ? 0.7 : 1.0;
+    return p == MemberPair{1, 2}   ? 0.8
+           : p == MemberPair{3, 9} ? 0.5
+           : p == MemberPair{5, 6} ? 0.7
+                                   : 1.0;
   };
   PairNaming naming(f.n, first_pass(f), bandwidth_rule());
   retest_ends(naming, f);
@@ -352,7 +360,6 @@ TEST(PairNaming, AFewPairRetestsAreMeasuredAloneManyInRounds) {
   EXPECT_EQ(naming.pair_retests(), (std::vector<MemberPair>{{3, 9}, {5, 6}, {1, 2}}));
   EXPECT_EQ(naming.pair_rounds().size(), 3u);
 }
-
 
 // 31 members, 6 of them good; among the other 25, 73 % of the links are bad (a fixed hash picks
 // them), so each has more than half of its pairs suspect. Their 50 end retests on 6 good partners
@@ -362,8 +369,9 @@ TEST(PairNaming, AFewPairRetestsAreMeasuredAloneManyInRounds) {
 TEST(PairNaming, AnEndIsRetestedWholeOrNotAtAll) {
   Fleet f = uniform(31, 12.0);
   f.link = [](int a, int b) {
-    const std::uint64_t hash = 3010925886490453453ull ^ (static_cast<std::uint64_t>(std::min(a, b)) * 1315423911u +
-                                                        static_cast<std::uint64_t>(std::max(a, b)) * 2654435761u);
+    const std::uint64_t hash =
+        3010925886490453453ull ^ (static_cast<std::uint64_t>(std::min(a, b)) * 1315423911u +
+                                  static_cast<std::uint64_t>(std::max(a, b)) * 2654435761u);
     return a >= 6 && b >= 6 && hash % 100 < 73 ? 0.5 : 1.0;
   };
   PairNaming naming(f.n, first_pass(f), bandwidth_rule());
@@ -531,6 +539,54 @@ TEST(PairNaming, ASlowNodeInsideTheSmallerLeafIsStillNamed) {
   EXPECT_EQ(v.nodes, std::vector<int>{2});
   EXPECT_EQ(v.groups, (std::vector<std::vector<int>>{{0, 1, 3, 4}}));
   EXPECT_TRUE(v.links.empty());
+}
+
+// A bad cable between two nodes of the smaller leaf: their pair is retested as a pair (their
+// ends' retests were all across the split) and named as a link; the leaf is still the group.
+TEST(PairNaming, ABadLinkInsideAGroupIsNamedAsALink) {
+  Fleet f = uniform(16, 12.0);
+  f.link = [](int a, int b) {
+    if (a == 1 && b == 3)
+      return 0.5;
+    return (a < 5) != (b < 5) ? 0.92 : 1.0;
+  };
+  const PairVerdicts v = second_pass(f);
+  EXPECT_TRUE(v.nodes.empty());
+  EXPECT_EQ(v.groups, (std::vector<std::vector<int>>{{0, 1, 2, 3, 4}}));
+  EXPECT_EQ(v.links, (std::vector<MemberPair>{{1, 3}}));
+  EXPECT_TRUE(v.unresolved.empty());
+  EXPECT_EQ(v.split_pairs, 55u);
+}
+
+// A node just under the tolerance on the smaller leaf, one of whose pairs with its leaf noise
+// lifted over it: its own median pair inside the leaf is still slow, so it is named, and the rest
+// of its leaf is the group.
+TEST(PairNaming, AMildlySlowNodeThatOneNoisyPairJoinedToItsLeafIsNamed) {
+  Fleet f = uniform(16, 12.0);
+  f.link = [](int a, int b) { return (a < 5) != (b < 5) ? 0.92 : 1.0; };
+  f.rate[2] = 11.0;
+  f.noise = [](int a, int b) { return a == 2 && b == 3 ? 11.2 / 11.0 : 1.0; };
+  const PairVerdicts v = second_pass(f);
+  EXPECT_EQ(v.nodes, std::vector<int>{2});
+  EXPECT_EQ(v.groups, (std::vector<std::vector<int>>{{0, 1, 3, 4}}));
+}
+
+// In a fleet whose pairs spread by about 20 %, a pair is suspect only as a robust-z outlier too;
+// a pair between two slow nodes that is no outlier is still no fast one, and joins nothing.
+TEST(PairNaming, InANoisyFleetTwoSlowNodesArePairedOnlyByAFastPair) {
+  Fleet f = uniform(16, 12.0);
+  f.rate[4] = f.rate[9] = 3.0;
+  f.noise = [](int a, int b) {
+    if (a == 4 && b == 9)
+      return 8.0 / 3.0; // 8.0: under 0.93 x 12, within 3.5 robust deviations of it
+    return 1.0 + 0.2 * (((a * 7 + b * 13) % 11) - 5) / 5.0;
+  };
+  PairNaming naming(f.n, first_pass_with_noise(f), bandwidth_rule());
+  ASSERT_TRUE(naming.noisy_fleet());
+  ASSERT_FALSE(naming.outside(8.0));
+  const PairVerdicts v = second_pass(f);
+  EXPECT_EQ(v.nodes, (std::vector<int>{4, 9}));
+  EXPECT_TRUE(v.groups.empty());
 }
 
 // Slow nodes just under the tolerance, a few of whose pairs with one another pass by noise: they
