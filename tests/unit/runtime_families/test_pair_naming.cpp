@@ -541,6 +541,24 @@ TEST(PairNaming, ASlowNodeInsideTheSmallerLeafIsStillNamed) {
   EXPECT_TRUE(v.links.empty());
 }
 
+// Cross pairs just under the tolerance: the smaller leaf's retests pass by noise, so none of its
+// nodes is slow, but most of their pairs are suspect (they are not good) and they are fast with
+// one another: still the group, and their pairs across are explained by it, not remeasured and
+// named as 55 links.
+TEST(PairNaming, ALeafWhoseRetestsPassIsStillTheGroupNotFiftyFiveLinks) {
+  Fleet f = uniform(16, 12.0);
+  f.link = [](int a, int b) { return (a < 5) != (b < 5) ? 0.92 : 1.0; };
+  PairNaming naming(f.n, first_pass(f), bandwidth_rule());
+  naming.record_end_retests(std::vector<double>(naming.end_retests().size(), 11.3));
+  EXPECT_TRUE(naming.pair_retests().empty());
+  naming.record_pair_retests({});
+  const PairVerdicts v = naming.verdicts();
+  EXPECT_TRUE(v.nodes.empty());
+  EXPECT_TRUE(v.links.empty());
+  EXPECT_EQ(v.groups, (std::vector<std::vector<int>>{{0, 1, 2, 3, 4}}));
+  EXPECT_EQ(v.split_pairs, 55u);
+}
+
 // A bad cable between two nodes of the smaller leaf: their pair is retested as a pair (their
 // ends' retests were all across the split) and named as a link; the leaf is still the group.
 TEST(PairNaming, ABadLinkInsideAGroupIsNamedAsALink) {
