@@ -290,7 +290,7 @@ bool PairNaming::member_slow(int member) const {
   const auto& mine = retests_of_member_[static_cast<std::size_t>(member)];
   // A slow member makes most of its own pairs suspect: one that is good by its first pass and
   // slow only in its retests met noise, and its suspect pairs go to their own retest instead.
-  if (good_[static_cast<std::size_t>(member)])
+  if (!stage1_done_ || good_[static_cast<std::size_t>(member)])
     return false;
   return !mine.empty() && std::all_of(mine.begin(), mine.end(), [&](std::size_t i) {
     return static_cast<bool>(end_slow_[i]);
@@ -309,7 +309,37 @@ void PairNaming::find_groups() {
   // robust-z outlier, and a slow pair that is no outlier is still no fast one.
   const auto fast = [&](double v) { return !rule_.suspect(v, reference_); };
   // Members that are not good (most of their pairs suspect), joined by first-pass pairs that are
-  // fast: union-find, O(pairs) at any size.
+  // fast, when the two ends share at least half of the fast partners the one with fewer has
+  // (besides each other): members of one switch are fast with the same members, while one noisy
+  // pair between two small switches joins ends that share none, and must not merge the switches.
+  // Union-find; O(pairs) plus the shared partners of the fast pairs among members not good.
+  std::vector<std::vector<int>> fast_partners(at(members_));
+  for (const auto& f : figures_) {
+    if (good_[at(f.a)] || good_[at(f.b)] || !fast(f.value))
+      continue;
+    fast_partners[at(f.a)].push_back(f.b);
+    fast_partners[at(f.b)].push_back(f.a);
+  }
+  for (auto& p : fast_partners)
+    std::sort(p.begin(), p.end());
+  auto alike = [&](int a, int b) {
+    const auto& pa = fast_partners[at(a)];
+    const auto& pb = fast_partners[at(b)];
+    std::size_t shared = 0;
+    for (std::size_t i = 0, j = 0; i < pa.size() && j < pb.size();) {
+      if (pa[i] < pb[j]) {
+        ++i;
+      } else if (pb[j] < pa[i]) {
+        ++j;
+      } else {
+        ++shared;
+        ++i;
+        ++j;
+      }
+    }
+    const std::size_t fewer = std::min(pa.size(), pb.size()) - 1; // each lists the other
+    return 2 * shared >= fewer;
+  };
   std::vector<int> parent(at(members_));
   for (int m = 0; m < members_; ++m)
     parent[at(m)] = m;
@@ -321,11 +351,13 @@ void PairNaming::find_groups() {
     return m;
   };
   std::vector<bool> joined(at(members_), false);
-  for (const auto& f : figures_) {
-    if (good_[at(f.a)] || good_[at(f.b)] || !fast(f.value))
-      continue;
-    parent[at(root(f.a))] = root(f.b);
-    joined[at(f.a)] = joined[at(f.b)] = true;
+  for (int a = 0; a < members_; ++a) {
+    for (int b : fast_partners[at(a)]) {
+      if (b <= a || !alike(a, b))
+        continue;
+      parent[at(root(a))] = root(b);
+      joined[at(a)] = joined[at(b)] = true;
+    }
   }
   // A member stays in its group when its own median pair inside it is fast: a slow member that
   // one noisy pair joined is slow with the rest of the group.
@@ -348,9 +380,16 @@ void PairNaming::find_groups() {
   // the middle of the tolerance: slow members just under it whom noise lifted over it are not)
   // and its median pair across is suspect: members of one switch are fast with one another and
   // slow with the rest.
-  PairRule middle = rule_;
-  middle.factor = (1 + rule_.factor) / 2;
-  const auto clearly_fast = [&](double v) { return !middle.suspect(v, reference_); };
+  // The middle between the typical pair and the tolerance's edge: for bandwidth the reference is
+  // the typical pair (0.965 x it); for latency it is the lowest pair, an extreme that falls as the
+  // fleet grows, so the typical pair is the clean pairs' median.
+  const double edge = rule_.factor * reference_;
+  const double typical = rule_.lower_is_better && clean_median_ > 0 ? clean_median_ : reference_;
+  const double middle = rule_.lower_is_better ? std::min((typical + edge) / 2, edge)
+                                              : std::max((typical + edge) / 2, edge);
+  const auto clearly_fast = [&](double v) {
+    return rule_.lower_is_better ? v <= middle : v >= middle;
+  };
   std::map<int, std::vector<double>> inside, across;
   for (const auto& f : figures_) {
     const int la = label[at(f.a)], lb = label[at(f.b)];
@@ -365,8 +404,8 @@ void PairNaming::find_groups() {
   }
   std::set<int> standing;
   for (const auto& [l, size] : size_of) {
-    if (size >= 2 && clearly_fast(median(std::move(inside[l]))) && !across[l].empty() &&
-        !fast(median(std::move(across[l]))))
+    if (size >= 2 && !inside[l].empty() && clearly_fast(median(std::move(inside[l]))) &&
+        !across[l].empty() && !fast(median(std::move(across[l]))))
       standing.insert(l);
   }
   // Numbered by their first member, as the verdicts list them.

@@ -36,14 +36,15 @@
 // good partner (all on the larger leaf) and fast inside their leaf: the fault, or the design, is
 // the switching between the groups (an uplink, an oversubscribed fabric), and naming the 5 nodes
 // would send healthy hardware back. Members that are not good are joined by first-pass pairs
-// within the plain tolerance of the reference (fast); a member stays when its own median pair
-// inside is fast (a slow member that one noisy pair joined is slow with the rest), and a group
-// stands with two members or more, its median pair inside clearly fast (past the middle of the
-// tolerance: 0.965 x the typical pair, 1.55 x the lowest latency) and its median pair across
-// suspect. Its members are not named; its pairs across are explained by the split, and the record
-// lists the groups. A pair inside a group that is suspect is retested as a pair (stage 2): a bad
-// cable between two of its members is named as a link. A single member alone behind its switch
-// cannot be told from a slow one and is named.
+// within the plain tolerance of the reference (fast) whose ends share most of their fast partners
+// (one noisy pair between two small switches must not merge them); a member stays when its own
+// median pair inside is fast (a slow member that one noisy pair joined is slow with the rest),
+// and a group stands with two members or more, its median pair inside clearly fast (past the
+// middle of the tolerance: 0.965 x the typical pair; for latency between the clean median and
+// 2.1 x the lowest) and its median pair across suspect. Its members are not named; its pairs
+// across are explained by the split, and the record lists the groups. A pair inside a group that
+// is suspect is retested as a pair (stage 2): a bad cable between two of its members is named as
+// a link. A single member alone behind its switch cannot be told from a slow one and is named.
 //
 // Bounded at any size: each stage runs at most kMaxRetestRounds rounds, whatever the fleet. A
 // noisy fleet of 1,024 nodes can have tens of thousands of suspect pairs; measured one at a time

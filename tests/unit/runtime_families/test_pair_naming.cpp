@@ -559,6 +559,39 @@ TEST(PairNaming, ALeafWhoseRetestsPassIsStillTheGroupNotFiftyFiveLinks) {
   EXPECT_EQ(v.split_pairs, 55u);
 }
 
+// A large leaf of 16 and two small ones of 4, every pair between leaves 10 % slower, and one pair
+// between the small leaves lifted over the tolerance by noise: its ends share no fast partner, so
+// it does not merge the small leaves, and each is its own group. (Merged, each member's own
+// median pair would be a slow one across, and all 8 healthy nodes would be named.)
+TEST(PairNaming, OneNoisyPairBetweenTwoSmallLeavesDoesNotMergeThem) {
+  Fleet f = uniform(24, 12.0);
+  const auto leaf = [](int m) { return m < 16 ? 0 : m < 20 ? 1 : 2; };
+  f.link = [leaf](int a, int b) { return leaf(a) != leaf(b) ? 0.9 : 1.0; };
+  f.noise = [](int a, int b) { return a == 16 && b == 20 ? 11.2 / 10.8 : 1.0; };
+  const PairVerdicts v = second_pass(f);
+  EXPECT_TRUE(v.nodes.empty());
+  EXPECT_EQ(v.groups, (std::vector<std::vector<int>>{{16, 17, 18, 19}, {20, 21, 22, 23}}));
+  EXPECT_EQ(v.split_pairs, 143u); // 64 + 64 + 16 - 1
+  EXPECT_TRUE(v.links.empty());
+}
+
+// Latency: a pair is suspect over 2.1 x the lowest pair, an extreme a large fleet pushes down (here
+// one freak pair at 0.6 x the typical 2 us). A leaf of 5 whose pairs across take 2.6 us is
+// suspect (over 2.52) though its pairs inside are typical: it is the group, judged against the
+// typical pair (clearly fast under the middle of 2.0 and 2.52), not against 1.55 x the freak.
+TEST(PairNaming, ALatencyLeafIsAGroupThoughTheLowestPairIsFarBelowTheTypical) {
+  Fleet f = uniform(16, 2.0);
+  f.link = [](int a, int b) {
+    if (a == 8 && b == 9)
+      return 0.6;
+    return (a < 5) != (b < 5) ? 1.3 : 1.0;
+  };
+  const PairVerdicts v = second_pass(f, latency_rule());
+  EXPECT_TRUE(v.nodes.empty());
+  EXPECT_EQ(v.groups, (std::vector<std::vector<int>>{{0, 1, 2, 3, 4}}));
+  EXPECT_EQ(v.split_pairs, 55u);
+}
+
 // A bad cable between two nodes of the smaller leaf: their pair is retested as a pair (their
 // ends' retests were all across the split) and named as a link; the leaf is still the group.
 TEST(PairNaming, ABadLinkInsideAGroupIsNamedAsALink) {
