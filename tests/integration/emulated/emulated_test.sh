@@ -84,6 +84,18 @@ case_usage() {
   ! ip link show cbbr0 >/dev/null 2>&1 || fail "bridge cbbr0 left after a refused rate"
   [[ ! -e /run/clusterbench-emulated ]] || fail "state left after a refused rate"
 
+  # A second switch: its nodes must exist, an uplink needs it, and a rate tc refuses leaves
+  # nothing behind.
+  rc=0; cluster up 3 --switch2 4 2>/dev/null || rc=$?
+  [[ $rc -eq 2 ]] || fail "--switch2 naming no node exited $rc, expected 2"
+  rc=0; cluster up 3 --uplink 100mbit 2>/dev/null || rc=$?
+  [[ $rc -eq 2 ]] || fail "--uplink without --switch2 exited $rc, expected 2"
+  rc=0; message=$(cluster up 3 --switch2 3 --uplink 12parsecs 2>&1) || rc=$?
+  [[ $rc -eq 2 && $message == *"--uplink"* && $(wc -l <<<"$message") -eq 1 ]] ||
+    fail "an uplink rate tc refuses should exit 2 with one line naming --uplink, got $rc: $message"
+  ! ip link show cbbr1 >/dev/null 2>&1 || fail "bridge cbbr1 left after a refused uplink"
+  ! ip link show cbuplink0 >/dev/null 2>&1 || fail "uplink left after a refused uplink"
+
   rc=0; cluster run -- true 2>/dev/null || rc=$?
   [[ $rc -eq 2 ]] || fail "run with no cluster up exited $rc, expected 2"
   rc=0; cluster status >/dev/null || rc=$?
@@ -99,6 +111,26 @@ case_usage() {
   ! ip netns exec cbnode1 ip route get 192.0.2.1 >/dev/null 2>&1 || fail "a node routes outside the cluster"
   [[ -z $(ip netns exec cbnode1 ip route show default) ]] || fail "a node has a default route"
   cluster down >/dev/null
+  # cbnode3 behind the uplink still reaches cbnode1 through both switches.
+  up 3 --rate 100mbit --switch2 3 --uplink 50mbit
+  [[ $(cluster status) == *"nodes 3 on a second switch behind an uplink 50mbit"* ]] ||
+    fail "status does not report the second switch: $(cluster status | head -1)"
+  [[ $(ip -o link show cbveth3) == *"master cbbr1"* ]] || fail "cbnode3 is not on the second switch"
+  # (No ping on a minimal machine: a TCP connection from cbnode3 to a listener in cbnode1.)
+  ip netns exec cbnode1 timeout 10 python3 -c 'import socket; s = socket.create_server(("10.77.0.11", 5999)); c, _ = s.accept(); c.sendall(b"ok")' &
+  local listener=$! reached=""
+  reached=$(ip netns exec cbnode3 timeout 10 python3 -c '
+import socket, time
+for _ in range(50):
+    try:
+        print(socket.create_connection(("10.77.0.11", 5999), timeout=2).recv(2).decode()); break
+    except OSError:
+        time.sleep(0.1)' 2>/dev/null) || true
+  wait "$listener" 2>/dev/null || true
+  [[ $reached == ok ]] || fail "cbnode3 does not reach cbnode1"
+  cluster down >/dev/null
+  ! ip link show cbbr1 >/dev/null 2>&1 || fail "bridge cbbr1 left after down"
+  ! ip link show cbuplink0 >/dev/null 2>&1 || fail "uplink left after down"
   cluster down >/dev/null || fail "a second down failed"
   [[ -z $(ip netns list | grep -E '^cbnode[0-9]+' || true) ]] || fail "namespaces left after down"
   ! ip link show cbbr0 >/dev/null 2>&1 || fail "bridge left after down"
