@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <map>
 #include <memory>
@@ -141,7 +142,7 @@ public:
                  BatchLoader* loader, const StepSync& sync)
       : backend_(backend), shape_(shape), overlap_(sync.overlap), loader_(loader),
         rank_(ctx.comm.rank()), ranks_(ctx.comm.size()), own_scale_(gradient_scale(rank_)),
-        scale_sum_(gradient_scale_sum(ranks_)) {
+        scale_sum_(gradient_scale_sum(ranks_)), made_on_(backend.device_index()) {
     cuda::DeviceScope scope(backend_.device_index());
     const cudaStream_t compute = backend_.stream();
     const std::vector<LinearLayer> dims = shape.layers();
@@ -227,8 +228,12 @@ public:
   }
 
   ~CudaStepRunner() override {
-    // Work still queued must finish before its buffers go (an exception between steps).
-    cuda::DeviceScope scope(backend_.device_index());
+    // Work still queued must finish before its buffers go (an exception between steps). While an
+    // error unwinds, a bucket's all-reduce may wait for a peer that failed: abort the
+    // communicators first, or the synchronize below would wait for it until the watchdog.
+    if (std::uncaught_exceptions() > 0)
+      backend_.abort_communicators();
+    cuda::DeviceScope scope(backend_.device_index(), std::nothrow);
     cudaStreamSynchronize(backend_.stream());
     cudaStreamSynchronize(comm_stream_.get());
     cudaStreamSynchronize(input_stream_.get());
@@ -325,11 +330,16 @@ public:
       ++shared_steps_;
     }
     add_gemm_times();
-    check_buckets();
+    if (checking_)
+      check_buckets();
     return parts;
   }
 
   void reset_measurements() override {
+    // The measured steps carry no sample copies (two small device-to-host copies per bucket on the
+    // communication stream, hundreds a step, would be timed as communication); the warm-up steps
+    // before them ran the same all-reduces and were checked.
+    checking_ = false;
     std::fill(share_sums_.begin(), share_sums_.end(), 0.0);
     shared_steps_ = 0;
     step_gemm_s_.clear();
@@ -389,18 +399,20 @@ private:
     int count = 0; // GEMMs of the shape per step
   };
 
-  // Bucket b's all-reduce on the communication stream, once `ready` (its last GEMM) is done, with
-  // a few of its values sampled before and after.
+  // Bucket b's all-reduce on the communication stream, once `ready` (its last GEMM) is done; on
+  // the checked (warm-up) steps with a few of its values sampled before and after.
   void start_bucket(std::size_t b, cudaEvent_t ready) {
     const GradientBucket& bucket = buckets_[b];
     const cudaStream_t stream = comm_stream_.get();
     CB_CUDA(cudaStreamWaitEvent(stream, ready, 0));
     float* first = static_cast<float*>(gradients_.get()) + bucket.offset;
-    sample(first, bucket.count, static_cast<float*>(samples_before_.get()) + b * kSamplesPerBucket,
-           stream);
+    if (checking_)
+      sample(first, bucket.count,
+             static_cast<float*>(samples_before_.get()) + b * kSamplesPerBucket, stream);
     comm_->all_reduce(first, first, bucket.count, DType::f32, ReduceOp::sum);
-    sample(first, bucket.count, static_cast<float*>(samples_after_.get()) + b * kSamplesPerBucket,
-           stream);
+    if (checking_)
+      sample(first, bucket.count, static_cast<float*>(samples_after_.get()) + b * kSamplesPerBucket,
+             stream);
   }
 
   // kSamplesPerBucket values spread over the bucket, its first included, in one strided copy.
@@ -510,6 +522,9 @@ private:
   float own_scale_;
   double scale_sum_;
   std::size_t params_ = 0;
+  // The backend's GPU is current while the members below are made (a stream or an event belongs
+  // to the device current when it is created), whatever device the caller had current.
+  cuda::DeviceScope made_on_;
   cuda::LtHandle lt_;
   cuda::Stream comm_stream_, input_stream_;
   cuda::DeviceMemory weights_, gradients_, inputs_, qkv_out_, last_out_, output_gradient_,
@@ -526,6 +541,7 @@ private:
   std::vector<double> step_gemm_s_;
   std::map<std::string, ShapeTime> shape_times_; // by shape_key, with its GEMMs per step
   long long checked_ = 0, wrong_ = 0;
+  bool checking_ = true; // until reset_measurements(): the warm-up steps are the checked ones
 };
 
 void check_cuda_step(const RunConfig& config, int local_ranks) {

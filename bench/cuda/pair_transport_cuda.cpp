@@ -3,6 +3,7 @@
 // NCCL's topology search picks it), timed with CUDA events on the backend's stream. Across nodes
 // every local GPU i meets GPU i of the other node at once (the rails), so the node pair is
 // measured as its NICs carry it and a slow rail names the node and the GPU.
+#include <memory>
 #include <string>
 
 #include "cuda/cuda_backend.hpp"
@@ -32,7 +33,7 @@ class NcclPairTransport : public PairTransport {
 public:
   NcclPairTransport(const CaseContext& ctx, cuda::CudaBackend& backend, std::size_t bytes)
       : backend_(backend), bytes_(bytes), me_(ctx.comm.rank()),
-        comm_(ctx.comm, backend.device_index()) {
+        comm_(backend.nccl_communicator(ctx.comm)) {
     cuda::DeviceScope scope(backend_.device_index());
     source_ = cuda::DeviceMemory(bytes_);
     destination_ = cuda::DeviceMemory(bytes_);
@@ -118,12 +119,13 @@ public:
 
 private:
   void send_to(int peer) {
-    check_nccl(ncclSend(source_.get(), bytes_, ncclChar, peer, comm_.get(), backend_.stream()),
+    check_nccl(ncclSend(source_.get(), bytes_, ncclChar, peer, comm_->get(), backend_.stream()),
                "ncclSend");
   }
   void receive_from(int peer) {
-    check_nccl(ncclRecv(destination_.get(), bytes_, ncclChar, peer, comm_.get(), backend_.stream()),
-               "ncclRecv");
+    check_nccl(
+        ncclRecv(destination_.get(), bytes_, ncclChar, peer, comm_->get(), backend_.stream()),
+        "ncclRecv");
   }
   // The seconds since start_ was recorded, once the stream has got there.
   double stop_clock() {
@@ -135,7 +137,10 @@ private:
   cuda::CudaBackend& backend_;
   std::size_t bytes_;
   int me_;
-  cuda::NcclCommunicator comm_;
+  // The backend's cached communicator of these ranks, not one of the transport's own: the
+  // backend's wait() polls it for asynchronous errors, so a link that fails mid-test ends the wait
+  // with NCCL's reason instead of after the 600 s timeout, and every instance reuses it.
+  std::shared_ptr<cuda::NcclCommunicator> comm_;
   cuda::DeviceMemory source_, destination_;
   cuda::Event start_, stop_;
 };

@@ -35,7 +35,9 @@ public:
   // Per bucket, the share of backward's compute done when its gradients were complete: the mean
   // over the steps since reset_measurements().
   virtual std::vector<double> bucket_ready_share() const = 0;
-  // All-reduced gradient values checked, and found wrong, over every step.
+  // All-reduced gradient values checked, and found wrong: over every step on the host; over the
+  // warm-up steps on cuda, whose value samples are device-to-host copies that the measured steps
+  // must not time as communication.
   virtual long long gradient_values_checked() const = 0;
   virtual long long gradient_values_wrong() const = 0;
   // What the record says of this backend's step beyond the parts (GEMM library, precision, GEMM

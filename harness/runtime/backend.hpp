@@ -63,12 +63,16 @@ public:
   virtual double time_batch(int k, const std::function<void()>& enqueue_one) = 0;
   // The same k operations captured into one CUDA graph (untimed) and timed as one graph launch,
   // like nccl-tests -G: what is left of a launch-bound operation without the host's per-call
-  // launch cost. Every rank of a collective captures and launches alike. Backends without graphs
-  // say why (why_no_graphs) and never get this call.
+  // launch cost. Every rank of a collective captures and launches alike; before_launch runs after
+  // the untimed capture and before the clock starts (a barrier, so that no rank's launch waits for
+  // another's capture inside the timed region). Backends without graphs say why (why_no_graphs)
+  // and never get this call.
   virtual std::string why_no_graphs() const {
     return "the " + name() + " backend has no CUDA graphs";
   }
-  virtual double time_batch_graph(int k, const std::function<void()>& enqueue_one) {
+  virtual double time_batch_graph(int k, const std::function<void()>& enqueue_one,
+                                  const std::function<void()>& before_launch) {
+    before_launch();
     return time_batch(k, enqueue_one);
   }
   virtual void synchronize() = 0;

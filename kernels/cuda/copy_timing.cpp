@@ -39,7 +39,7 @@ public:
   ~HeldStreams() {
     release();
     for (auto& st : states_) {
-      DeviceScope scope(st->device);
+      DeviceScope scope(st->device, std::nothrow);
       cudaStreamSynchronize(st->stream.get());
     }
     cudaFreeHost(const_cast<int*>(flag_));

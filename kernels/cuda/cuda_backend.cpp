@@ -90,7 +90,7 @@ CudaBackend::~CudaBackend() {
   if (std::uncaught_exceptions() > 0)
     nccl_->abort_all();
   // Kernels still queued must finish before their buffers and communicators go.
-  DeviceScope scope(device_);
+  DeviceScope scope(device_, std::nothrow);
   cudaStreamSynchronize(stream_.get());
 }
 
@@ -171,7 +171,8 @@ struct CapturedGraph {
 };
 } // namespace
 
-double CudaBackend::time_batch_graph(int k, const std::function<void()>& enqueue_one) {
+double CudaBackend::time_batch_graph(int k, const std::function<void()>& enqueue_one,
+                                     const std::function<void()>& before_launch) {
   DeviceScope scope(device_);
   CapturedGraph captured;
   // Capture: nothing runs; NCCL records its kernels (and their peers' handshakes) into the graph.
@@ -193,6 +194,10 @@ double CudaBackend::time_batch_graph(int k, const std::function<void()>& enqueue
   // Uploaded before the clock starts: the first launch would otherwise carry the upload.
   CB_CUDA(cudaGraphUpload(captured.exec, stream_.get()));
   synchronize();
+  // Capture and instantiation take each rank a different time: without lining the ranks up again
+  // here, the first to launch would wait inside the graph for the last, and that host-side spread
+  // would be timed (and the last to arrive would look like the fastest rank).
+  before_launch();
   start_.record(stream_.get());
   CB_CUDA(cudaGraphLaunch(captured.exec, stream_.get()));
   stop_.record(stream_.get());
@@ -242,6 +247,16 @@ std::unique_ptr<CollectiveComm> CudaBackend::collectives_on(const Communicator& 
                                                             cudaStream_t stream) {
   return nccl_->collectives(comm, device_, stream);
 }
+
+void CudaBackend::abort_communicators() {
+  nccl_->abort_all();
+}
+
+#ifdef CB_HAVE_NCCL
+std::shared_ptr<NcclCommunicator> CudaBackend::nccl_communicator(const Communicator& comm) {
+  return nccl_->communicator(comm, device_);
+}
+#endif
 
 std::string CudaBackend::why_no_collectives(const Communicator&) const {
   return nccl_version().empty() ? "this clusterbench was built without NCCL (nccl.h or libnccl not "

@@ -11,6 +11,7 @@
 namespace cb::cuda {
 
 class NcclCache;
+class NcclCommunicator;
 class CudaComputeKernels;
 class NvmlState;
 
@@ -32,12 +33,20 @@ public:
   // the same batch is kept: host_to_event_ratio() (1.0 = the clocks agree).
   double time_batch(int k, const std::function<void()>& enqueue_one) override;
   std::string why_no_graphs() const override { return ""; }
-  double time_batch_graph(int k, const std::function<void()>& enqueue_one) override;
+  double time_batch_graph(int k, const std::function<void()>& enqueue_one,
+                          const std::function<void()>& before_launch) override;
   void synchronize() override;
   std::unique_ptr<CollectiveComm> collectives(const Communicator& comm) override;
   // The same communicator's collectives enqueued on another stream of this GPU (a training
   // step's all-reduce beside its compute); wait() watches it like the others.
   std::unique_ptr<CollectiveComm> collectives_on(const Communicator& comm, cudaStream_t stream);
+  // The cached NCCL communicator of `comm` on this GPU, for direct send/recv (the pair tests):
+  // wait() watches it for asynchronous errors and aborts it on a timeout, like the collectives'.
+  // Defined in builds with NCCL only.
+  std::shared_ptr<NcclCommunicator> nccl_communicator(const Communicator& comm);
+  // Aborts every NCCL communicator of this backend (an error is unwinding: work queued behind a
+  // peer that will never post its part must end, not be waited for).
+  void abort_communicators();
   std::string why_no_collectives(const Communicator& comm) const override;
   // One NCCL communicator per GPU count, split from a world communicator (ncclCommSplit).
   void prepare_collectives(const Communicator& world,

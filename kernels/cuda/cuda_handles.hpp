@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <new>
 #include <utility>
 
 #include "cuda/cuda_error.hpp"
@@ -18,6 +19,14 @@ public:
     CB_CUDA(cudaGetDevice(&previous_));
     if (previous_ != device)
       CB_CUDA(cudaSetDevice(device));
+  }
+  // For destructors: after a sticky device error cudaGetDevice itself fails, and a throw there
+  // would end the process (std::terminate) before the failed record is written.
+  DeviceScope(int device, std::nothrow_t) noexcept {
+    if (cudaGetDevice(&previous_) != cudaSuccess)
+      previous_ = device;
+    if (previous_ != device)
+      cudaSetDevice(device);
   }
   ~DeviceScope() { cudaSetDevice(previous_); }
   DeviceScope(const DeviceScope&) = delete;

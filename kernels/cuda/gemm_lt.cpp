@@ -119,7 +119,11 @@ LtGemm::LtGemm(const std::string& precision, int m, int n, int k, int device, cu
   const cublasStatus_t heuristic = cublasLtMatmulAlgoGetHeuristic(
       h_.lt, h_.op, h_.a, h_.b, h_.c, h_.c, preference, kCandidates, results, &found);
   cublasLtMatmulPreferenceDestroy(preference);
-  CB_CUBLAS(heuristic);
+  // NOT_SUPPORTED is cuBLASLt's "no algorithm fits": said below with the shape, not as a status.
+  if (heuristic == CUBLAS_STATUS_NOT_SUPPORTED)
+    found = 0;
+  else
+    CB_CUBLAS(heuristic);
   if (found == 0) {
     CB_RUN_ERROR("cuBLASLt has no algorithm for a " + precision + " GEMM of " + std::to_string(m) +
                  "x" + std::to_string(n) + "x" + std::to_string(k));

@@ -49,7 +49,11 @@ LtMatmul::LtMatmul(const LtHandle& handle, const MatmulShape& shape, std::size_t
       cublasLtMatmulAlgoGetHeuristic(handle_, d_.op, d_.a, d_.b, d_.c, d_.c, preference, candidates,
                                      results.data(), &found);
   cublasLtMatmulPreferenceDestroy(preference);
-  CB_CUBLAS(heuristic);
+  // NOT_SUPPORTED is cuBLASLt's "no algorithm fits": said below with the shape, not as a status.
+  if (heuristic == CUBLAS_STATUS_NOT_SUPPORTED)
+    found = 0;
+  else
+    CB_CUBLAS(heuristic);
   for (int i = 0; i < found; ++i) {
     if (results[static_cast<std::size_t>(i)].state == CUBLAS_STATUS_SUCCESS)
       algorithms_.push_back(results[static_cast<std::size_t>(i)].algo);

@@ -216,14 +216,18 @@ void NcclCache::split_from(const Communicator& world, const std::vector<Communic
   }
 }
 
-std::unique_ptr<CollectiveComm> NcclCache::collectives(const Communicator& comm, int device,
-                                                       cudaStream_t stream) {
+std::shared_ptr<NcclCommunicator> NcclCache::communicator(const Communicator& comm, int device) {
   const std::vector<int> key = comm.world_ranks();
   auto it = comms_.find(key);
   if (it == comms_.end()) {
     it = comms_.emplace(key, std::make_shared<NcclCommunicator>(comm, device)).first;
   }
-  return std::make_unique<NcclCollectives>(it->second, stream);
+  return it->second;
+}
+
+std::unique_ptr<CollectiveComm> NcclCache::collectives(const Communicator& comm, int device,
+                                                       cudaStream_t stream) {
+  return std::make_unique<NcclCollectives>(communicator(comm, device), stream);
 }
 
 std::string NcclCache::failure() {

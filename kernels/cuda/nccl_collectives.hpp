@@ -69,6 +69,12 @@ public:
   // The collectives of `comm` on `device`, enqueued on `stream`. Collective over comm.
   std::unique_ptr<CollectiveComm> collectives(const Communicator& comm, int device,
                                               cudaStream_t stream);
+#ifdef CB_HAVE_NCCL
+  // The cached communicator of `comm` on `device`, made when first asked for (collective over
+  // comm). Whoever uses it directly (the pair transport's send/recv) is watched by failure() and
+  // aborted by abort_all() like the collectives: a link that fails mid-test ends the wait at once.
+  std::shared_ptr<NcclCommunicator> communicator(const Communicator& comm, int device);
+#endif
   // Polls every communicator; on an error aborts them all and returns its text.
   std::string failure();
   void abort_all();

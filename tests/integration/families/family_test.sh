@@ -116,6 +116,11 @@ PY
     # Already a rank of an MPI job: the flag is refused, with one line and exit 2.
     expect_exit 2 "already a rank of" env OMPI_COMM_WORLD_SIZE=2 "$bin" run --single-process \
       --suite compute --out "$work/r2.json"
+    # Graph capture with several GPUs per process may deadlock in NCCL: refused before any record.
+    expect_exit 2 "^clusterbench run: --cuda-graph: not with --single-process on 2 ranks" \
+      "$bin" run --single-process --np 2 --backend host --cuda-graph --suite collectives \
+      --out "$work/r3.json"
+    [ ! -e "$work/r3.json" ] || fail "a refused --cuda-graph run wrote results"
     ;;
   storage-refusals)
     touch "$work/file"
