@@ -427,7 +427,7 @@ int run_threads(const RunConfig& config, const std::vector<std::string>& argv) {
   if (config.cuda_graph && ranks > 1) {
     throw InputError("--cuda-graph: not with --single-process on " + std::to_string(ranks) +
                      " ranks (NCCL may deadlock with several GPUs per process under graph "
-                     "capture); run one process per GPU under mpirun");
+                     "capture); run one process per GPU under mpirun, or --np 1");
   }
   std::cerr << "clusterbench run: " << ranks << " rank" << (ranks == 1 ? "" : "s")
             << " as threads of one process (--single-process)\n";

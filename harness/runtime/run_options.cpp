@@ -119,7 +119,8 @@ ArgParser run_argument_parser(const std::string& command) {
            "(default both)")
       .flag("cuda-graph",
             "collectives: time each batch of k operations as one captured CUDA graph launch "
-            "(nccl-tests -G) instead of k stream launches; cuda backend only")
+            "(nccl-tests -G) instead of k stream launches; cuda backend only; with "
+            "--single-process only on one rank")
       .option("target-cv", "FRACTION",
               "stop sampling when the spread of the batch times (MAD / median) falls to this "
               "(default 0.01)")

@@ -169,11 +169,19 @@ TEST(CudaBackend, GraphTimingCallsBeforeLaunchOnceAndDelivers) {
   // One call on the stream first (NCCL's set-up outside the capture), as the collectives do.
   comm->all_reduce(send->data(), recv->data(), n, DType::f32, ReduceOp::sum);
   backend.synchronize();
+  // Cleared, so that only the graph's launch can put the result there again.
+  const std::vector<float> zeros(n, 0.0f);
+  backend.upload(*recv, 0, zeros.data(), n * 4);
   int lined_up = 0;
+  float before_launch = -1;
   const double seconds = backend.time_batch_graph(
       8, [&] { comm->all_reduce(send->data(), recv->data(), n, DType::f32, ReduceOp::sum); },
-      [&] { ++lined_up; });
+      [&] {
+        ++lined_up;
+        backend.download(&before_launch, *recv, (n - 1) * 4, 4); // captured, not yet run
+      });
   EXPECT_EQ(lined_up, 1);
+  EXPECT_EQ(before_launch, 0.0f);
   EXPECT_GT(seconds, 0);
   backend.download(out.data(), *recv, 0, n * 4);
   EXPECT_EQ(out.back(), 2.0f);
