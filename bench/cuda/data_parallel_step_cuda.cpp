@@ -320,6 +320,7 @@ public:
     const double update = cuda::elapsed_seconds(comm_waited_, step_end_);
     parts.input_wait_s += gpu_input;
     parts.compute_s = gemms + update;
+    parts.update_s = update;
     step_gemm_s_.push_back(gemms);
     if (parts.backward_s > 0) {
       for (std::size_t b = 0; b < buckets_.size(); ++b) {

@@ -239,6 +239,7 @@ public:
     const std::vector<double> computes = ctx.comm.gather(own.compute_s);
     const std::vector<double> exposed = ctx.comm.gather(own.exposed_comm_s);
     const std::vector<double> waits = ctx.comm.gather(own.input_wait_s);
+    const std::vector<double> updates = ctx.comm.gather(own.update_s);
     if (rank == 0)
       m.rank_median_s = steps;
     const double tokens = params.at("tokens_per_gpu").get<double>();
@@ -296,6 +297,7 @@ public:
       const auto e_all = ctx.comm.gather(mine[k].exposed_comm_s);
       const auto i_all = ctx.comm.gather(mine[k].input_wait_s);
       const auto b_all = ctx.comm.gather(mine[k].backward_s);
+      const auto u_all = ctx.comm.gather(mine[k].update_s);
       if (rank != 0)
         continue;
       // The rank the others waited for: the most compute and input wait. In a synchronous step
@@ -306,7 +308,7 @@ public:
         if (c_all[q] + i_all[q] > c_all[r] + i_all[r])
           r = q;
       }
-      slowest_parts.push_back({s_all[r], c_all[r], e_all[r], i_all[r], b_all[r]});
+      slowest_parts.push_back({s_all[r], c_all[r], e_all[r], i_all[r], b_all[r], u_all[r]});
       slowest_rank = ctx.members[r];
     }
     if (rank != 0)
@@ -319,7 +321,7 @@ public:
     const double flops = runner->flops_per_step();
     for (std::size_t r = 0; r < record.per_rank.size(); ++r) {
       auto& entry = record.per_rank[r];
-      const StepParts p{steps[r], computes[r], exposed[r], waits[r]};
+      const StepParts p{steps[r], computes[r], exposed[r], waits[r], 0, updates[r]};
       entry["step_s"] = p.step_s;
       entry["compute_s"] = p.compute_s;
       entry["exposed_comm_s"] = p.exposed_comm_s;
@@ -327,21 +329,22 @@ public:
       entry["utilization"] = p.utilization();
       // The GPU's own GEMM rate in the step: every rank does the same work, so the slowest GPU
       // is the one with the lowest rate (its utilization is the highest: the others wait for it).
-      // A rank whose compute timer read nothing has no rate; a 0 would name it the slowest.
-      if (p.compute_s > 0)
-        entry["gflops"] = flops / p.compute_s / 1e9;
+      // A rank whose compute timer read nothing has no rate; a 0 would name it the slowest. The
+      // GEMMs' time alone: the update is no GEMM work.
+      if (p.gemm_s() > 0)
+        entry["gflops"] = flops / p.gemm_s() / 1e9;
     }
     record.metrics["step_s"] = parts.step_s;
     record.metrics["slowest_rank_step_s"] = record.stats.median;
     record.metrics["compute_s"] = parts.compute_s;
     record.metrics["backward_s"] = parts.backward_s;
+    record.metrics["update_s"] = parts.update_s;
     record.metrics["exposed_comm_s"] = parts.exposed_comm_s;
     record.metrics["input_wait_s"] = parts.input_wait_s;
     record.metrics["unaccounted_s"] = parts.unaccounted_s();
     record.metrics["utilization"] = parts.utilization();
     record.metrics["parts_gap"] = parts.gap();
-    record.metrics["gemm_gflops_per_gpu"] =
-        parts.compute_s > 0 ? flops / parts.compute_s / 1e9 : 0.0;
+    record.metrics["gemm_gflops_per_gpu"] = parts.gemm_s() > 0 ? flops / parts.gemm_s() / 1e9 : 0.0;
     // E(N) against the one-GPU step of the same instance (bucket size, overlap): the sweep runs
     // every instance at one count before the next count.
     double& step1 = step1_s_[params.dump()];

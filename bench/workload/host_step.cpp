@@ -97,13 +97,16 @@ public:
     }
   }
 
-  // SGD on the all-reduced (summed) gradients: the same update on every rank.
-  void update(float scale) {
+  // SGD on the all-reduced (summed) gradients: the same update on every rank. Returns its seconds
+  // (also counted in compute).
+  double update(float scale) {
     const auto start = Clock::now();
     const float step = -kLearningRate * scale;
     for (std::size_t i = 0; i < weights_.size(); ++i)
       weights_[i] += step * gradients_[i];
-    compute_s_ += since(start);
+    const double seconds = since(start);
+    compute_s_ += seconds;
+    return seconds;
   }
 
 private:
@@ -135,8 +138,7 @@ HostStepRunner::HostStepRunner(const CaseContext& ctx, const WorkloadShape& shap
                                BatchLoader* loader, const StepSync& sync)
     : shape_(shape), overlap_(sync.overlap),
       update_scale_(1.0f / static_cast<float>(gradient_scale_sum(ctx.comm.size()))),
-      loader_(loader),
-      chain_(std::make_unique<LayerChain>(shape, gradient_scale(ctx.comm.rank()))),
+      loader_(loader), chain_(std::make_unique<LayerChain>(shape, gradient_scale(ctx.comm.rank()))),
       sync_(std::make_unique<GradientSync>(
           ctx.comm.get(), chain_->gradients(),
           plan_buckets(shape.layers, shape.layer_elements(), sync.bucket_bytes, sizeof(float)))),
@@ -169,7 +171,7 @@ StepParts HostStepRunner::run_step(std::uint64_t step, std::string* read_error) 
   for (; next_started < buckets.size(); ++next_started)
     sync_->start(next_started);
   sync_->wait_all();
-  chain_->update(update_scale_);
+  parts.update_s = chain_->update(update_scale_);
   if (loader_) {
     // Handing the buffer back wakes the loader, which shares this core: the time it takes the
     // core from here is the input pipeline's.

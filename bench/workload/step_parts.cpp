@@ -29,9 +29,12 @@ StepParts median_step(const std::vector<StepParts>& steps) {
     return steps[order[n / 2]];
   const StepParts& a = steps[order[n / 2 - 1]];
   const StepParts& b = steps[order[n / 2]];
-  return {(a.step_s + b.step_s) / 2, (a.compute_s + b.compute_s) / 2,
-          (a.exposed_comm_s + b.exposed_comm_s) / 2, (a.input_wait_s + b.input_wait_s) / 2,
-          (a.backward_s + b.backward_s) / 2};
+  return {(a.step_s + b.step_s) / 2,
+          (a.compute_s + b.compute_s) / 2,
+          (a.exposed_comm_s + b.exposed_comm_s) / 2,
+          (a.input_wait_s + b.input_wait_s) / 2,
+          (a.backward_s + b.backward_s) / 2,
+          (a.update_s + b.update_s) / 2};
 }
 
 std::string largest_loss(const StepParts& parts) {

@@ -14,6 +14,10 @@ struct StepParts {
   double exposed_comm_s = 0;
   double input_wait_s = 0;
   double backward_s = 0; // backward's GEMMs, within compute_s (for the all-reduce timeline)
+  double update_s = 0;   // the optimizer update, within compute_s (not a GEMM)
+
+  // The GEMMs' time: compute without the update, for the step's GEMM rate.
+  double gemm_s() const { return compute_s - update_s; }
 
   // The step's time in none of the parts (loop bookkeeping, the loader hand-off), at least 0.
   double unaccounted_s() const;

@@ -177,6 +177,7 @@ std::optional<MeasuredWorkload> measured_workload(const ResultsFile& results) {
     s.exposed_comm_s = number(r.metrics, "exposed_comm_s");
     s.input_wait_s = number(r.metrics, "input_wait_s");
     s.backward_s = number(r.metrics, "backward_s");
+    s.update_s = number(r.metrics, "update_s");
     s.utilization = number(r.metrics, "utilization");
     s.tokens_per_s = number(r.metrics, "tokens_per_s");
     s.largest_loss = r.extra.value("largest_loss", std::string());
@@ -311,7 +312,7 @@ std::optional<StepValidation> validate_step(const ResultsFile& results, const st
     if (std::abs(1 / v.compute_scale - 1) > kPredictionTolerance) {
       const double flops = 6 * v.workload.model_params * v.workload.tokens_per_gpu;
       v.compute_note = "the step's GEMMs ran at " +
-                       text(flops / largest.compute_s / 1e9, "%.1f") + " GFLOP/s per GPU on " +
+                       text(flops / largest.gemm_s() / 1e9, "%.1f") + " GFLOP/s per GPU on " +
                        std::to_string(largest_measured) + " GPU(s) against " +
                        text(v.model->gemm_tflops_per_gpu * 1e3, "%.1f") + " from " +
                        v.model->gemm_from + ": compute/gemm alone puts the step's compute at " +

@@ -36,6 +36,11 @@ struct MeasuredStep {
   int nodes = 1;
   double step_s = 0, compute_s = 0, exposed_comm_s = 0, input_wait_s = 0;
   double backward_s = 0; // backward's compute, within compute_s (0: not reported)
+  double update_s = 0;   // the optimizer update, within compute_s (0: not reported)
+  // The GEMMs' time: compute without the update (an update that does not fit is not taken).
+  double gemm_s() const {
+    return update_s >= 0 && update_s < compute_s ? compute_s - update_s : compute_s;
+  }
   double utilization = 0;
   std::optional<double> efficiency; // step(1) / step(N), where one GPU was measured
   double tokens_per_s = 0;
@@ -80,7 +85,7 @@ struct StepComparison {
   // Where measured: the measured compute with the exposed all-reduce of the bucket timeline and
   // the input of the parts; beyond: the parts alone, uncalibrated.
   StepTime predicted;
-  std::string all_reduce_from; // "all_reduce records at N GPUs" or "the ring fit"
+  std::string all_reduce_from;            // "all_reduce records at N GPUs" or "the ring fit"
   std::optional<double> error;            // predicted step / measured step - 1, where measured
   std::optional<double> efficiency_error; // predicted E / measured E - 1
   std::string off_term;                   // where |error| > tolerance: which term, and how
@@ -96,7 +101,7 @@ struct StepValidation {
   std::vector<StepComparison> rows;       // measured counts, then 2x ... up to predict_to
   double compute_scale = 1, exposed_scale = 1, input_hold_s = 0; // the calibration
   double exposed_hold_s = 0; // where the parts hide all of the all-reduce the step exposed
-  std::string calibration;                                       // how, in words
+  std::string calibration;   // how, in words
   std::optional<double> largest_error; // the error at the largest measured count
   // The step's GEMMs against compute/gemm at the largest measured count, when they differ by
   // more than kPredictionTolerance (the compute the parts alone would predict).

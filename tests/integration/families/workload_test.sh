@@ -48,6 +48,13 @@ for r in sorted(records, key=lambda r: r["gpus"]):
     parts = m["compute_s"] + m["exposed_comm_s"] + m["input_wait_s"]
     if abs(parts - m["step_s"]) > 0.05 * m["step_s"]:
         problems.append(f"{g} GPUs: parts {parts} vs step {m['step_s']}")
+    # The GEMM rate leaves the optimizer update out: it is within compute and takes time.
+    gemm_s = m["compute_s"] - m["update_s"]
+    if not 0 < m["update_s"] < m["compute_s"]:
+        problems.append(f"{g} GPUs: update_s {m['update_s']} not within compute {m['compute_s']}")
+    elif abs(m["gemm_gflops_per_gpu"] - r["extra"]["flops_per_step"] / gemm_s / 1e9) > \
+            1e-9 * m["gemm_gflops_per_gpu"]:
+        problems.append(f"{g} GPUs: gemm_gflops_per_gpu is not 6PT / (compute - update)")
     if abs(m["utilization"] - m["compute_s"] / m["step_s"]) > 1e-9:
         problems.append(f"{g} GPUs: utilization is not compute / step")
     if abs(m["slowest_rank_step_s"] - r["stats"]["median_s"]) > 1e-12:

@@ -175,6 +175,26 @@ TEST(MeasuredStep, GemmsSlowerThanComputeGemmAreSaidButDoNotMakeTheError) {
   EXPECT_EQ(step_validation_to_json(*v)["compute_note"], v->compute_note);
 }
 
+TEST(MeasuredStep, TheGemmRateLeavesTheUpdateOut) {
+  ResultsFile f = parts();
+  // 0.25 s of compute, of which 0.05 s the optimizer update: the GEMMs ran 0.2 s, 30 GFLOP/s.
+  Record step = step_record(1, 0.25, 0.25, 0, 0);
+  step.metrics["update_s"] = 0.05;
+  f.records.push_back(step);
+  auto v = validate_step(f, "r.json", 1);
+  ASSERT_TRUE(v && v->model);
+  EXPECT_NE(v->compute_note.find("the step's GEMMs ran at 30.0 GFLOP/s"), std::string::npos)
+      << v->compute_note;
+  // An update that cannot be inside compute (hand-edited, or negative) is not taken.
+  for (double impossible : {0.25, 0.3, -0.05}) {
+    f.records.back().metrics["update_s"] = impossible;
+    v = validate_step(f, "r.json", 1);
+    ASSERT_TRUE(v && v->model);
+    EXPECT_NE(v->compute_note.find("the step's GEMMs ran at 24.0 GFLOP/s"), std::string::npos)
+        << impossible << ": " << v->compute_note;
+  }
+}
+
 TEST(MeasuredStep, WithoutThePartsTheMeasuredRowsStayAndSayWhy) {
   ResultsFile f;
   f.records.push_back(step_record(1, 0.1, 0.1, 0, 0));

@@ -242,6 +242,13 @@ TEST(StepParts, MediansGapAndTheLargestLoss) {
   // Under 1 % of the step together: nothing lost worth naming.
   EXPECT_EQ(largest_loss({1.0, 0.995, 0.002, 0.001}), "none");
   EXPECT_DOUBLE_EQ(median_step({}).step_s, 0.0);
+  // The update is carried with its step, and the GEMMs' time is compute without it.
+  const std::vector<StepParts> updated = {{1.0, 0.8, 0.2, 0, 0.4, 0.1},
+                                          {1.2, 0.9, 0.3, 0, 0.5, 0.3}};
+  const StepParts u = median_step(updated);
+  EXPECT_DOUBLE_EQ(u.update_s, 0.2);
+  EXPECT_DOUBLE_EQ(u.gemm_s(), 0.85 - 0.2);
+  EXPECT_DOUBLE_EQ(u.backward_s, 0.45);
 }
 
 TEST(GradientSync, ScalesArePowersOfTwoAndTheirSumIsKnown) {
