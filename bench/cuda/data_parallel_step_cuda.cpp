@@ -143,7 +143,7 @@ public:
       : backend_(backend), shape_(shape), overlap_(sync.overlap), loader_(loader),
         rank_(ctx.comm.rank()), ranks_(ctx.comm.size()), own_scale_(gradient_scale(rank_)),
         scale_sum_(gradient_scale_sum(ranks_)), made_on_(backend.device_index()) {
-    cuda::DeviceScope scope(backend_.device_index());
+    // made_on_ keeps the backend's GPU current for the body too.
     const cudaStream_t compute = backend_.stream();
     const std::vector<LinearLayer> dims = shape.layers();
     const auto t = static_cast<std::size_t>(shape.tokens);
