@@ -233,15 +233,35 @@ public:
       return {record};
     }
 
-    // Each rank's median step; rank 0 keeps them per rank and takes the slowest rank's parts.
-    const StepParts own = median_step(mine);
-    const std::vector<double> steps = ctx.comm.gather(own.step_s);
-    const std::vector<double> computes = ctx.comm.gather(own.compute_s);
-    const std::vector<double> exposed = ctx.comm.gather(own.exposed_comm_s);
-    const std::vector<double> waits = ctx.comm.gather(own.input_wait_s);
-    const std::vector<double> updates = ctx.comm.gather(own.update_s);
-    if (rank == 0)
-      m.rank_median_s = steps;
+    // The record's parts: those of the critical rank in the median step(s) of the samples, so
+    // that they add up to the record's step_s as that step's did. The samples are the same on
+    // every rank (max over ranks per step), so every rank picks the same middle steps.
+    std::vector<std::size_t> order(m.samples_s.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return m.samples_s[a] < m.samples_s[b]; });
+    const std::size_t steps = order.size();
+    std::vector<std::size_t> middle = {order[steps / 2]};
+    if (steps % 2 == 0)
+      middle.insert(middle.begin(), order[steps / 2 - 1]);
+    // Each rank sends its own median step, then its parts in the middle step(s): one gather of
+    // at most 3 steps' parts per rank, not one collective per number.
+    std::vector<StepParts> sent = {median_step(mine)};
+    for (std::size_t k : middle)
+      sent.push_back(mine[k]);
+    const std::vector<std::vector<double>> received = ctx.comm.gather_vectors(pack_steps(sent));
+    std::vector<std::vector<StepParts>> of_rank; // rank 0 only: [rank][0 = median, 1.. = middle]
+    for (const auto& values : received) {
+      of_rank.push_back(unpack_steps(values));
+      if (of_rank.back().size() != sent.size())
+        throw RunError("data_parallel_step: a rank sent " +
+                       std::to_string(of_rank.back().size()) + " steps' parts, not " +
+                       std::to_string(sent.size()));
+    }
+    if (rank == 0) {
+      for (const auto& parts : of_rank)
+        m.rank_median_s.push_back(parts[0].step_s);
+    }
     const double tokens = params.at("tokens_per_gpu").get<double>();
     ctx.finish_record(record, m, [&](double seconds, bool whole) {
       return nlohmann::json{{"time_us", seconds * 1e6},
@@ -279,36 +299,20 @@ public:
                                " corrupt input block(s); first: " + first_bad_input);
       }
     }
-    // The record's parts: those of the critical rank in the median step(s) of the samples, so
-    // that they add up to the record's step_s as that step's did.
-    std::vector<std::size_t> order(m.samples_s.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return m.samples_s[a] < m.samples_s[b]; });
-    const std::size_t n = order.size();
-    std::vector<std::size_t> middle = {order[n / 2]};
-    if (n % 2 == 0)
-      middle.insert(middle.begin(), order[n / 2 - 1]);
     std::vector<StepParts> slowest_parts;
     int slowest_rank = 0;
-    for (std::size_t k : middle) {
-      const auto s_all = ctx.comm.gather(mine[k].step_s);
-      const auto c_all = ctx.comm.gather(mine[k].compute_s);
-      const auto e_all = ctx.comm.gather(mine[k].exposed_comm_s);
-      const auto i_all = ctx.comm.gather(mine[k].input_wait_s);
-      const auto b_all = ctx.comm.gather(mine[k].backward_s);
-      const auto u_all = ctx.comm.gather(mine[k].update_s);
-      if (rank != 0)
-        continue;
+    for (std::size_t k = 1; rank == 0 && k < sent.size(); ++k) {
       // The rank the others waited for: the most compute and input wait. In a synchronous step
       // every other rank spends that difference waiting in the all-reduce, which would make its
       // parts blame communication for a slow disk or a slow core.
       std::size_t r = 0;
-      for (std::size_t q = 1; q < s_all.size(); ++q) {
-        if (c_all[q] + i_all[q] > c_all[r] + i_all[r])
+      for (std::size_t q = 1; q < of_rank.size(); ++q) {
+        const StepParts& a = of_rank[q][k];
+        const StepParts& b = of_rank[r][k];
+        if (a.compute_s + a.input_wait_s > b.compute_s + b.input_wait_s)
           r = q;
       }
-      slowest_parts.push_back({s_all[r], c_all[r], e_all[r], i_all[r], b_all[r], u_all[r]});
+      slowest_parts.push_back(of_rank[r][k]);
       slowest_rank = ctx.members[r];
     }
     if (rank != 0)
@@ -321,7 +325,7 @@ public:
     const double flops = runner->flops_per_step();
     for (std::size_t r = 0; r < record.per_rank.size(); ++r) {
       auto& entry = record.per_rank[r];
-      const StepParts p{steps[r], computes[r], exposed[r], waits[r], 0, updates[r]};
+      const StepParts& p = of_rank[r][0];
       entry["step_s"] = p.step_s;
       entry["compute_s"] = p.compute_s;
       entry["exposed_comm_s"] = p.exposed_comm_s;

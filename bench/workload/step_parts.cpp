@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-
 #include <numeric>
+#include <stdexcept>
 
 namespace cb {
 
@@ -35,6 +35,28 @@ StepParts median_step(const std::vector<StepParts>& steps) {
           (a.input_wait_s + b.input_wait_s) / 2,
           (a.backward_s + b.backward_s) / 2,
           (a.update_s + b.update_s) / 2};
+}
+
+std::vector<double> pack_steps(const std::vector<StepParts>& steps) {
+  std::vector<double> values;
+  values.reserve(steps.size() * kStepPartsFields);
+  for (const StepParts& s : steps) {
+    values.insert(values.end(), {s.step_s, s.compute_s, s.exposed_comm_s, s.input_wait_s,
+                                 s.backward_s, s.update_s});
+  }
+  return values;
+}
+
+std::vector<StepParts> unpack_steps(const std::vector<double>& values) {
+  if (values.size() % kStepPartsFields != 0)
+    throw std::invalid_argument("step parts: " + std::to_string(values.size()) +
+                                " values are not whole steps");
+  std::vector<StepParts> steps;
+  for (std::size_t i = 0; i < values.size(); i += kStepPartsFields) {
+    steps.push_back({values[i], values[i + 1], values[i + 2], values[i + 3], values[i + 4],
+                     values[i + 5]});
+  }
+  return steps;
 }
 
 std::string largest_loss(const StepParts& parts) {

@@ -3,6 +3,7 @@
 // optimizer update), exposed communication (time inside the all-reduce's MPI calls: what compute
 // did not hide), input wait (time the step waited for its batch) and the step itself, wall clock.
 // Pure functions over those, unit-tested.
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,13 @@ struct StepParts {
 // medians of each part would not: a step with a long wait and one with long compute give a
 // median of both that no step had.
 StepParts median_step(const std::vector<StepParts>& steps);
+
+// Steps as one flat vector and back, so that rank 0 gathers several steps' parts in one
+// collective (kStepPartsFields values a step, in the struct's order). unpack_steps throws
+// std::invalid_argument on a length that is not a whole number of steps.
+inline constexpr std::size_t kStepPartsFields = 6;
+std::vector<double> pack_steps(const std::vector<StepParts>& steps);
+std::vector<StepParts> unpack_steps(const std::vector<double>& values);
 
 // Losses together under this share of the step are nothing to name.
 inline constexpr double kNegligibleLoss = 0.01;

@@ -251,6 +251,25 @@ TEST(StepParts, MediansGapAndTheLargestLoss) {
   EXPECT_DOUBLE_EQ(u.backward_s, 0.45);
 }
 
+TEST(StepParts, PackedStepsComeBackFieldForField) {
+  const std::vector<StepParts> steps = {{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11, 12}};
+  const std::vector<double> packed = pack_steps(steps);
+  ASSERT_EQ(packed.size(), 2 * kStepPartsFields);
+  EXPECT_DOUBLE_EQ(packed[6], 7);
+  const std::vector<StepParts> back = unpack_steps(packed);
+  ASSERT_EQ(back.size(), 2u);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    EXPECT_DOUBLE_EQ(back[i].step_s, steps[i].step_s);
+    EXPECT_DOUBLE_EQ(back[i].compute_s, steps[i].compute_s);
+    EXPECT_DOUBLE_EQ(back[i].exposed_comm_s, steps[i].exposed_comm_s);
+    EXPECT_DOUBLE_EQ(back[i].input_wait_s, steps[i].input_wait_s);
+    EXPECT_DOUBLE_EQ(back[i].backward_s, steps[i].backward_s);
+    EXPECT_DOUBLE_EQ(back[i].update_s, steps[i].update_s);
+  }
+  EXPECT_TRUE(unpack_steps({}).empty());
+  EXPECT_THROW(unpack_steps({1, 2, 3}), std::invalid_argument);
+}
+
 TEST(GradientSync, ScalesArePowersOfTwoAndTheirSumIsKnown) {
   EXPECT_FLOAT_EQ(gradient_scale(0), 1);
   EXPECT_FLOAT_EQ(gradient_scale(3), 8);
