@@ -254,9 +254,8 @@ public:
     for (const auto& values : received) {
       of_rank.push_back(unpack_steps(values));
       if (of_rank.back().size() != sent.size())
-        throw RunError("data_parallel_step: a rank sent " +
-                       std::to_string(of_rank.back().size()) + " steps' parts, not " +
-                       std::to_string(sent.size()));
+        throw RunError("data_parallel_step: a rank sent " + std::to_string(of_rank.back().size()) +
+                       " steps' parts, not " + std::to_string(sent.size()));
     }
     if (rank == 0) {
       for (const auto& parts : of_rank)

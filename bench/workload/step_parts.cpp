@@ -53,8 +53,8 @@ std::vector<StepParts> unpack_steps(const std::vector<double>& values) {
                                 " values are not whole steps");
   std::vector<StepParts> steps;
   for (std::size_t i = 0; i < values.size(); i += kStepPartsFields) {
-    steps.push_back({values[i], values[i + 1], values[i + 2], values[i + 3], values[i + 4],
-                     values[i + 5]});
+    steps.push_back(
+        {values[i], values[i + 1], values[i + 2], values[i + 3], values[i + 4], values[i + 5]});
   }
   return steps;
 }
