@@ -46,8 +46,8 @@ protected:
   };
 
   struct PairTimes {
-    std::vector<Pair> pairs;      // as measured: (source, destination) when directed
-    std::vector<int> round_of;    // the schedule round each pair ran in
+    std::vector<Pair> pairs;      // rank 0: as measured, (source, destination) when directed
+    std::vector<int> round_of;    // rank 0: the schedule round each pair ran in
     std::vector<double> median_s; // rank 0: each pair's median seconds per operation
     int rounds = 0;               // schedule rounds (a directed round is two sub-rounds)
     int capped = 0;  // measured (sub-)rounds whose sampling hit the time cap (or sample limit)

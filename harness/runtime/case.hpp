@@ -21,6 +21,8 @@
 
 namespace cb {
 
+class Watchdog;
+
 // Everything a case needs to run at one GPU count.
 struct CaseContext {
   Backend& backend;
@@ -30,7 +32,11 @@ struct CaseContext {
   std::vector<int> members; // world ranks taking part, in comm rank order
   Placement placement;
   const std::vector<nlohmann::json>& world_devices; // backend.device() of every world rank
+  Watchdog* watchdog = nullptr; // the run's, armed for this record; none in tests
 
+  // A record long by design (a pair test's rounds) calls this after each part: the watchdog's
+  // --timeout then bounds a part, not the whole record (runtime/watchdog.hpp).
+  void progressing() const;
   // A record with the identity fields filled in: suite, case, params, gpus, nodes, tier.
   Record new_record(const std::string& suite, const std::string& name,
                     const nlohmann::json& params) const;

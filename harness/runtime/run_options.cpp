@@ -107,7 +107,8 @@ ArgParser run_argument_parser(const std::string& command) {
             "one process drives every local device, a thread per device, without mpirun or MPI "
             "(a quick single-node check; --np sets the threads)")
       .option("timeout", "SECONDS",
-              "abort the job (exit 3) if one record takes longer (default 600)")
+              "abort the job (exit 3) if a record makes no progress for this long: a pair test's "
+              "round, any other record whole (default 600)")
       .option("axis", "[CASE.]NAME=VALUES",
               "set an axis of every selected case that has it (or of CASE only), e.g. "
               "dtype=float,double or bytes=1K:1G:4 (LOW:HIGH[:FACTOR]); repeatable; see --list")

@@ -160,10 +160,9 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
         const nlohmann::json& params = instances[instance];
         RunConfig instance_config = config_;
         instance_config.measure = settings;
-        const CaseContext instance_ctx{backend_,       comm,
-                                       instance_config, layout_,
-                                       members[index],  ctx.placement,
-                                       world_devices_};
+        const CaseContext instance_ctx{backend_,       comm,          instance_config,
+                                       layout_,        members[index], ctx.placement,
+                                       world_devices_, &watchdog};
         std::vector<Record> records;
         {
           WatchdogScope guard(watchdog, c->suite() + "/" + c->name() + " " + params.dump() +

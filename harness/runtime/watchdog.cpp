@@ -26,6 +26,13 @@ void Watchdog::arm(const std::string& what) {
   wake_.notify_all();
 }
 
+void Watchdog::progressing() {
+  std::lock_guard lock(mutex_);
+  if (armed_)
+    deadline_ = std::chrono::steady_clock::now() +
+                std::chrono::duration_cast<std::chrono::steady_clock::duration>(timeout_);
+}
+
 void Watchdog::disarm() {
   std::lock_guard lock(mutex_);
   armed_ = false;

@@ -1,6 +1,8 @@
 #pragma once
 // A hang never waits forever: while armed, a watchdog thread aborts the whole job with exit code 3
-// if the armed step does not finish within the timeout. Records already written stay on disk.
+// if the armed step makes no progress within the timeout. A step that is long by design (a pair
+// test: one round per node, thousands at scale) says so after each part (progressing()), so the
+// timeout bounds a part, not the whole. Records already written stay on disk.
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -18,6 +20,8 @@ public:
   Watchdog& operator=(const Watchdog&) = delete;
   void arm(const std::string& what);
   void disarm();
+  // The armed step moved on: its deadline starts again from now.
+  void progressing();
 
 private:
   void watch();
