@@ -48,8 +48,9 @@ StorageReadCase::~StorageReadCase() {
   }
 }
 
-void StorageReadCase::check_input(const RunConfig& config, int local_ranks) const {
-  check_storage_dir(config, storage_reads(name(), config), local_ranks);
+void StorageReadCase::check_input(const RunConfig& config,
+                                  const std::vector<int>& node_ranks) const {
+  check_storage_dir(config, storage_reads(name(), config), node_ranks);
 }
 
 std::vector<nlohmann::json> StorageReadCase::instances(const RunConfig& config) const {

@@ -13,6 +13,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 
 #include "core/error.hpp"
@@ -187,28 +188,40 @@ void check_storage_options(const RunConfig& config, const StorageReads& reads) {
   }
 }
 
-void check_storage_dir(const RunConfig& config, const StorageReads& reads, int files_needed) {
+int storage_files_to_write(const std::vector<EntryInfo>& entries, const std::vector<int>& ranks,
+                           std::uint64_t data_bytes) {
+  std::map<std::string, const EntryInfo*> by_name;
+  for (const EntryInfo& e : entries)
+    by_name[e.name] = &e;
+  int to_write = 0;
+  for (int r : ranks) {
+    const auto it = by_name.find(storage_file_name(r));
+    const bool reusable = it != by_name.end() && it->second->kind == FileKind::ours_complete &&
+                          it->second->header.data_bytes == data_bytes &&
+                          it->second->header.seed == storage_file_seed(r);
+    to_write += reusable ? 0 : 1;
+  }
+  return to_write;
+}
+
+void check_storage_dir(const RunConfig& config, const StorageReads& reads,
+                       const std::vector<int>& ranks) {
   check_storage_options(config, reads);
   const bool is_default = config.storage_dir.empty();
   const StorageDir dir(is_default ? default_storage_dir() : config.storage_dir, is_default);
   const std::uint64_t data_bytes = storage_file_bytes(config);
-  int reusable = 0;
-  for (const EntryInfo& e : dir.scan()) {
+  const std::vector<EntryInfo> entries = dir.scan();
+  for (const EntryInfo& e : entries) {
     if (e.kind == FileKind::foreign)
       throw InputError(not_ours_message(dir, e));
-    for (int r = 0; r < files_needed; ++r) {
-      if (e.name == storage_file_name(r) && e.kind == FileKind::ours_complete &&
-          e.header.data_bytes == data_bytes && e.header.seed == storage_file_seed(r)) {
-        ++reusable;
-      }
-    }
   }
-  const std::uint64_t need = static_cast<std::uint64_t>(std::max(0, files_needed - reusable)) *
-                             storage_file_total_bytes(data_bytes);
+  const int to_write = storage_files_to_write(entries, ranks, data_bytes);
+  const std::uint64_t need =
+      static_cast<std::uint64_t>(to_write) * storage_file_total_bytes(data_bytes);
   const std::optional<std::uint64_t> free = dir.free_bytes();
   if (free && need > *free) {
     throw InputError("--storage-dir: '" + dir.path() + "' needs " + format_size(need) +
-                     " free for " + std::to_string(files_needed - reusable) + " file(s) of " +
+                     " free for " + std::to_string(to_write) + " file(s) of " +
                      format_size(storage_file_total_bytes(data_bytes)) + ", has " +
                      format_size(*free) + " (use --file-bytes or another directory)");
   }

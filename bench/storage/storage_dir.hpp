@@ -45,9 +45,10 @@ StorageReads storage_reads(const std::string& case_name, const RunConfig& config
 // Block sizes, file size and queue depth: exit 2 (InputError) naming the flag.
 void check_storage_options(const RunConfig& config, const StorageReads& reads);
 // The options above, then the directory: it exists (the default one is created), is a directory,
-// holds nothing but clusterbench's files, and has room for `files_needed` files beyond those
-// already valid. Throws InputError with one line naming the problem.
-void check_storage_dir(const RunConfig& config, const StorageReads& reads, int files_needed = 1);
+// holds nothing but clusterbench's files, and has room for the files of `ranks` (world ranks:
+// one node's) beyond those already valid. Throws InputError with one line naming the problem.
+void check_storage_dir(const RunConfig& config, const StorageReads& reads,
+                       const std::vector<int>& ranks = {0});
 
 enum class FileKind { ours_complete, ours_incomplete, foreign };
 
@@ -58,6 +59,11 @@ struct EntryInfo {
   std::uint64_t size = 0; // bytes on disk
   std::string why;        // when foreign: why it is not ours
 };
+
+// How many of the files of `ranks` must still be written: those not already complete files of
+// ours of `data_bytes` with the rank's seed among `entries` (a directory's scan()).
+int storage_files_to_write(const std::vector<EntryInfo>& entries, const std::vector<int>& ranks,
+                           std::uint64_t data_bytes);
 
 class StorageDir {
 public:

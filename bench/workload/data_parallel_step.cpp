@@ -72,11 +72,12 @@ public:
 
   bool uses_collectives() const override { return true; } // a GPU backend's are NCCL's
 
-  void check_input(const RunConfig& config, int local_ranks) const override {
+  void check_input(const RunConfig& config, const std::vector<int>& node_ranks) const override {
+    const int local_ranks = static_cast<int>(node_ranks.size());
     const std::uint64_t batch = batch_bytes(config.input_bytes_per_step, first_block(config));
     if (batch > 0) {
       try {
-        check_storage_dir(storage_config(config), storage_reads_of(config), local_ranks);
+        check_storage_dir(storage_config(config), storage_reads_of(config), node_ranks);
       } catch (const InputError& e) {
         throw InputError("--input-bytes-per-step: " + format_size(batch) + " per GPU for " +
                          std::to_string(local_ranks) + " rank(s) here: " + e.what());

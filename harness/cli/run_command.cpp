@@ -104,8 +104,10 @@ LaunchPlan plan_launch(const RunConfig& config, bool spread_over_nodes) {
       !problem.empty()) {
     throw InputError(problem);
   }
+  std::vector<int> node_ranks(static_cast<std::size_t>(local_ranks));
+  std::iota(node_ranks.begin(), node_ranks.end(), 0); // the first node's ranks
   for (const auto& c : chosen_cases(config))
-    c->check_input(config, local_ranks);
+    c->check_input(config, node_ranks);
   // A budget no plan meets is refused before any rank starts (on one node, where the layout is
   // known here; the ranks check again with the real layout).
   if (!spread_over_nodes) {
@@ -267,12 +269,23 @@ std::string job_input_problem(const Communicator& world, const Communicator& nod
         !shared.empty())
       return shared;
   }
+  // One rank per node checks its node: the ranks of a node share its memory and disks, and on a
+  // shared --storage-dir every rank scanning every file's header would be ranks^2 reads of the
+  // filesystem's metadata before the run starts.
   std::string mine;
-  try {
-    for (const auto& c : cases)
-      c->check_input(config, node.size());
-  } catch (const InputError& e) {
-    mine = e.what();
+  if (node.rank() == 0) {
+    const int my_node = job.layout.node_of_rank[static_cast<std::size_t>(world.rank())];
+    std::vector<int> node_ranks;
+    for (std::size_t r = 0; r < job.layout.node_of_rank.size(); ++r) {
+      if (job.layout.node_of_rank[r] == my_node)
+        node_ranks.push_back(static_cast<int>(r));
+    }
+    try {
+      for (const auto& c : cases)
+        c->check_input(config, node_ranks);
+    } catch (const InputError& e) {
+      mine = e.what();
+    }
   }
   return first_problem_anywhere(world, mine);
 }

@@ -82,9 +82,10 @@ public:
   virtual std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) = 0;
   // Checks the case's options against the machine before anything is measured or written: in the
   // launching process before mpirun (so bad input is one line), and on every rank before the
-  // results file is opened. `local_ranks` is how many ranks will share this node's resources.
-  // Throws InputError.
-  virtual void check_input(const RunConfig& /*config*/, int /*local_ranks*/) const {}
+  // results file is opened, by one rank per node. `node_ranks`: the world ranks of this node,
+  // which share its memory and disks (their files are named by them). Throws InputError.
+  virtual void check_input(const RunConfig& /*config*/,
+                           const std::vector<int>& /*node_ranks*/) const {}
   // Why the case cannot run at all on this backend in this job (the same answer on every rank;
   // `world` tells MPI ranks from threads), or "" when it can. The sweep then writes one skipped
   // record with the reason instead of one per instance.

@@ -52,7 +52,30 @@ TEST(StorageNames, OnlyOurPattern) {
 
 TEST(StorageSafety, AnEmptyDirectoryIsAccepted) {
   TempDir dir;
-  EXPECT_NO_THROW(check_storage_dir(config_for(dir.str()), kReads, 2));
+  EXPECT_NO_THROW(check_storage_dir(config_for(dir.str()), kReads, {0, 1}));
+}
+
+TEST(StorageSafety, TheFilesToWriteAreTheNodesRanksNotTheFirstRanksOfTheJob) {
+  // A second node's ranks 8 and 9 find their own files of the last run: nothing to write. Their
+  // count matched against ranks 0 and 1's names would ask for both files' room again.
+  auto ours = [](int rank, std::uint64_t bytes) {
+    EntryInfo e;
+    e.name = storage_file_name(rank);
+    e.kind = FileKind::ours_complete;
+    e.header = {bytes, storage_file_seed(rank), true};
+    return e;
+  };
+  const std::vector<EntryInfo> entries = {ours(8, 1 << 20), ours(9, 1 << 20)};
+  EXPECT_EQ(storage_files_to_write(entries, {8, 9}, 1 << 20), 0);
+  EXPECT_EQ(storage_files_to_write(entries, {0, 1}, 1 << 20), 2);
+  EXPECT_EQ(storage_files_to_write(entries, {8, 9, 10}, 1 << 20), 1);
+  EXPECT_EQ(storage_files_to_write(entries, {8, 9}, 2 << 20), 2) << "another size is rewritten";
+  EntryInfo half = ours(8, 1 << 20);
+  half.kind = FileKind::ours_incomplete;
+  EXPECT_EQ(storage_files_to_write({half}, {8}, 1 << 20), 1);
+  EntryInfo other_seed = ours(9, 1 << 20);
+  other_seed.header.seed = storage_file_seed(8);
+  EXPECT_EQ(storage_files_to_write({other_seed}, {9}, 1 << 20), 1);
 }
 
 TEST(StorageSafety, MissingDirectoryIsRefused) {
@@ -141,7 +164,7 @@ TEST(StorageSafety, NotEnoughSpaceSaysHowMuchIsNeeded) {
   TempDir dir;
   RunConfig c = config_for(dir.str());
   c.file_bytes = 1ull << 50; // 1 PiB per rank
-  const std::string msg = input_error([&] { check_storage_dir(c, kReads, 2); });
+  const std::string msg = input_error([&] { check_storage_dir(c, kReads, {0, 1}); });
   EXPECT_TRUE(contains(msg, "needs")) << msg;
   EXPECT_TRUE(contains(msg, "free")) << msg;
   EXPECT_TRUE(fs::is_empty(dir.path())) << "nothing is written when space is short";
@@ -151,7 +174,7 @@ TEST(StorageSafety, ValidFilesOfOursCountAsSpaceAlreadyThere) {
   TempDir dir;
   StorageDir d(dir.str(), false);
   d.prepare_file("clusterbench-rank0.dat", 64 << 10, storage_file_seed(0));
-  EXPECT_NO_THROW(check_storage_dir(config_for(dir.str()), kReads, 1));
+  EXPECT_NO_THROW(check_storage_dir(config_for(dir.str()), kReads, {0}));
 }
 
 TEST(StorageOptions, BlockSizesQueueDepthAndFileSize) {
