@@ -1,6 +1,7 @@
 #include "results/results_io.hpp"
 #include "results/json_file.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -176,17 +177,83 @@ StragglerRank bounded_straggler(const json& j, const std::string& where) {
   return s;
 }
 
+// A record's names: at most this many bytes (a Google Benchmark name with its arguments fits).
+constexpr std::size_t kMaxNameBytes = 256;
+
+// A tab is harmless text (a note may hold one); every other control byte is not.
+bool is_control(unsigned char c) {
+  return (c < 0x20 && c != '\t') || c == 0x7f;
+}
+
+// Strings from a file reach terminals, tables and pages: their control bytes become visible
+// escapes (\xNN), so that a record cannot move the cursor, recolour the terminal or split a
+// report's line. Other bytes, and every number, stay as they are.
+std::string without_controls(const std::string& s) {
+  if (std::none_of(s.begin(), s.end(),
+                   [](char c) { return is_control(static_cast<unsigned char>(c)); }))
+    return s;
+  std::string out;
+  for (char c : s) {
+    if (is_control(static_cast<unsigned char>(c))) {
+      char hex[5];
+      std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned char>(c));
+      out += hex;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+// The same for every string and key of a tree (the loaders bound its depth).
+void escape_controls(json& j) {
+  if (j.is_string()) {
+    const std::string& s = j.get_ref<const std::string&>();
+    if (std::any_of(s.begin(), s.end(),
+                    [](char c) { return is_control(static_cast<unsigned char>(c)); }))
+      j = without_controls(s);
+  } else if (j.is_array()) {
+    for (json& item : j)
+      escape_controls(item);
+  } else if (j.is_object()) {
+    bool keys_clean = true;
+    for (auto& [key, value] : j.items()) {
+      escape_controls(value);
+      keys_clean = keys_clean && without_controls(key) == key;
+    }
+    if (!keys_clean) {
+      json clean = json::object();
+      for (auto& [key, value] : j.items())
+        clean[without_controls(key)] = std::move(value);
+      j = std::move(clean);
+    }
+  }
+}
+
+std::string bounded_name(const json& j, const char* key, const std::string& where) {
+  const std::string name = require(j, key, json::value_t::string, where).get<std::string>();
+  if (name.empty() || name.size() > kMaxNameBytes) {
+    bad(where, std::string("field '") + key + "' is " + std::to_string(name.size()) +
+                   " bytes long; a name is 1 to " + std::to_string(kMaxNameBytes));
+  }
+  return without_controls(name);
+}
+
 // Validates every field of a record and fills all but its free-form parts (params, metrics,
 // per_rank, extra), which the callers copy or move.
 Record validated_record(const json& j, const std::string& where) {
   if (!j.is_object())
     bad(where, "must be an object");
   Record r;
-  r.suite = require(j, "suite", json::value_t::string, where).get<std::string>();
-  r.case_name = require(j, "case", json::value_t::string, where).get<std::string>();
+  r.suite = bounded_name(j, "suite", where);
+  r.case_name = bounded_name(j, "case", where);
   require(j, "params", json::value_t::object, where);
   r.gpus = static_cast<int>(bounded_integer(j, "gpus", 1, kMaxCount, where));
   r.nodes = static_cast<int>(bounded_integer(j, "nodes", 1, kMaxCount, where));
+  if (r.nodes > r.gpus) {
+    bad(where, "field 'nodes' is " + std::to_string(r.nodes) + ", more than its " +
+                   std::to_string(r.gpus) + " GPU(s): every node has one at least");
+  }
   r.ranks_per_node = static_cast<int>(bounded_integer(j, "ranks_per_node", 0, kMaxCount, where));
   if (auto tier = j.find("tier"); tier != j.end()) {
     require_one_of(j, "tier", {"intra", "inter"}, where);
@@ -213,7 +280,8 @@ Record validated_record(const json& j, const std::string& where) {
   require_one_of(j, "status", {"ok", "noisy", "skipped", "failed"}, where);
   r.status = *record_status_from(j["status"].get<std::string>());
   if (j.contains("reason"))
-    r.reason = require(j, "reason", json::value_t::string, where).get<std::string>();
+    r.reason =
+        without_controls(require(j, "reason", json::value_t::string, where).get<std::string>());
   if (j.contains("extra"))
     require(j, "extra", json::value_t::object, where);
   return r;
@@ -229,6 +297,8 @@ Record record_from_json(const json& j, const std::string& where) {
     r.per_rank = *it;
   if (auto it = j.find("extra"); it != j.end())
     r.extra = *it;
+  for (json* part : {&r.params, &r.metrics, &r.per_rank, &r.extra})
+    escape_controls(*part);
   return r;
 }
 
@@ -240,6 +310,8 @@ Record record_from_json(json&& j, const std::string& where) {
     r.per_rank = std::move(*it);
   if (auto it = j.find("extra"); it != j.end())
     r.extra = std::move(*it);
+  for (json* part : {&r.params, &r.metrics, &r.per_rank, &r.extra})
+    escape_controls(*part);
   return r;
 }
 
@@ -259,9 +331,12 @@ ResultsFile results_from_top_level(const json& j, const std::string& source,
   }
   ResultsFile f;
   f.run = require(j, "run", json::value_t::object, source);
+  escape_controls(f.run);
   read_records(require(j, "records", json::value_t::array, source), f.records);
-  if (j.contains("fits"))
+  if (j.contains("fits")) {
     f.fits = require(j, "fits", json::value_t::object, source);
+    escape_controls(f.fits);
+  }
   return f;
 }
 

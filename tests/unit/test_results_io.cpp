@@ -156,6 +156,51 @@ TEST(ResultsIo, LoaderRejectsWrongTypesAndValues) {
   EXPECT_NE(load_error(dir.file("g.json")).find("'gpus'"), std::string::npos);
 }
 
+TEST(ResultsIo, NamesAreBoundedAndNoStringCarriesAControlByteToATerminal) {
+  TempDir dir;
+  ResultsFile f;
+  f.records.push_back(sample_record());
+  nlohmann::json j = results_to_json(f);
+  j["records"][0]["case"] = "copy\x1b[31mRED\n\r";
+  j["records"][0]["params"]["dtype"] = "fl\x07oat";
+  j["records"][0]["reason"] = "line\none";
+  j["records"][0]["per_rank"] = {{{"rank", 0}, {"host", "n\r1"}, {"median_s", 1e-4}}};
+  j["records"][0]["extra"] = {{"k\x1b", "v"}};
+  j["run"]["hosts"] = {"a\x1b"
+                       "b"};
+  write(dir.file("c.json"), j.dump());
+  const ResultsFile loaded = load_results(dir.file("c.json"));
+  const Record& r = loaded.records.at(0);
+  EXPECT_EQ(r.case_name, "copy\\x1b[31mRED\\x0a\\x0d");
+  EXPECT_EQ(r.params["dtype"], "fl\\x07oat");
+  EXPECT_EQ(r.reason, "line\\x0aone");
+  EXPECT_EQ(r.per_rank[0]["host"], "n\\x0d1");
+  EXPECT_TRUE(r.extra.contains("k\\x1b"));
+  EXPECT_EQ(loaded.run["hosts"][0], "a\\x1bb");
+  EXPECT_DOUBLE_EQ(r.per_rank[0]["median_s"].get<double>(), 1e-4) << "numbers stay as they are";
+  // A 100,000-byte case name is no name: refused, naming the field.
+  j = results_to_json(f);
+  j["records"][0]["case"] = std::string(100000, 'x');
+  write(dir.file("long.json"), j.dump());
+  const std::string err = load_error(dir.file("long.json"));
+  EXPECT_NE(err.find("'case' is 100000 bytes long"), std::string::npos) << err;
+  j["records"][0]["case"] = "";
+  write(dir.file("empty.json"), j.dump());
+  EXPECT_NE(load_error(dir.file("empty.json")).find("'case'"), std::string::npos);
+}
+
+TEST(ResultsIo, ARecordHasNoMoreNodesThanGpus) {
+  TempDir dir;
+  ResultsFile f;
+  f.records.push_back(sample_record());
+  nlohmann::json j = results_to_json(f);
+  j["records"][0]["gpus"] = 1;
+  j["records"][0]["nodes"] = 4;
+  write(dir.file("n.json"), j.dump());
+  const std::string err = load_error(dir.file("n.json"));
+  EXPECT_NE(err.find("field 'nodes' is 4, more than its 1 GPU(s)"), std::string::npos) << err;
+}
+
 // A collective's rank timing: every rank's p99 and shortest share, a few ranks' raw samples, and
 // the straggler the record names, kept field for field.
 Record record_with_rank_timing() {
