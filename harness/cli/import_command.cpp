@@ -58,6 +58,11 @@ int import_main(const std::vector<std::string>& args) {
     options.osu.np = positive_flag(parser, "np");
   if (parser.has("nodes"))
     options.osu.nodes = positive_flag(parser, "nodes");
+  if (parser.has("np") && parser.has("nodes") && options.osu.nodes > options.osu.np) {
+    throw cb::InputError("--nodes: " + std::to_string(options.osu.nodes) + " nodes for " +
+                         std::to_string(options.osu.np) +
+                         " ranks (--np); every node runs one at least");
+  }
 
   const std::vector<std::string> files(parser.positionals().begin() + 1,
                                        parser.positionals().end());
@@ -78,10 +83,20 @@ int import_main(const std::vector<std::string>& args) {
   std::optional<cb::InputError> not_utf8;
   std::size_t records = 0;
   std::string scratch; // where records are checked when there is no file to write them to
+  std::optional<cb::InputError> out_of_bounds;
   auto write = [&](cb::Record&& r) {
     ++records;
-    if (not_utf8)
+    if (not_utf8 || out_of_bounds)
       return;
+    // Held to the bounds every loader holds a results file to, so that an import never writes a
+    // file that report, qualify or check then refuse (a time of 1e308 s in a log is bad input).
+    try {
+      cb::record_from_json(cb::record_to_json(r), sources + ": " + r.suite + "/" + r.case_name +
+                                                      " " + cb::shown(r.params.dump()));
+    } catch (const cb::InputError& e) {
+      out_of_bounds.emplace(e.what());
+      return;
+    }
     try {
       if (writer) {
         writer->add(r);
@@ -101,6 +116,8 @@ int import_main(const std::vector<std::string>& args) {
       cb::reading_json(sources, [&] { return cb::import_files(tool, files, options, write); });
   if (not_utf8)
     throw *not_utf8;
+  if (out_of_bounds)
+    throw *out_of_bounds;
   cb::reading_json(sources, [&] { return outcome.results.run.dump().size(); });
   for (const auto& warning : outcome.warnings)
     std::cerr << cb::one_line(warning) << "\n";
