@@ -92,22 +92,28 @@ void check_axis_settings(const RunConfig& config,
   for (const auto& s : config.axis_settings) {
     if (s.flag != "--axis")
       continue;
-    bool found = false;
+    bool found = false, scope_selected = false;
     std::vector<std::string> known;
     for (const auto& c : selected) {
       if (!s.scope.empty() && s.scope != c->name())
         continue;
+      scope_selected = true;
       for (const auto& a : c->axes()) {
         found = found || a.name == s.axis;
         if (std::find(known.begin(), known.end(), a.name) == known.end())
           known.push_back(a.name);
       }
     }
+    if (!found && !s.scope.empty() && !scope_selected) {
+      throw InputError("--axis " + shown(s.scope) + "." + shown(s.axis) +
+                       ": no selected case is named '" + shown(s.scope) + "'");
+    }
     if (!found) {
-      const std::string where = s.scope.empty() ? "no selected case" : "case '" + shown(s.scope) + "'";
-      throw InputError("--axis " + shown(s.axis) + ": " + where + " has this axis" +
-                       (known.empty() ? std::string(" (it has none)")
-                                      : " (axes: " + join(known, ", ") + ")"));
+      const std::string where = s.scope.empty() ? "no selected case has this axis"
+                                                : "case '" + shown(s.scope) + "' has no such axis";
+      throw InputError(
+          "--axis " + shown(s.axis) + ": " + where +
+          (known.empty() ? std::string(" (it has none)") : " (axes: " + join(known, ", ") + ")"));
     }
   }
   for (const auto& c : selected) {
