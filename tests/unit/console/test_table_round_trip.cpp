@@ -77,3 +77,30 @@ TEST(CollectivesTableRoundTrip, ImportGivesTheSameFiguresBack) {
     EXPECT_EQ(back->status == RecordStatus::noisy, original.status == RecordStatus::noisy) << what;
   }
 }
+
+TEST(CollectivesTableRoundTrip, AConsoleLogKeepsTheBackendItsHeadingsName) {
+  // A host run's log is not relabelled cuda: compare would then call every record a backend
+  // change. nccl-tests' own output has no such heading and stays cuda.
+  for (const auto& table : golden::tables()) {
+    if (table.heading.suite != "collectives" || table.heading.backend != "host")
+      continue;
+    std::ostringstream log;
+    const auto printer = PrinterRegistry::instance().create(table.heading.suite);
+    printer->heading(log, table.heading);
+    for (const auto& records : table.instances)
+      printer->rows(log, records);
+    const ImportedRun run = import_nccl_tests_text(log.str(), "clusterbench-console.log");
+    ASSERT_FALSE(run.records.empty()) << log.str();
+    EXPECT_EQ(run.backend, "host") << table.heading.name;
+  }
+  const std::string nccl_tests =
+      "#       size         count      type   redop    root     time   algbw   busbw #wrong     "
+      "time   algbw   busbw #wrong\n"
+      "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            "
+      "(us)  (GB/s)  (GB/s)\n"
+      "     1048576        262144     float     sum      -1    20.00   52.43   52.43      0    "
+      "20.10   52.17   52.17      0\n";
+  const ImportedRun gpu = import_nccl_tests_text(nccl_tests, "all_reduce_perf.txt");
+  ASSERT_EQ(gpu.records.size(), 2u); // out of place and in place
+  EXPECT_EQ(gpu.backend, "cuda");
+}
