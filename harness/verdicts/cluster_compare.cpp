@@ -226,7 +226,8 @@ CaseContrast contrast_case(const MeasuredCase& a, const MeasuredCase& b,
   const MannWhitneyResult test = mann_whitney_u(ma.values, mb.values);
   c.p_value = test.p_value;
   c.method = test.method;
-  c.significant = test.p_value < options.significance;
+  c.too_few = c.a_count < options.min_samples || c.b_count < options.min_samples;
+  c.significant = !c.too_few && test.p_value < options.significance;
   return c;
 }
 

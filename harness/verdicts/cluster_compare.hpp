@@ -38,7 +38,8 @@ struct CaseContrast {
   RatioInterval speed;
   double p_value = 1;
   PValueMethod method = PValueMethod::asymptotic;
-  bool significant = false; // p < the significance level
+  bool significant = false; // p < the significance level, with enough values on both sides
+  bool too_few = false;     // fewer than CompareOptions::min_samples values on a side
 };
 
 struct EfficiencyRow {
@@ -78,6 +79,9 @@ struct ClusterComparison {
 
 struct CompareOptions {
   double significance = 0.05;
+  // Fewer values on a side say nothing of run-to-run spread (one imported figure against a run's
+  // samples): never significant, as `check` calls them inconclusive (regression_check.hpp).
+  std::size_t min_samples = 5;
   BootstrapOptions bootstrap;
 };
 

@@ -153,7 +153,9 @@ std::string compare_report_markdown(const ClusterComparison& comparison,
          "with its " +
          percent_label(context.confidence) +
          " bootstrap interval; p is the two-sided Mann-Whitney U test, significant when below " +
-         format_p(context.significance) + ".\n\n";
+         format_p(context.significance) + " with " + std::to_string(CompareOptions{}.min_samples) +
+         " values on each side at least (\"too few\": " +
+         "fewer, which say nothing of run-to-run spread).\n\n";
   MarkdownTable cases({"suite", "case", "params", "gpus", "metric", "A", "B", "A time", "B time",
                        "B/A", "interval", "p", "significant", "n A/B"});
   for (const auto& c : comparison.cases) {
@@ -162,7 +164,10 @@ std::string compare_report_markdown(const ClusterComparison& comparison,
                    format_quantity(c.metric, c.a_metric), format_quantity(c.metric, c.b_metric),
                    format_seconds(c.a_time_s), format_seconds(c.b_time_s),
                    ratio_cell(c.speed.ratio), interval_cell(c.speed), format_p(c.p_value),
-                   std::isfinite(c.p_value) ? (c.significant ? "yes" : "no") : "-",
+                   !std::isfinite(c.p_value) ? "-"
+                   : c.too_few               ? "too few"
+                   : c.significant           ? "yes"
+                                             : "no",
                    std::to_string(c.a_count) + "/" + std::to_string(c.b_count)});
   }
   out += cases.str();
@@ -213,6 +218,7 @@ json compare_report_json(const ClusterComparison& comparison, const CompareConte
     j["p_value"] = number_or_null(c.p_value);
     j["p_method"] = to_string(c.method);
     j["significant"] = c.significant;
+    j["too_few_values"] = c.too_few;
     cases.push_back(std::move(j));
   }
   json efficiency = json::array();

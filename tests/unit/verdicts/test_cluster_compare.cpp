@@ -72,6 +72,23 @@ TEST(ContrastCase, ThroughputOnlyRecordsCompareTheirMetric) {
   EXPECT_TRUE(std::isnan(c.a_time_s));
 }
 
+TEST(ContrastCase, OneValueAgainstARunIsTooFewToBeSignificant) {
+  // 105 samples against one imported figure beyond all of them: the exact test's p is 2/106,
+  // under 0.05, but one value says nothing of B's run-to-run spread.
+  const auto many = lognormal_samples(1, 1e-4, 0.01, 105);
+  const auto a = index_cases(results_of({timed_record("all_reduce", 2, many)}));
+  const auto b = index_cases(results_of({timed_record("all_reduce", 2, {1.4e-4})}));
+  const CaseContrast c = contrast_case(a.measured[0], b.measured[0], {});
+  EXPECT_LT(c.p_value, 0.05);
+  EXPECT_TRUE(c.too_few);
+  EXPECT_FALSE(c.significant);
+  const auto five = index_cases(
+      results_of({timed_record("all_reduce", 2, {1.4e-4, 1.41e-4, 1.42e-4, 1.43e-4, 1.44e-4})}));
+  const CaseContrast enough = contrast_case(a.measured[0], five.measured[0], {});
+  EXPECT_FALSE(enough.too_few);
+  EXPECT_TRUE(enough.significant);
+}
+
 TEST(CompareClusters, FixturesMatchCasesAndEfficiencies) {
   const ClusterComparison cmp =
       compare_clusters(load_results(verdict_fixture("cluster_h100.json")),
