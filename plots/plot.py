@@ -92,6 +92,13 @@ def run(args):
         except OSError as e:
             raise UsageError(f"--out {args.out}: cannot write {e.filename or 'a figure'}: "
                              f"{e.strerror or e}") from None
+        except (ResultsError, UsageError):
+            raise
+        except (ValueError, RuntimeError, MemoryError, OverflowError) as e:
+            # One figure that matplotlib cannot draw (a size past its limits) costs that figure,
+            # not the ones after it.
+            notes.append(f"a figure could not be drawn: {type(e).__name__}: {str(e)[:200]}")
+            continue
         for path in paths:
             print(path, flush=True)
     for note in notes:

@@ -13,6 +13,12 @@ from .results import ResultsError, cluster_label
 MIN_PANEL_IN = 5.0
 INCHES_PER_CELL = 0.55
 _SIDE_ROOM_IN = 1.8   # colour bar, tick labels and axis labels around the cells
+# Above this many members a side, the cells carry no numbers and the panel stops growing: a
+# 1,024-node matrix at 0.55 in a cell would be 563 in (past what a PNG can hold) and a million
+# text labels; the colour shows the slow rows and columns, the record keeps the figures.
+ANNOTATED_MAX = 32
+MAX_PANEL_IN = INCHES_PER_CELL * ANNOTATED_MAX
+MAX_TICKS = 32
 
 
 def link_matrix(record):
@@ -81,21 +87,27 @@ def draw_matrix(fig, ax, record, values):
     vmax = high if high > vmin else vmin + 1.0
     image = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, vmin=vmin, vmax=vmax)
     size = values.shape[0]
-    ax.set_xticks(range(size), labels=[str(rank) for rank in range(size)], fontsize="small")
-    ax.set_yticks(range(size), labels=rank_labels(record, size), fontsize="x-small")
+    step = max(1, math.ceil(size / MAX_TICKS))
+    ticks = range(0, size, step)
+    labels = rank_labels(record, size)
+    ax.set_xticks(ticks, labels=[str(rank) for rank in ticks], fontsize="small")
+    ax.set_yticks(ticks, labels=[labels[rank] for rank in ticks], fontsize="x-small")
     of = "node" if record.extra.get("matrix_of") == "nodes" else "rank (GPU)"
     ax.set_xlabel(f"destination {of}")
     ax.set_ylabel(f"source {of}")
     midpoint = (vmin + vmax) / 2
     font = "small" if size <= 8 else "xx-small"
-    for i in range(size):
+    for i in range(size if size <= ANNOTATED_MAX else 0):
         for j in range(size):
             v = values[i, j]
             text = "—" if not math.isfinite(v) else f"{v:.3g}"
             ax.text(j, i, text, ha="center", va="center", fontsize=font,
                     color="white" if math.isfinite(v) and v < midpoint else "black")
     direction = record.params.get("direction")
-    unit = "GB/s, both directions" if direction == "bi" else "GB/s per direction"
+    if record.extra.get("matrix_metric") == "latency_us":
+        unit = "latency (µs)"
+    else:
+        unit = "GB/s, both directions" if direction == "bi" else "GB/s per direction"
     fig.colorbar(image, ax=ax, shrink=0.85, label=unit)
     detail = params_label(record.params, set(record.params) - {"direction"})
     title = f"{record.case}, {direction_text(record)}, {record.gpus} GPUs"
@@ -115,7 +127,8 @@ def plot_link_matrices(results, options, notes):
     for case, records in sorted(by_case.items()):
         records.sort(key=lambda r: (r.gpus, str(r.params.get("direction")), str(r.params)))
         matrices = [link_matrix(r) for r in records]
-        side = max(MIN_PANEL_IN, INCHES_PER_CELL * max(m.shape[0] for m in matrices))
+        side = min(MAX_PANEL_IN,
+                   max(MIN_PANEL_IN, INCHES_PER_CELL * max(m.shape[0] for m in matrices)))
         fig, axes = new_figure(len(records), side + _SIDE_ROOM_IN, side + 1.3, max_columns=2)
         for ax, record, values in zip(axes, records, matrices):
             draw_matrix(fig, ax, record, values)

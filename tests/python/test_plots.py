@@ -191,6 +191,27 @@ def test_missing_kinds_are_skipped_with_a_note(tmp_path):
     assert "link matrix plots skipped" in result.stderr
 
 
+def test_a_thousand_node_link_matrix_is_drawn_at_a_bounded_size(tmp_path):
+    # 1,024 nodes: at 0.55 in a cell and a number in each, the figure would pass what a PNG can
+    # hold and take a million text labels. It is drawn without numbers, at the cap.
+    results = load_host()
+    size = 1024
+    rng = np.random.default_rng(1)
+    links = [r for r in results["records"] if "matrix" in r.get("extra", {})]
+    for r in links:
+        matrix = rng.uniform(20.0, 25.0, (size, size))
+        np.fill_diagonal(matrix, np.nan)
+        r["extra"]["matrix"] = [[None if np.isnan(v) else float(v) for v in row] for row in matrix]
+        r["extra"]["matrix_of"] = "nodes"
+        r["extra"].pop("matrix_members", None)
+    results["records"] = links
+    out = tmp_path / "figures"
+    result = run_plot(write_json(tmp_path / "big.json", results), "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    width, height = png_size(str(out / "link_matrix_pair_bw.png"))
+    assert width <= 2 * (32 * 0.55 + 1.8) * DPI + 1 and height <= (32 * 0.55 + 1.3 + HEADER_IN) * DPI + 1
+
+
 def write_json(path, obj):
     path.write_text(json.dumps(obj), encoding="utf-8")
     return str(path)
