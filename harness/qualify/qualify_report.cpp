@@ -1,5 +1,6 @@
 #include "qualify/qualify_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -8,6 +9,9 @@
 
 namespace cb {
 namespace {
+
+// Outlier and suspect lines printed; the rest are counted (--json has them all).
+constexpr std::size_t kShownOutliers = 40;
 
 using nlohmann::json;
 
@@ -200,7 +204,18 @@ std::string format_qualify_text(const QualifyReport& report) {
 
   if (!report.fleet.outliers.empty()) {
     out << "\noutliers (" << outlier_rules_text(spec.fleet) << "):\n";
-    for (const auto& o : report.fleet.outliers) {
+    // The named (second pass, stragglers) first; at most kShownOutliers lines, the rest counted:
+    // 8,192 GPUs judged at every GPU count can flag thousands, which --json lists whole.
+    std::vector<const Outlier*> order;
+    for (const auto& o : report.fleet.outliers)
+      order.push_back(&o);
+    std::stable_sort(order.begin(), order.end(), [](const Outlier* a, const Outlier* b) {
+      return (a->by_second_pass || a->by_straggler) > (b->by_second_pass || b->by_straggler);
+    });
+    if (order.size() > kShownOutliers)
+      order.resize(kShownOutliers);
+    for (const Outlier* shown_outlier : order) {
+      const Outlier& o = *shown_outlier;
       if (o.by_straggler) {
         char share[32];
         std::snprintf(share, sizeof share, "%.0f%%", o.shortest_share * 100);
@@ -233,16 +248,25 @@ std::string format_qualify_text(const QualifyReport& report) {
       out << ", " << o.fleet_size << " " << fleet_kind_name(o.kind) << "s) in " << o.record << " ["
           << o.metric << "]\n";
     }
+    if (report.fleet.outliers.size() > order.size()) {
+      out << "  ... and " << report.fleet.outliers.size() - order.size()
+          << " more outliers (qualify --json lists every one)\n";
+    }
     if (report.fleet.warnings() > 0) {
       out << "  (a straggler is the rank the others waited for: it warns and does not fail the "
              "fleet; the collective's own checks judge what the wait costs)\n";
     }
     if (!report.fleet.suspects.empty())
       out << "\nsuspects:\n";
-    for (const auto& s : report.fleet.suspects) {
+    for (std::size_t i = 0; i < report.fleet.suspects.size() && i < kShownOutliers; ++i) {
+      const auto& s = report.fleet.suspects[i];
       out << "  " << s.label << ": named by " << s.outliers << " outlier"
           << (s.outliers == 1 ? "" : "s") << (s.via_links ? " among its links" : "") << ", worst "
           << format_ratio(s.worst_ratio) << "x of its fleet median\n";
+    }
+    if (report.fleet.suspects.size() > kShownOutliers) {
+      out << "  ... and " << report.fleet.suspects.size() - kShownOutliers
+          << " more suspects (qualify --json lists every one)\n";
     }
   }
 

@@ -374,6 +374,28 @@ TEST(QualifyReport, JsonCarriesChecksOutliersAndSuspects) {
   EXPECT_EQ(j["counts"]["fail"].get<int>(), report.failed);
 }
 
+TEST(QualifyReport, ThousandsOfOutliersPrintFortyLinesAndACount) {
+  // 8,192 GPUs judged at every count flag thousands; the text shows 40 and counts the rest.
+  const std::string path = test::source_path(kFixtures + "h200_slow_gpu.json");
+  QualifyReport report = qualify(load_results(path), path, h200());
+  ASSERT_FALSE(report.fleet.outliers.empty());
+  ASSERT_FALSE(report.fleet.suspects.empty());
+  while (report.fleet.outliers.size() < 1000)
+    report.fleet.outliers.push_back(report.fleet.outliers.front());
+  while (report.fleet.suspects.size() < 50)
+    report.fleet.suspects.push_back(report.fleet.suspects.front());
+  const std::string text = format_qualify_text(report);
+  EXPECT_NE(text.find("... and 960 more outliers (qualify --json lists every one)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("... and 10 more suspects"), std::string::npos) << text;
+  std::size_t lines = 0;
+  for (std::size_t at = text.find("hgx-h200-01"); at != std::string::npos;
+       at = text.find("hgx-h200-01", at + 1))
+    ++lines;
+  EXPECT_LE(lines, 100u);
+}
+
 TEST(QualifyReport, AStragglerIsNamedWithHostAndDeviceAndWarnsWithoutFailingTheFleet) {
   const std::string path = test::source_path(kFixtures + "h200_clean.json");
   ResultsFile results = load_results(path);
