@@ -172,6 +172,8 @@ int launch_ranks(const RunConfig& config, const std::vector<std::string>& args) 
   std::cerr << "clusterbench run: launching " << command_line(cmd) << "\n";
   LauncherOutput mpirun_stderr;
   const int rc = run_child(cmd, &mpirun_stderr);
+  for (const auto& line : mpirun_stderr.repeated())
+    std::cerr << line << "\n";
   if (rc > 3) {
     // Not one of our exit codes: mpirun itself failed, before or while starting the ranks (an
     // unreachable host in the hostfile, no daemon, a rank killed by a signal). One line with the

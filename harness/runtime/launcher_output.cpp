@@ -1,5 +1,8 @@
 #include "runtime/launcher_output.hpp"
 
+#include <optional>
+#include <utility>
+
 namespace cb {
 namespace {
 
@@ -12,6 +15,23 @@ bool is_ours(const std::string& line) {
   return line.rfind("clusterbench", 0) == 0 || line.rfind("progress:", 0) == 0;
 }
 
+// "clusterbench CMD: rank N: TEXT" -> {N, "clusterbench CMD: rank #: TEXT"}; nullopt otherwise.
+std::optional<std::pair<long, std::string>> rank_line(const std::string& line) {
+  const std::size_t colon = line.find(": rank ");
+  if (line.rfind("clusterbench ", 0) != 0 || colon == std::string::npos)
+    return std::nullopt;
+  const std::size_t digits = colon + 7;
+  std::size_t end = digits;
+  while (end < line.size() && end - digits < 9 && line[end] >= '0' && line[end] <= '9')
+    ++end;
+  if (end == digits || line.compare(end, 2, ": ") != 0)
+    return std::nullopt;
+  return std::make_pair(std::stol(line.substr(digits, end - digits)),
+                        line.substr(0, digits) + "#" + line.substr(end));
+}
+
+constexpr std::size_t kRanksNamed = 8;
+
 } // namespace
 
 void LauncherOutput::take_line(const std::string& line, std::vector<std::string>& shown) {
@@ -22,6 +42,18 @@ void LauncherOutput::take_line(const std::string& line, std::vector<std::string>
     return;
   }
   if (!in_banner_ && is_ours(line)) {
+    if (const auto said = rank_line(line)) {
+      const auto [it, first] = repeat_of_.try_emplace(said->second, repeats_.size());
+      if (first) {
+        repeats_.push_back({line, said->first, {}, 0});
+      } else {
+        Repeats& r = repeats_[it->second];
+        ++r.more;
+        if (r.ranks.size() < kRanksNamed)
+          r.ranks.push_back(said->first);
+        return;
+      }
+    }
     shown.push_back(line);
     return;
   }
@@ -45,6 +77,24 @@ std::vector<std::string> LauncherOutput::finish() {
     take_line(partial_, shown);
   partial_.clear();
   return shown;
+}
+
+std::vector<std::string> LauncherOutput::repeated() const {
+  std::vector<std::string> out;
+  for (const Repeats& r : repeats_) {
+    if (r.more == 0)
+      continue;
+    std::string ranks;
+    for (long rank : r.ranks)
+      ranks += ", " + std::to_string(rank);
+    if (r.more > static_cast<long>(r.ranks.size()))
+      ranks += ", ...";
+    const std::string prefix = r.first_line.substr(0, r.first_line.find(": rank "));
+    out.push_back(prefix + ": rank " + std::to_string(r.first_rank) + "'s line above was said by " +
+                  std::to_string(r.more) + " more rank" + (r.more == 1 ? "" : "s") + " too (" +
+                  ranks.substr(2) + ")");
+  }
+  return out;
 }
 
 std::vector<std::string> LauncherOutput::held_outside_banners() const {

@@ -47,5 +47,32 @@ TEST(LauncherOutput, TheLastLineWithoutANewlineIsSortedAtTheEnd) {
   EXPECT_EQ(quiet.cause(), "");
 }
 
+TEST(LauncherOutput, TheSameLineFromManyRanksIsShownOnceAndCounted) {
+  LauncherOutput sorter;
+  std::string text;
+  for (int rank = 0; rank < 8192; ++rank)
+    text += "clusterbench run: rank " + std::to_string(rank) +
+            ": no progress for 600 s in collectives/all_reduce; aborting the job (--timeout).\n";
+  text += "clusterbench run: rank 7: NCCL error: remote process exited\n";
+  text += "clusterbench run: rank 12: NCCL error: remote process exited\n";
+  const auto shown = sorter.feed(text);
+  ASSERT_EQ(shown.size(), 2u);
+  EXPECT_EQ(shown[0].rfind("clusterbench run: rank 0: no progress", 0), 0u);
+  EXPECT_EQ(shown[1], "clusterbench run: rank 7: NCCL error: remote process exited");
+  const auto repeated = sorter.repeated();
+  ASSERT_EQ(repeated.size(), 2u);
+  EXPECT_EQ(repeated[0], "clusterbench run: rank 0's line above was said by 8191 more ranks too "
+                         "(1, 2, 3, 4, 5, 6, 7, 8, ...)");
+  EXPECT_EQ(repeated[1], "clusterbench run: rank 7's line above was said by 1 more rank too (12)");
+  // Lines that differ in more than the rank are each shown; other lines are never folded.
+  LauncherOutput other;
+  EXPECT_EQ(other
+                .feed("clusterbench run: rank 1: a\nclusterbench run: rank 2: b\nprogress: 1/2\n"
+                      "progress: 1/2\n")
+                .size(),
+            4u);
+  EXPECT_TRUE(other.repeated().empty());
+}
+
 } // namespace
 } // namespace cb
