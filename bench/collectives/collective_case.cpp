@@ -104,6 +104,15 @@ Record CollectiveCase::run_one(const CaseContext& ctx, CollectiveComm& comm,
     CaseContext::skip(record, why);
     return record;
   }
+  // The same decision on every rank: the params and the count are the same everywhere.
+  const auto requested = params.at("bytes").get<std::size_t>();
+  if (!measured_.insert(std::to_string(ranks) + " " + record_params.dump()).second) {
+    CaseContext::skip(record, "bytes=" + std::to_string(requested) +
+                                  ": the operation of a smaller size rounded up to whole elements "
+                                  "per rank (" +
+                                  std::to_string(s.bytes) + " B), measured already at this count");
+    return record;
+  }
   // --cuda-graph: a record timed as graphs is never matched with one timed as stream launches
   // (params differ); stream timing keeps the params it always had.
   record.extra["timing"] = ctx.config.cuda_graph ? "cuda_graph" : "stream";

@@ -4,6 +4,7 @@
 // accounting. Its console table is collectives_table.cpp. Each collective is a small file that says only what is its
 // own: buffer shapes, the pattern it sends, what a rank must receive, and the call.
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,10 @@ private:
   Record run_one(const CaseContext& ctx, CollectiveComm& comm, const nlohmann::json& params,
                  bool in_place);
   Collective kind_;
+  // The operations measured so far (ranks and the record's params): a size under one element
+  // per rank is rounded up, so at 8,192 ranks the sizes 8 B..32 KB of all_gather are one
+  // operation, measured once.
+  std::set<std::string> measured_;
 };
 
 } // namespace cb
