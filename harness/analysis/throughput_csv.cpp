@@ -9,6 +9,7 @@
 #include <set>
 
 #include "core/error.hpp"
+#include "core/text_file.hpp"
 
 namespace cb {
 namespace {
@@ -108,6 +109,7 @@ ThroughputTable parse_throughput_csv(std::istream& in, const std::string& source
 }
 
 ThroughputTable read_throughput_csv(const std::string& path) {
+  refuse_directory(path);
   std::ifstream in(path);
   if (!in)
     throw InputError(path + ": cannot open: " + std::strerror(errno));

@@ -11,7 +11,13 @@
 
 namespace cb {
 
+void refuse_directory(const std::string& path) {
+  if (struct stat kind{}; ::stat(path.c_str(), &kind) == 0 && S_ISDIR(kind.st_mode))
+    throw InputError(path + ": is a directory, not a file");
+}
+
 std::string read_text_file(const std::string& path) {
+  refuse_directory(path);
   std::ifstream in(path, std::ios::binary);
   if (!in)
     throw InputError(path + ": cannot open: " + std::strerror(errno));

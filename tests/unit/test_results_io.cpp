@@ -106,6 +106,13 @@ TEST(ResultsIo, LoaderRejectsTruncatedFile) {
   EXPECT_NE(err.find("not valid JSON"), std::string::npos) << err;
 }
 
+TEST(ResultsIo, ADirectoryIsSaidToBeOneNotInvalidJson) {
+  TempDir dir;
+  fs::create_directory(dir.file("adir"));
+  const std::string err = load_error(dir.file("adir"));
+  EXPECT_NE(err.find("adir: is a directory, not a file"), std::string::npos) << err;
+}
+
 TEST(ResultsIo, LoaderRejectsUnknownSchemaVersion) {
   TempDir dir;
   write(dir.file("v2.json"),
