@@ -29,11 +29,29 @@ const json& require(const json& obj, const char* key, json::value_t type,
           ? it->is_number()
           : (type == json::value_t::number_integer ? it->is_number_integer() : it->type() == type);
   if (!ok) {
-    static const std::map<json::value_t, const char*> names = {
-        {json::value_t::object, "an object"},          {json::value_t::array, "an array"},
-        {json::value_t::string, "a string"},           {json::value_t::number_float, "a number"},
-        {json::value_t::number_integer, "an integer"}, {json::value_t::boolean, "a boolean"}};
-    bad(where, std::string("field '") + key + "' must be " + names.at(type));
+    // A switch, not a map keyed by value_t: nlohmann orders the number types as one, so such a
+    // map found "a number" for an integer field.
+    const char* name = "a boolean";
+    switch (type) {
+    case json::value_t::object:
+      name = "an object";
+      break;
+    case json::value_t::array:
+      name = "an array";
+      break;
+    case json::value_t::string:
+      name = "a string";
+      break;
+    case json::value_t::number_float:
+      name = "a number";
+      break;
+    case json::value_t::number_integer:
+      name = "an integer";
+      break;
+    default:
+      break;
+    }
+    bad(where, std::string("field '") + key + "' must be " + name);
   }
   return *it;
 }

@@ -161,6 +161,11 @@ TEST(ResultsIo, LoaderRejectsWrongTypesAndValues) {
   j["records"][0]["gpus"] = 0;
   write(dir.file("g.json"), j.dump());
   EXPECT_NE(load_error(dir.file("g.json")).find("'gpus'"), std::string::npos);
+  j["records"][0]["gpus"] = 1.5;
+  write(dir.file("h.json"), j.dump());
+  EXPECT_NE(load_error(dir.file("h.json")).find("field 'gpus' must be an integer"),
+            std::string::npos)
+      << load_error(dir.file("h.json"));
 }
 
 TEST(ResultsIo, NamesAreBoundedAndNoStringCarriesAControlByteToATerminal) {
