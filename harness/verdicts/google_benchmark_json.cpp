@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "core/stats.hpp"
+#include "results/results_io.hpp"
 
 namespace cb {
 namespace {
@@ -32,6 +33,17 @@ struct RunEntries {
   std::vector<double> bytes_per_second;
   std::string error; // the first error_message, when a repetition failed
 };
+
+// An optional text field of `obj` ("" when absent); bad input when present and not a string.
+std::string optional_text(const json& obj, const char* key, const std::string& where,
+                          const std::string& field) {
+  const auto it = obj.find(key);
+  if (it == obj.end())
+    return "";
+  if (!it->is_string())
+    bad(where, "field '" + field + "' must be a string");
+  return it->get<std::string>();
+}
 
 bool is_iteration(const json& entry) {
   if (auto type = entry.find("run_type"); type != entry.end()) {
@@ -99,9 +111,16 @@ ResultsFile results_from_google_benchmark(const json& j, const std::string& sour
     if (inserted)
       order.push_back(run_name);
     RunEntries& run = slot->second;
-    if (entry.value("error_occurred", false)) {
+    bool error = false;
+    if (auto it = entry.find("error_occurred"); it != entry.end()) {
+      if (!it->is_boolean())
+        bad(where, "field 'error_occurred' must be a boolean");
+      error = it->get<bool>();
+    }
+    if (error) {
+      const std::string message = optional_text(entry, "error_message", where, "error_message");
       if (run.error.empty())
-        run.error = entry.value("error_message", std::string("benchmark error"));
+        run.error = message.empty() ? "benchmark error" : message;
       continue;
     }
     if (!entry.contains("real_time") || !entry["real_time"].is_number()) {
@@ -120,18 +139,25 @@ ResultsFile results_from_google_benchmark(const json& j, const std::string& sour
     }
   }
 
+  auto context_text = [&](const char* key) {
+    return optional_text(context, key, source, std::string("context.") + key);
+  };
   ResultsFile f;
-  f.run = {{"id", source},
-           {"started", context.value("date", std::string())},
-           {"backend", "google-benchmark"},
-           {"launcher", "none"},
-           {"argv", json::array({context.value("executable", std::string())})},
-           {"hosts", json::array({{{"host", context.value("host_name", std::string())},
-                                   {"devices", json::array()}}})},
-           {"versions", {{"google_benchmark", context.value("library_version", std::string())}}},
-           {"context", context}};
-  for (const auto& name : order)
-    f.records.push_back(record_for(name, runs.at(name)));
+  f.run = {
+      {"id", source},
+      {"started", context_text("date")},
+      {"backend", "google-benchmark"},
+      {"launcher", "none"},
+      {"argv", json::array({context_text("executable")})},
+      {"hosts", json::array({{{"host", context_text("host_name")}, {"devices", json::array()}}})},
+      {"versions", {{"google_benchmark", context_text("library_version")}}},
+      {"context", context}};
+  // Held to the bounds of a results file (a time of 0 or 1e300 ns, a negative rate): what check
+  // and compare then judge is a figure a run could have measured.
+  for (const auto& name : order) {
+    f.records.push_back(record_from_json(record_to_json(record_for(name, runs.at(name))),
+                                         source + ": benchmark '" + shown(name) + "'"));
+  }
   return f;
 }
 

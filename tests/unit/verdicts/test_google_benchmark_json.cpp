@@ -119,6 +119,24 @@ TEST(GoogleBenchmarkJson, BadEntriesNameTheFileEntryAndField) {
   json negative = entry("BM", "iteration", -1, "ns");
   EXPECT_EQ(error_of(document({negative})),
             "bench.json: benchmarks[0]: field 'real_time' must not be negative");
+  // Fields of the wrong type are named, not left to the JSON library's "type must be boolean".
+  json string_flag = entry("BM", "iteration", 1, "ns");
+  string_flag["error_occurred"] = "yes";
+  EXPECT_EQ(error_of(document({string_flag})),
+            "bench.json: benchmarks[0]: field 'error_occurred' must be a boolean");
+  json dated = document({entry("BM", "iteration", 1, "ns")});
+  dated["context"]["date"] = 5;
+  EXPECT_EQ(error_of(dated), "bench.json: field 'context.date' must be a string");
+  // Figures no benchmark measured: held to a results file's bounds, naming the benchmark.
+  const std::string zero = error_of(document({entry("BM_Zero", "iteration", 0, "ns")}));
+  EXPECT_NE(zero.find("benchmark 'BM_Zero'"), std::string::npos) << zero;
+  EXPECT_NE(zero.find("samples_s[0]"), std::string::npos) << zero;
+  const std::string huge = error_of(document({entry("BM_Huge", "iteration", 1e300, "ns")}));
+  EXPECT_NE(huge.find("samples_s[0]"), std::string::npos) << huge;
+  json negative_rate = entry("BM_Rate", "iteration", 1, "ns");
+  negative_rate["bytes_per_second"] = -1e300;
+  const std::string rate = error_of(document({negative_rate}));
+  EXPECT_NE(rate.find("metrics.gbps"), std::string::npos) << rate;
 }
 
 TEST(VerdictInput, ReadsBothFormatsAndRejectsOthers) {
