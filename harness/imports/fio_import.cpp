@@ -195,6 +195,10 @@ private:
     const auto numjobs = parse_long(option(options, global_, "numjobs", "1"));
     if (!queue_depth || !numjobs)
       return skip(w.jobs[0], "cannot parse iodepth or numjobs");
+    if (*queue_depth < 1 || *numjobs < 1) {
+      return skip(w.jobs[0], "iodepth " + std::to_string(*queue_depth) + " and numjobs " +
+                                 std::to_string(*numjobs) + ": fio runs 1 of each at least");
+    }
 
     double bytes = 0, ios = 0, iops = 0, latency_weighted = 0, runtime_ms = 0;
     int errors = 0;
@@ -223,8 +227,10 @@ private:
         per_rank.push_back(std::move(entry));
       }
     }
-    if (!(runtime_ms > 0) || !(bytes > 0))
+    if (!(bytes > 0))
       return skip(w.jobs[0], "no bytes read");
+    if (!(runtime_ms > 0))
+      return skip(w.jobs[0], "a runtime of 0 ms for the bytes it read: no rate to take");
     if (iops < 0 || ios < 0 || latency_weighted < 0)
       return skip(w.jobs[0], "negative iops, total_ios or latency: not figures fio writes");
     const double seconds = runtime_ms / 1e3;

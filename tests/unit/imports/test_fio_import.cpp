@@ -122,3 +122,28 @@ TEST(FioImport, WrongInputIsRejectedByName) {
         << e.what();
   }
 }
+
+TEST(FioImport, ANegativeIodepthOrAZeroRuntimeIsNotImportedWithItsReason) {
+  nlohmann::json job = {{"fio version", "fio-3.36"},
+                        {"jobs",
+                         {{{"jobname", "x"},
+                           {"groupid", 0},
+                           {"job options", {{"rw", "read"}, {"bs", "4k"}, {"iodepth", "-4"}}},
+                           {"read", {{"io_bytes", 1 << 20}, {"runtime", 100}}}}}}};
+  auto error_of = [](const nlohmann::json& j) {
+    try {
+      import_fio_json(j, "f.json");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error_of(job).find("not imported: iodepth -4 and numjobs 1"), std::string::npos)
+      << error_of(job);
+  job["jobs"][0]["job options"]["iodepth"] = "4";
+  job["jobs"][0]["read"]["runtime"] = 0;
+  EXPECT_NE(error_of(job).find("not imported: a runtime of 0 ms"), std::string::npos)
+      << error_of(job);
+  job["jobs"][0]["read"]["runtime"] = 100;
+  EXPECT_EQ(error_of(job), "");
+}
