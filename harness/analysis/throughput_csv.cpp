@@ -49,6 +49,9 @@ double positive_field(const std::string& text, const std::string& where, const c
   return value;
 }
 
+constexpr long kMaxGpuCount = 1'000'000;
+constexpr double kMaxThroughput = 1e15;
+
 } // namespace
 
 ThroughputTable parse_throughput_csv(std::istream& in, const std::string& source) {
@@ -82,8 +85,20 @@ ThroughputTable parse_throughput_csv(std::istream& in, const std::string& source
       throw InputError(where + ": " + std::to_string(fields.size()) +
                        " fields, expected 2 (n,throughput)");
     }
-    table.n.push_back(positive_field(fields[0], where, "n"));
-    table.throughput.push_back(positive_field(fields[1], where, "throughput"));
+    const double n = positive_field(fields[0], where, "n");
+    // n counts GPUs (or nodes): whole, and no more than a results file allows.
+    if (n != std::floor(n) || n > kMaxGpuCount) {
+      throw InputError(where + ", field 'n': " + shown(fields[0]) + " is not a whole count of 1.." +
+                       std::to_string(kMaxGpuCount));
+    }
+    const double throughput = positive_field(fields[1], where, "throughput");
+    // Far past any rate in any unit; past it, the fit's sums overflow into a null fit.
+    if (throughput > kMaxThroughput) {
+      throw InputError(where + ", field 'throughput': " + shown(fields[1]) +
+                       " is above 1e15; give it in a larger unit");
+    }
+    table.n.push_back(n);
+    table.throughput.push_back(throughput);
   }
   if (!header_seen)
     throw InputError(source + ": empty; expected a header 'n,throughput' and rows");

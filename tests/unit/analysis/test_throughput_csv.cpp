@@ -65,6 +65,18 @@ TEST(ThroughputCsv, NonPositiveValuesAreRefused) {
   EXPECT_NE(error_for("n,throughput\n1,10\n2,inf\n4,30\n").find("not a number"), std::string::npos);
 }
 
+TEST(ThroughputCsv, CountsAreWholeAndFiguresBounded) {
+  EXPECT_EQ(error_for("n,throughput\n1,10\n1.5,20\n4,30\n"),
+            "t.csv: row 2 (line 3), field 'n': 1.5 is not a whole count of 1..1000000");
+  EXPECT_NE(
+      error_for("n,throughput\n1,10\n99999999999999999999,20\n4,30\n").find("not a whole count"),
+      std::string::npos);
+  EXPECT_EQ(error_for("n,throughput\n1,10\n2,1e308\n4,30\n"),
+            "t.csv: row 2 (line 3), field 'throughput': 1e308 is above 1e15; give it in a larger "
+            "unit");
+  EXPECT_EQ(parse("n,throughput\n1,1e15\n2,2e14\n1000000,3\n").n.back(), 1e6);
+}
+
 TEST(ThroughputCsv, NeedsThreeRows) {
   EXPECT_EQ(error_for("n,throughput\n1,10\n2,20\n"), "t.csv: 2 data rows; a fit needs at least 3");
   EXPECT_EQ(error_for("n,throughput\n"), "t.csv: 0 data rows; a fit needs at least 3");
