@@ -10,6 +10,7 @@
 #include "core/args.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "runtime/run_options.hpp"
 #include "slurm/sbatch_script.hpp"
 #include "slurm/slurm_environment.hpp"
 
@@ -110,6 +111,12 @@ int slurm_main(const std::vector<std::string>& args) {
     request.output_dir.pop_back();
   request.clusterbench = running_executable();
   request.run_flags = parser.passthrough();
+  // The run's flags are checked here, as `run` checks them: a typo found now costs nothing, one
+  // found once the allocation starts costs the wait in the queue and the nodes' time.
+  cb::ArgParser run_flags = cb::run_argument_parser();
+  if (!run_flags.parse(request.run_flags))
+    throw cb::InputError("-- --help: the run's help is clusterbench run --help");
+  cb::run_config_from(run_flags);
   std::cout << cb::render_sbatch_script(request);
   return 0;
 }
