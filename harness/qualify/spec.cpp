@@ -232,6 +232,10 @@ Spec spec_from_json(const json& j, const std::string& source) {
     bad(source, "field 'checks' must be an array");
   }
   const auto& checks = j["checks"];
+  // A spec that checks nothing qualifies nothing: a verdict from it would say nothing was
+  // judged, in the words of a spec that was.
+  if (checks.empty())
+    bad(source, "field 'checks' is empty; a spec needs one check at least");
   // A set, not a scan of the checks so far: a spec of a million checks loads in linear time.
   std::unordered_set<std::string> ids;
   spec.checks.reserve(checks.size());

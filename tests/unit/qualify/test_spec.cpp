@@ -130,6 +130,10 @@ TEST(Spec, BadSpecsNameFileCheckAndField) {
   j = minimal_spec();
   j["fleet"] = {{"robust_z", 3.5}};
   EXPECT_NE(spec_error(j).find("fleet: field 'robust_z' must be negative"), std::string::npos);
+
+  j = minimal_spec();
+  j["checks"] = json::array();
+  EXPECT_EQ(spec_error(j), "my.json: field 'checks' is empty; a spec needs one check at least");
 }
 
 TEST(Spec, UnknownSuiteOrMetricIsRejectedNamingFileCheckAndField) {
