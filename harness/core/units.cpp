@@ -19,6 +19,10 @@ std::string quoted(std::string_view s) {
 long long parse_integer(std::string_view text, std::string_view flag) {
   long long value = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec == std::errc::result_out_of_range && ptr == text.data() + text.size()) {
+    throw InputError(std::string(flag) + ": " + quoted(text) +
+                     " is a whole number too large for any count");
+  }
   if (text.empty() || ec != std::errc() || ptr != text.data() + text.size()) {
     throw InputError(std::string(flag) + ": expected a whole number, got " + quoted(text));
   }

@@ -39,6 +39,13 @@ TEST(ParseNumber, StrictWholeText) {
   EXPECT_EQ(parse_integer("42", "--np"), 42);
   EXPECT_THROW(parse_integer("42x", "--np"), InputError);
   EXPECT_THROW(parse_integer("", "--np"), InputError);
+  try {
+    parse_integer("99999999999999999999", "--gpus");
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(),
+                 "--gpus: '99999999999999999999' is a whole number too large for any count");
+  }
   EXPECT_DOUBLE_EQ(parse_number("1.5", "--step-factor"), 1.5);
   EXPECT_THROW(parse_number("two", "--step-factor"), InputError);
   EXPECT_THROW(parse_number("inf", "--step-factor"), InputError);
