@@ -24,13 +24,13 @@ double parse_duration(std::string_view text, std::string_view flag) {
   else if (unit == "h")
     scale = 3600;
   if (scale == 0) {
-    throw InputError(f + ": '" + std::string(text) + "' needs a unit: s, m, min or h (e.g. 15m)");
+    throw InputError(f + ": '" + shown(text) + "' needs a unit: s, m, min or h (e.g. 15m)");
   }
   if (number.empty())
-    throw InputError(f + ": '" + std::string(text) + "' has no number before the unit");
+    throw InputError(f + ": '" + shown(text) + "' has no number before the unit");
   const double value = parse_number(number, flag);
   if (!(value > 0) || !std::isfinite(value))
-    throw InputError(f + ": must be greater than 0, got " + std::string(text));
+    throw InputError(f + ": must be greater than 0, got " + shown(text));
   return value * scale;
 }
 

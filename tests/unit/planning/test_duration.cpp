@@ -23,6 +23,17 @@ TEST(Duration, RefusesZeroNegativeMissingAndUnknownUnits) {
   }
 }
 
+TEST(Duration, ALongValueIsEchoedCutSoTheReasonStaysOnTheLine) {
+  try {
+    parse_duration(std::string(500, 'x'), "--budget");
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    const std::string message = e.what();
+    EXPECT_LT(message.size(), 200u) << message;
+    EXPECT_NE(message.find("needs a unit"), std::string::npos) << message;
+  }
+}
+
 TEST(Duration, FormatsAsPeopleReadIt) {
   EXPECT_EQ(format_budget(0.42), "0.4s");
   EXPECT_EQ(format_budget(42), "42s");
