@@ -176,8 +176,10 @@ int fit_results(const ArgParser& args) {
   if (args.has("in-place"))
     out = path;
   // --out naming RESULTS.json (however spelled) is --in-place, so the input is not refused here.
-  if (out)
+  if (out) {
     check_output_target(*out, args.has("in-place") ? "--in-place" : "--out");
+    refuse_foreign_file(*out, args.has("in-place") ? "--in-place" : "--out", OwnFile::results);
+  }
   ResultsFile results = load_results(path);
   const ScalingAnalysis analysis = analyse_scaling(results);
   if (!analysis.has_fits())

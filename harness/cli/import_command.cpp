@@ -68,6 +68,7 @@ int import_main(const std::vector<std::string>& args) {
                                        parser.positionals().end());
   // Before reading anything: --out may not name a device, a FIFO or one of the logs read.
   cb::check_output_target(*out, "--out", files);
+  cb::refuse_foreign_file(*out, "--out", cb::OwnFile::results);
   const std::string sources = files.size() == 1 ? files.front() : cb::join(files, ", ");
   // Each record is written out as the importer finishes it, so memory is that of the logs' text
   // and one table, not of every record. The problems found on the way are raised in the order a

@@ -51,6 +51,7 @@ int run_report(const ReportCommandOptions& options, std::ostream& out, std::ostr
   if (options.html_path) {
     check_writable_file(*options.html_path, "--html");
     check_output_target(*options.html_path, "--html", {options.results_path});
+    refuse_foreign_file(*options.html_path, "--html", OwnFile::html_report);
   }
   if (options.plots_dir)
     prepare_folder(*options.plots_dir, "--plots");

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 
 #include "core/error.hpp"
 #include "results/atomic_file.hpp"
@@ -71,6 +72,36 @@ void check_output_target(const std::string& path, const std::string& flag,
       throw InputError(named + ": is the input " + shown(input, 120) +
                        "; give another file to write");
     }
+  }
+}
+
+void refuse_foreign_file(const std::string& path, const std::string& flag, OwnFile kind) {
+  const std::string named = (flag.empty() ? "" : flag + " ") + shown(path, 120);
+  const std::string target = resolved_output(path, named);
+  struct stat info {};
+  if (::stat(target.c_str(), &info) != 0 || info.st_size == 0)
+    return;
+  // The first and the last KiB say it: a results file ends with its schema (the writer lays the
+  // keys out in order, "schema" last), a page starts with its title. No need to read 100 MB.
+  constexpr std::size_t kEdge = 1024;
+  std::ifstream in(target, std::ios::binary);
+  std::string head(kEdge, '\0'), tail(kEdge, '\0');
+  in.read(head.data(), kEdge);
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  in.clear();
+  const auto size = static_cast<std::size_t>(info.st_size);
+  in.seekg(static_cast<std::streamoff>(size > kEdge ? size - kEdge : 0));
+  in.read(tail.data(), kEdge);
+  tail.resize(static_cast<std::size_t>(in.gcount()));
+  const bool ours = kind == OwnFile::results
+                        ? (head + tail).find("\"clusterbench.results\"") != std::string::npos
+                        : head.find("<title>clusterbench") != std::string::npos;
+  if (!ours) {
+    throw InputError(named + ": exists and is not " +
+                     (kind == OwnFile::results ? std::string("a clusterbench results file")
+                                               : std::string("a clusterbench report")) +
+                     "; clusterbench replaces only files it wrote (remove it or give another "
+                     "path)");
   }
 }
 

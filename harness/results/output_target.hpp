@@ -13,6 +13,15 @@ namespace cb {
 void check_output_target(const std::string& path, const std::string& flag,
                          const std::vector<std::string>& inputs = {});
 
+// What a file clusterbench may replace was written as.
+enum class OwnFile { results, html_report };
+
+// Throws InputError "FLAG PATH: ..." when `path` (or the file its links end at) exists, holds
+// bytes and is not a clusterbench file of `kind` (a results file ends with its schema's name; a
+// report page's title starts "clusterbench"): a file the user named that clusterbench did not
+// write is never replaced. Absent and empty files pass.
+void refuse_foreign_file(const std::string& path, const std::string& flag, OwnFile kind);
+
 // The file a write to `path` lands on: `path` itself (existing or new), or the end of its chain
 // of symbolic links. InputError (naming it `named`) for what may not be replaced.
 std::string resolved_output(const std::string& path, const std::string& named);

@@ -351,6 +351,7 @@ void check_output_path(const std::string& path, bool is_default) {
     fs::create_directories(dir, ec);
   // Never a device, FIFO, socket or directory (the rule every written file follows).
   check_output_target(path, "--out");
+  refuse_foreign_file(path, "--out", OwnFile::results);
   if (!fs::is_directory(dir, ec)) {
     throw InputError("--out: directory '" + dir.string() + "' does not exist");
   }

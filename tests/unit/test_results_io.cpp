@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "core/error.hpp"
+#include "results/output_target.hpp"
 #include "results/results_io.hpp"
 
 using namespace cb;
@@ -346,6 +347,38 @@ TEST(ResultsIo, LoaderRefusesOverflowDepthAndWrappingIntegers) {
   EXPECT_NE(load_error(dir.file("zero.json")).find("records[0]: field 'samples_s[0]' is 0"),
             std::string::npos)
       << load_error(dir.file("zero.json"));
+}
+
+TEST(ResultsIo, OnlyFilesClusterbenchWroteAreReplaced) {
+  TempDir dir;
+  auto refused = [](const std::string& path, OwnFile kind) {
+    try {
+      refuse_foreign_file(path, "--out", kind);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  ResultsFile f;
+  f.records.push_back(sample_record());
+  write_results_atomic(f, dir.file("ours.json"));
+  EXPECT_EQ(refused(dir.file("ours.json"), OwnFile::results), "");
+  EXPECT_EQ(refused(dir.file("new.json"), OwnFile::results), "") << "a new file";
+  write(dir.file("empty.json"), "");
+  EXPECT_EQ(refused(dir.file("empty.json"), OwnFile::results), "") << "nothing to lose";
+  write(dir.file("notes.json"), std::string(5000, 'n'));
+  EXPECT_NE(
+      refused(dir.file("notes.json"), OwnFile::results).find("is not a clusterbench results file"),
+      std::string::npos);
+  // A foreign file that names the schema in its middle only is still foreign.
+  write(dir.file("quote.json"),
+        std::string(3000, ' ') + "\"clusterbench.results\"" + std::string(3000, ' '));
+  EXPECT_NE(refused(dir.file("quote.json"), OwnFile::results), "");
+  write(dir.file("page.html"), "<html><title>mine</title>");
+  EXPECT_NE(refused(dir.file("page.html"), OwnFile::html_report).find("not a clusterbench report"),
+            std::string::npos);
+  write(dir.file("own.html"), "<!DOCTYPE html>\n<html><head><title>clusterbench report: x</title>");
+  EXPECT_EQ(refused(dir.file("own.html"), OwnFile::html_report), "");
 }
 
 TEST(ResultsIo, WriterRefusesDevicesFifosDirectoriesAndInputs) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every file clusterbench writes refuses (exit 2, one line naming the flag) a path that is not a
-# regular file or that is one of the command's inputs, and replaces nothing: /dev/null stays a
+# regular file, that is one of the command's inputs, or that holds a file clusterbench did not
+# write, and replaces nothing: /dev/null stays a
 # character device, a FIFO stays a FIFO (and is never opened, so nothing blocks), a directory stays
 # a directory, an input keeps its bytes. A symbolic link to a regular file is written through (the
 # link stays a link). /dev/null is only replaceable by root: run as root for that part to count
@@ -79,5 +80,27 @@ ln -s "$work/target.json" "$work/link.json"
 [ -L "$work/link.json" ] && grep -q '"curves"' "$work/target.json" ||
   { echo "FAIL: a symbolic link was not written through"; fail=1; }
 
-[ "$fail" = 0 ] && echo "PASS: no device, FIFO, socket, directory or input replaced"
+# A file clusterbench did not write is never replaced, even a regular one: a note, a page of the
+# user's own, through a link too. An empty file holds nothing to lose and is written.
+printf 'my notes\n' >"$work/notes.json"
+printf '<html><title>mine</title></html>\n' >"$work/page.html"
+ln -s "$work/notes.json" "$work/link-to-notes.json"
+foreign_sum=$(sha256sum "$work/notes.json" "$work/page.html")
+for out in "$work/notes.json" "$work/link-to-notes.json"; do
+  refuses --out "$out" fit "$results" --out OUT
+  refuses --out "$out" import nccl-tests "$work/nccl.txt" --out OUT
+  refuses --out "$out" run --single-process --np 1 --quick --suite compute --out OUT
+done
+refuses --html "$work/page.html" report "$results" --html OUT
+[ "$(sha256sum "$work/notes.json" "$work/page.html")" = "$foreign_sum" ] ||
+  { echo "FAIL: a file clusterbench did not write was replaced"; fail=1; }
+: >"$work/empty.json"
+"$bin" import nccl-tests "$work/nccl.txt" --out "$work/empty.json" >/dev/null &&
+  "$bin" import nccl-tests "$work/nccl.txt" --out "$work/empty.json" >/dev/null ||
+  { echo "FAIL: an empty file, then clusterbench's own, were not written"; fail=1; }
+"$bin" report "$results" --html "$work/own.html" >/dev/null &&
+  "$bin" report "$results" --html "$work/own.html" >/dev/null ||
+  { echo "FAIL: clusterbench's own page was not replaced"; fail=1; }
+
+[ "$fail" = 0 ] && echo "PASS: no device, FIFO, socket, directory, input or foreign file replaced"
 exit "$fail"
