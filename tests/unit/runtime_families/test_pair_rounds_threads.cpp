@@ -113,6 +113,12 @@ TEST(PairRoundsOnThreads, TwoHundredFiftySixRanksMeetEveryPartnerOnceIn255Rounds
   }
   EXPECT_TRUE(x["second_pass"]["verdicts"].empty());
   EXPECT_EQ(out.record.metrics["gbps"], 10.0);
+  // 32,640 pairs: the statistics are of all, the samples kept at most 16,384 of them.
+  EXPECT_EQ(x["pairs"], 32640);
+  EXPECT_EQ(out.record.stats.count, 32640u);
+  EXPECT_EQ(out.record.samples_s.size(), 16384u);
+  EXPECT_NE(x["samples_note"].get<std::string>().find("16384 evenly spaced order statistics"),
+            std::string::npos);
 }
 
 TEST(PairRoundsOnThreads, OneSlowNodeIsNamedByHostAmong6_16And64) {
@@ -190,6 +196,15 @@ TEST(PairRoundsOnThreads, RailsNameTheNodeAndTheGpuOfItsSlowRail) {
   const auto& x = out.record.extra;
   EXPECT_EQ(x["rounds_by_tier"]["inter"], 5);
   EXPECT_EQ(x["rounds_by_tier"]["intra"], 1);
+  // A node pair is kept once (by its first ranks) in the rounds and the samples: 6 pairs within
+  // the nodes, 15 node pairs, not 30 rank pairs.
+  ASSERT_EQ(x["pair_rounds"].size(), 21u);
+  for (std::size_t i = 6; i < 21; ++i) {
+    EXPECT_EQ(x["pair_rounds"][i][0].get<int>() % 2, 0) << x["pair_rounds"][i].dump();
+    EXPECT_EQ(x["pair_rounds"][i][1].get<int>() % 2, 0) << x["pair_rounds"][i].dump();
+  }
+  EXPECT_EQ(out.record.samples_s.size(), 21u);
+  EXPECT_EQ(x["pairs"], 21);
   EXPECT_EQ(x["matrix"].size(), 6u);
   ASSERT_EQ(x["intra_matrices"].size(), 6u);
   const auto& pass = x["second_pass"];
