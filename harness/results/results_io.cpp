@@ -203,12 +203,16 @@ bool is_control(unsigned char c) {
   return (c < 0x20 && c != '\t') || c == 0x7f;
 }
 
+bool has_control(const std::string& s) {
+  return std::any_of(s.begin(), s.end(),
+                     [](char c) { return is_control(static_cast<unsigned char>(c)); });
+}
+
 // Strings from a file reach terminals, tables and pages: their control bytes become visible
 // escapes (\xNN), so that a record cannot move the cursor, recolour the terminal or split a
 // report's line. Other bytes, and every number, stay as they are.
 std::string without_controls(const std::string& s) {
-  if (std::none_of(s.begin(), s.end(),
-                   [](char c) { return is_control(static_cast<unsigned char>(c)); }))
+  if (!has_control(s))
     return s;
   std::string out;
   for (char c : s) {
@@ -223,13 +227,12 @@ std::string without_controls(const std::string& s) {
   return out;
 }
 
-// The same for every string and key of a tree (the loaders bound its depth).
+// The same for every string and key of a tree (the loaders bound its depth). Every record of a
+// file passes here: a clean string or key is only scanned, never copied.
 void escape_controls(json& j) {
   if (j.is_string()) {
-    const std::string& s = j.get_ref<const std::string&>();
-    if (std::any_of(s.begin(), s.end(),
-                    [](char c) { return is_control(static_cast<unsigned char>(c)); }))
-      j = without_controls(s);
+    if (has_control(j.get_ref<const std::string&>()))
+      j = without_controls(j.get_ref<const std::string&>());
   } else if (j.is_array()) {
     for (json& item : j)
       escape_controls(item);
@@ -237,7 +240,7 @@ void escape_controls(json& j) {
     bool keys_clean = true;
     for (auto& [key, value] : j.items()) {
       escape_controls(value);
-      keys_clean = keys_clean && without_controls(key) == key;
+      keys_clean = keys_clean && !has_control(key);
     }
     if (!keys_clean) {
       json clean = json::object();
