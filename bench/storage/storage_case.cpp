@@ -48,9 +48,9 @@ StorageReadCase::~StorageReadCase() {
   }
 }
 
-void StorageReadCase::check_input(const RunConfig& config,
-                                  const std::vector<int>& node_ranks) const {
-  check_storage_dir(config, storage_reads(name(), config), node_ranks);
+std::optional<DirectoryDemand>
+StorageReadCase::check_input(const RunConfig& config, const std::vector<int>& node_ranks) const {
+  return check_storage_dir(config, storage_reads(name(), config), node_ranks);
 }
 
 std::vector<nlohmann::json> StorageReadCase::instances(const RunConfig& config) const {

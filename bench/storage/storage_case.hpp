@@ -23,7 +23,8 @@ public:
   std::string suite() const override { return "storage"; }
   std::string name() const override { return random_ ? "rand_read" : "seq_read"; }
   // The options and the directory, with room for `local_ranks` files: exit 2 on a bad one.
-  void check_input(const RunConfig& config, const std::vector<int>& node_ranks) const override;
+  std::optional<DirectoryDemand> check_input(const RunConfig& config,
+                                             const std::vector<int>& node_ranks) const override;
   std::vector<Axis> axes() const override {
     return {storage_block_axis(), storage_queue_depth_axis()};
   }

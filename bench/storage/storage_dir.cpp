@@ -15,9 +15,11 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <set>
 
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "runtime/shared_directory.hpp"
 
 namespace cb {
 namespace {
@@ -124,6 +126,15 @@ bool is_storage_file_name(const std::string& name) {
          (digits.size() == 1 || digits[0] != '0');
 }
 
+std::optional<int> storage_file_rank(const std::string& name) {
+  if (!is_storage_file_name(name))
+    return std::nullopt;
+  const std::string digits = name.substr(17, name.size() - 17 - 4); // "clusterbench-rank", ".dat"
+  if (digits.size() > 9)
+    return std::nullopt; // past any rank count: not a rank of this job
+  return std::stoi(digits);
+}
+
 std::uint64_t storage_file_seed(int rank) {
   // A fixed odd constant times (rank + 1): distinct per rank, the same in every run.
   return 0x9e3779b97f4a7c15ull * static_cast<std::uint64_t>(rank + 1);
@@ -204,27 +215,39 @@ int storage_files_to_write(const std::vector<EntryInfo>& entries, const std::vec
   return to_write;
 }
 
-void check_storage_dir(const RunConfig& config, const StorageReads& reads,
-                       const std::vector<int>& ranks) {
+DirectoryDemand check_storage_dir(const RunConfig& config, const StorageReads& reads,
+                                  const std::vector<int>& ranks) {
   check_storage_options(config, reads);
   const bool is_default = config.storage_dir.empty();
   const StorageDir dir(is_default ? default_storage_dir() : config.storage_dir, is_default);
   const std::uint64_t data_bytes = storage_file_bytes(config);
-  const std::vector<EntryInfo> entries = dir.scan();
-  for (const EntryInfo& e : entries) {
+  // Headers are read only of this node's files: on a directory every node shares, each node
+  // reading every rank's header would be nodes x ranks opens on one metadata server. A file of
+  // another rank's name is that rank's node's to check; one of a rank outside the job is never
+  // written nor removed.
+  const std::set<int> mine(ranks.begin(), ranks.end());
+  std::vector<EntryInfo> entries;
+  for (const std::string& name : dir.names()) {
+    if (is_directory_probe_name(name))
+      continue; // another node's probe (shared_directory.hpp), there for a moment
+    if (const std::optional<int> rank = storage_file_rank(name); rank && !mine.count(*rank))
+      continue;
+    EntryInfo e = dir.inspect(name);
     if (e.kind == FileKind::foreign)
       throw InputError(not_ours_message(dir, e));
+    entries.push_back(std::move(e));
   }
   const int to_write = storage_files_to_write(entries, ranks, data_bytes);
   const std::uint64_t need =
       static_cast<std::uint64_t>(to_write) * storage_file_total_bytes(data_bytes);
   const std::optional<std::uint64_t> free = dir.free_bytes();
   if (free && need > *free) {
-    throw InputError("--storage-dir: '" + dir.path() + "' needs " + format_size(need) +
+    throw InputError("--storage-dir: '" + dir.path() + "' needs " + approximate_size(need) +
                      " free for " + std::to_string(to_write) + " file(s) of " +
-                     format_size(storage_file_total_bytes(data_bytes)) + ", has " +
-                     format_size(*free) + " (use --file-bytes or another directory)");
+                     approximate_size(storage_file_total_bytes(data_bytes)) + ", has " +
+                     approximate_size(*free) + " (use --file-bytes or another directory)");
   }
+  return {"--storage-dir", dir.path(), need, to_write, storage_file_total_bytes(data_bytes)};
 }
 
 StorageDir::StorageDir(const std::string& path, bool create) {
@@ -292,7 +315,7 @@ EntryInfo StorageDir::inspect(const std::string& name) const {
   return classify_open_file(file.get(), name, st);
 }
 
-std::vector<EntryInfo> StorageDir::scan() const {
+std::vector<std::string> StorageDir::names() const {
   const int dup_fd = ::dup(fd_.get());
   if (dup_fd < 0)
     CB_RUN_ERROR("dup: " + errno_text(errno));
@@ -309,10 +332,7 @@ std::vector<EntryInfo> StorageDir::scan() const {
       names.push_back(name);
   }
   std::sort(names.begin(), names.end());
-  std::vector<EntryInfo> out;
-  for (const auto& name : names)
-    out.push_back(inspect(name));
-  return out;
+  return names;
 }
 
 std::optional<std::uint64_t> StorageDir::free_bytes() const {

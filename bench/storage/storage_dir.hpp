@@ -7,16 +7,18 @@
 // - it never overwrites a file it did not create: any file without a valid clusterbench header
 //   stops the run before it starts (exit 2), naming the file (an empty file with one of its own
 //   names counts as its own: another rank has just created it, and it holds nothing to lose);
-// - it checks free space (statvfs) before writing and says how much it needs;
+// - it checks free space (statvfs) before writing and says how much it needs: each node for its
+//   own files, and the job for the files of every node that shares the directory;
 // - --cleanup removes only the files it used, and only after checking they are still its own.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "runtime/run_config.hpp"
-#include "storage/block_format.hpp"
 #include "core/unique_fd.hpp"
+#include "runtime/run_config.hpp"
+#include "runtime/shared_directory.hpp"
+#include "storage/block_format.hpp"
 
 namespace cb {
 
@@ -27,6 +29,8 @@ std::uint64_t storage_file_bytes(const RunConfig& config);
 // "clusterbench-rank<R>.dat", R = world rank; and whether a name has that form.
 std::string storage_file_name(int rank);
 bool is_storage_file_name(const std::string& name);
+// R of such a name (nullopt for any other name, and for more than 9 digits).
+std::optional<int> storage_file_rank(const std::string& name);
 // The seed of rank R's pattern (fixed, so files are reused across runs).
 std::uint64_t storage_file_seed(int rank);
 
@@ -47,8 +51,10 @@ void check_storage_options(const RunConfig& config, const StorageReads& reads);
 // The options above, then the directory: it exists (the default one is created), is a directory,
 // holds nothing but clusterbench's files, and has room for the files of `ranks` (world ranks:
 // one node's) beyond those already valid. Throws InputError with one line naming the problem.
-void check_storage_dir(const RunConfig& config, const StorageReads& reads,
-                       const std::vector<int>& ranks = {0});
+// Returns what those files still need there, for the job to sum over the nodes that share the
+// directory (runtime/shared_directory.hpp).
+DirectoryDemand check_storage_dir(const RunConfig& config, const StorageReads& reads,
+                                  const std::vector<int>& ranks = {0});
 
 enum class FileKind { ours_complete, ours_incomplete, foreign };
 
@@ -61,7 +67,7 @@ struct EntryInfo {
 };
 
 // How many of the files of `ranks` must still be written: those not already complete files of
-// ours of `data_bytes` with the rank's seed among `entries` (a directory's scan()).
+// ours of `data_bytes` with the rank's seed among `entries` (the inspected files of the node).
 int storage_files_to_write(const std::vector<EntryInfo>& entries, const std::vector<int>& ranks,
                            std::uint64_t data_bytes);
 
@@ -73,7 +79,8 @@ public:
   int fd() const { return fd_.get(); }
   std::string file_path(const std::string& name) const { return path_ + "/" + name; }
 
-  std::vector<EntryInfo> scan() const;
+  // The names in the directory, sorted (one listing; nothing is opened).
+  std::vector<std::string> names() const;
   // One entry, by name (ENOENT -> RunError; callers check existence with exists()).
   EntryInfo inspect(const std::string& name) const;
   bool exists(const std::string& name) const;

@@ -72,12 +72,14 @@ public:
 
   bool uses_collectives() const override { return true; } // a GPU backend's are NCCL's
 
-  void check_input(const RunConfig& config, const std::vector<int>& node_ranks) const override {
+  std::optional<DirectoryDemand> check_input(const RunConfig& config,
+                                             const std::vector<int>& node_ranks) const override {
     const int local_ranks = static_cast<int>(node_ranks.size());
     const std::uint64_t batch = batch_bytes(config.input_bytes_per_step, first_block(config));
+    std::optional<DirectoryDemand> demand;
     if (batch > 0) {
       try {
-        check_storage_dir(storage_config(config), storage_reads_of(config), node_ranks);
+        demand = check_storage_dir(storage_config(config), storage_reads_of(config), node_ranks);
       } catch (const InputError& e) {
         throw InputError("--input-bytes-per-step: " + format_size(batch) + " per GPU for " +
                          std::to_string(local_ranks) + " rank(s) here: " + e.what());
@@ -87,7 +89,7 @@ public:
     if (backend != "host") {
       if (const StepBackend* step = StepBackendRegistry::instance().find(backend))
         step->check_input(config, local_ranks);
-      return;
+      return demand;
     }
     const WorkloadShape shape = workload_shape(config);
     check_workload_memory(shape, local_ranks, host_memory_bytes(),
@@ -102,6 +104,7 @@ public:
                          std::to_string(kMaxBuckets));
       }
     }
+    return demand;
   }
 
   std::vector<Axis> axes() const override { return {step_bucket_axis(), step_overlap_axis()}; }

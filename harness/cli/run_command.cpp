@@ -275,6 +275,7 @@ std::string job_input_problem(const Communicator& world, const Communicator& nod
   // shared --storage-dir every rank scanning every file's header would be ranks^2 reads of the
   // filesystem's metadata before the run starts.
   std::string mine;
+  std::optional<DirectoryDemand> demand; // the most any one case writes there (they share files)
   if (node.rank() == 0) {
     const int my_node = job.layout.node_of_rank[static_cast<std::size_t>(world.rank())];
     std::vector<int> node_ranks;
@@ -283,13 +284,18 @@ std::string job_input_problem(const Communicator& world, const Communicator& nod
         node_ranks.push_back(static_cast<int>(r));
     }
     try {
-      for (const auto& c : cases)
-        c->check_input(config, node_ranks);
+      for (const auto& c : cases) {
+        if (auto d = c->check_input(config, node_ranks); d && (!demand || d->bytes > demand->bytes))
+          demand = std::move(d);
+      }
     } catch (const InputError& e) {
       mine = e.what();
     }
   }
-  return first_problem_anywhere(world, mine);
+  if (std::string problem = first_problem_anywhere(world, mine); !problem.empty())
+    return problem;
+  // Each node has room for its own files; nodes that share one directory need room for all.
+  return first_problem_anywhere(world, shared_directory_problem(world, demand));
 }
 
 // Rank 0 opens the results file with the run header and the plan; "" when it could, else why

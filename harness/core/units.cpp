@@ -3,6 +3,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "core/error.hpp"
@@ -83,6 +84,22 @@ std::string format_size(std::uint64_t bytes) {
     ++i;
   }
   return std::to_string(bytes) + suffixes[i];
+}
+
+std::string approximate_size(std::uint64_t bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  double value = static_cast<double>(bytes);
+  int i = 0;
+  while (i < 6 && value >= 1024) {
+    value /= 1024;
+    ++i;
+  }
+  char text[32];
+  if (i == 0)
+    std::snprintf(text, sizeof text, "%llu B", static_cast<unsigned long long>(bytes));
+  else
+    std::snprintf(text, sizeof text, "%.1f %s", value, units[i]);
+  return text;
 }
 
 double parse_count(const std::string& text, const std::string& flag) {

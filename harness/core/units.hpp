@@ -12,6 +12,8 @@ namespace cb {
 std::uint64_t parse_size(std::string_view text, std::string_view flag);
 // Prints a size the way nccl-tests users read it: 8, 4K, 1M (exact binary multiples), else bytes.
 std::string format_size(std::uint64_t bytes);
+// An amount of bytes for a reader, to one decimal in binary units: "2.0 TiB", "812 B".
+std::string approximate_size(std::uint64_t bytes);
 // A count as people write model sizes: 7e9, 7B, 1.5T, 350M (decimal multiples K, M, B/G, T).
 double parse_count(const std::string& text, const std::string& flag);
 // A link rate as NICs are sold and tools print it -> bytes per second: "400gbit", "25Gbit",

@@ -8,6 +8,7 @@
 // the console printer of the case's suite formats them (runtime/console_printer.hpp).
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "runtime/communicator.hpp"
 #include "runtime/engine.hpp"
 #include "runtime/run_config.hpp"
+#include "runtime/shared_directory.hpp"
 #include "runtime/topology.hpp"
 
 namespace cb {
@@ -84,8 +86,12 @@ public:
   // launching process before mpirun (so bad input is one line), and on every rank before the
   // results file is opened, by one rank per node. `node_ranks`: the world ranks of this node,
   // which share its memory and disks (their files are named by them). Throws InputError.
-  virtual void check_input(const RunConfig& /*config*/,
-                           const std::vector<int>& /*node_ranks*/) const {}
+  // Returns what those ranks must still write into a directory other nodes may share (the job
+  // sums it over the nodes that do: runtime/shared_directory.hpp), or nullopt.
+  virtual std::optional<DirectoryDemand> check_input(const RunConfig& /*config*/,
+                                                     const std::vector<int>& /*node_ranks*/) const {
+    return std::nullopt;
+  }
   // Why the case cannot run at all on this backend in this job (the same answer on every rank;
   // `world` tells MPI ranks from threads), or "" when it can. The sweep then writes one skipped
   // record with the reason instead of one per instance.

@@ -35,6 +35,15 @@ TEST(FormatSize, UsesLargestExactSuffix) {
   EXPECT_EQ(format_size(1ull << 30), "1G");
 }
 
+TEST(ApproximateSize, OneDecimalInBinaryUnits) {
+  EXPECT_EQ(approximate_size(0), "0 B");
+  EXPECT_EQ(approximate_size(1023), "1023 B");
+  EXPECT_EQ(approximate_size(1536), "1.5 KiB");
+  EXPECT_EQ(approximate_size((256ull << 20) + 4096), "256.0 MiB");
+  EXPECT_EQ(approximate_size(2048ull << 30), "2.0 TiB");
+  EXPECT_EQ(approximate_size(~0ull), "16.0 EiB");
+}
+
 TEST(ParseNumber, StrictWholeText) {
   EXPECT_EQ(parse_integer("42", "--np"), 42);
   EXPECT_THROW(parse_integer("42x", "--np"), InputError);
