@@ -84,6 +84,18 @@ std::vector<Record> CollectiveCase::run(const CaseContext& ctx, const nlohmann::
   return records;
 }
 
+nlohmann::json CollectiveCase::operation_at(const nlohmann::json& params, int ranks) const {
+  const CollectiveShape s =
+      shape(params.at("bytes").get<std::size_t>(),
+            dtype_size(dtype_from_name(params.at("dtype").get<std::string>())), ranks);
+  nlohmann::json op = params;
+  op["bytes"] = s.bytes;
+  op["count"] = s.call_count;
+  if (!reduces())
+    op.erase("op");
+  return op;
+}
+
 Record CollectiveCase::run_one(const CaseContext& ctx, CollectiveComm& comm,
                                const nlohmann::json& params, bool in_place) {
   const DType t = dtype_from_name(params.at("dtype").get<std::string>());
@@ -93,12 +105,8 @@ Record CollectiveCase::run_one(const CaseContext& ctx, CollectiveComm& comm,
   const int rank = ctx.comm.rank();
   const CollectiveShape s = shape(params.at("bytes").get<std::size_t>(), dtype_size(t), ranks);
 
-  nlohmann::json record_params = params;
-  record_params["bytes"] = s.bytes;
-  record_params["count"] = s.call_count;
+  nlohmann::json record_params = operation_at(params, ranks);
   record_params["in_place"] = in_place;
-  if (!reduces())
-    record_params.erase("op");
   Record record = ctx.new_record(suite(), name(), record_params);
   if (auto why = comm.why_unsupported(kind_, t, op, in_place); !why.empty()) {
     CaseContext::skip(record, why);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <set>
 
 #include "core/error.hpp"
 #include "core/duration.hpp"
@@ -23,10 +24,14 @@ int round_robin_rounds(int units) {
 
 std::vector<PlanCase> plan_cases_from_registry(const RunConfig& config) {
   std::vector<PlanCase> out;
-  for (const auto& c : CaseRegistry::instance().create_all()) {
+  for (auto& created : CaseRegistry::instance().create_all()) {
+    const std::shared_ptr<const BenchmarkCase> c = std::move(created);
     if (!config.wants_case(c->suite(), c->name()))
       continue;
     PlanCase p;
+    p.operation_at = [c](const nlohmann::json& params, int ranks) {
+      return c->operation_at(params, ranks);
+    };
     p.suite = c->suite();
     p.name = c->name();
     p.min_gpus = c->min_gpus();
@@ -239,6 +244,7 @@ RunPlan make_plan(const std::vector<PlanCase>& cases, const RunConfig& config,
         const std::vector<std::uint64_t> kept = thin ? kept_sizes(c, level)
                                                      : std::vector<std::uint64_t>{};
         const double sync = sync_seconds(shape, model);
+        std::set<std::string> operations; // at this count
         for (std::size_t i = 0; i < c.instances.size(); ++i) {
           const auto& params = c.instances[i];
           if (thin && std::find(kept.begin(), kept.end(), params.value("bytes", 0ull)) ==
@@ -248,13 +254,23 @@ RunPlan make_plan(const std::vector<PlanCase>& cases, const RunConfig& config,
           PlannedInstance pi;
           pi.index = i;
           pi.params = params;
-          pi.op_s = operation_seconds(c.suite, c.name, params, shape, model);
+          const nlohmann::json op = c.operation_at ? c.operation_at(params, n) : params;
+          if (!operations.insert(op.dump()).second) {
+            // Run, to say why in a skipped record, but never timed: at 8,192 ranks 13 sizes of
+            // all_gather are one operation, and counting each would plan 13 times its cost.
+            pi.repeats = true;
+            pi.measure = settings_at(config.measure, level, true);
+            phase.records += c.records_per_instance;
+            phase.instances.push_back(std::move(pi));
+            continue;
+          }
+          pi.op_s = operation_seconds(c.suite, c.name, op, shape, model);
           pi.launch_bound = pi.op_s < model.launch_bound_s;
           pi.measure = settings_at(config.measure, level, pi.launch_bound);
           const RecordEstimate e = estimate_measurement(pi.op_s, sync, pi.measure, pi.launch_bound);
           pi.expect = e.expect;
           const double setup =
-              model.record_setup_s + setup_seconds(c.suite, c.name, params, shape, model);
+              model.record_setup_s + setup_seconds(c.suite, c.name, op, shape, model);
           pi.estimate_s = c.records_per_instance * (setup + e.seconds);
           phase.worst_case_s +=
               c.records_per_instance * (setup + worst_case(pi.op_s, sync, pi.measure));

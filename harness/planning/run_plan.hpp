@@ -23,6 +23,8 @@
 // round for one-way bandwidth (both directions in consecutive sub-rounds). Their second pass
 // (retests of suspect pairs) is bounded at kSecondPassMaxRoundsPerStage rounds per stage; it is
 // in the worst case and printed beside the estimate, not in it: a healthy fleet needs none.
+#include <functional>
+
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -44,6 +46,8 @@ struct PlanCase {
   bool largest_count_only = false;
   std::vector<nlohmann::json> instances;
   int records_per_instance = 1; // collectives: one per placement (out of place, in place)
+  // The case's BenchmarkCase::operation_at (empty: every instance is its own operation).
+  std::function<nlohmann::json(const nlohmann::json& params, int ranks)> operation_at;
 };
 
 // The registered cases this config chooses (needs the cases linked in, as the CLI has them).
@@ -56,6 +60,7 @@ struct PlannedInstance {
   double op_s = 0;
   double estimate_s = 0;
   bool launch_bound = false;
+  bool repeats = false; // the operation of an earlier instance at this count: skipped, not timed
   std::string expect;
 };
 

@@ -82,6 +82,12 @@ public:
   // has checked the values before any rank started).
   virtual std::vector<nlohmann::json> instances(const RunConfig& config) const;
   virtual std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) = 0;
+  // The operation an instance measures on `ranks` ranks: its params as its record will say them
+  // (a collective's bytes rounded to whole elements per rank). Instances with one operation at a
+  // count are measured once; the planner counts them so.
+  virtual nlohmann::json operation_at(const nlohmann::json& params, int /*ranks*/) const {
+    return params;
+  }
   // Checks the case's options against the machine before anything is measured or written: in the
   // launching process before mpirun (so bad input is one line), and on every rank before the
   // results file is opened, by one rank per node. `node_ranks`: the world ranks of this node,

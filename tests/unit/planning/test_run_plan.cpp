@@ -73,6 +73,36 @@ TEST(RunPlan, FullSweepAtOneNodeAndTheJobThinnedInBetween) {
   EXPECT_EQ(plan.find("links", "pair_bw", 64), nullptr);
 }
 
+TEST(RunPlan, SizesThatRoundToOneOperationAreTimedOnce) {
+  // At 1,024 nodes x 8 all_gather's sizes up to one float per rank (8 B .. 32 KiB) are all the
+  // operation of 32 KiB: the sweep times it once (as the first, 8 B) and skips the others, and
+  // the plan counts them as records of no time. all_reduce has no per-rank rounding.
+  const RunPlan plan = default_plan(1024);
+  const Phase* gather = plan.find("collectives", "all_gather", 8192);
+  const Phase* reduce = plan.find("collectives", "all_reduce", 8192);
+  ASSERT_TRUE(gather && reduce);
+  ASSERT_EQ(gather->instances.size(), reduce->instances.size());
+  int repeats = 0;
+  for (const PlannedInstance& pi : gather->instances) {
+    if (pi.repeats) {
+      ++repeats;
+      EXPECT_EQ(pi.estimate_s, 0) << pi.params.dump();
+      EXPECT_GT(pi.params.value("bytes", 0ull), 8u) << pi.params.dump();
+      EXPECT_LE(pi.params.value("bytes", 0ull), 32ull << 10) << pi.params.dump();
+    }
+  }
+  EXPECT_EQ(repeats, 12); // 16 B .. 32 KiB, by 2
+  EXPECT_EQ(gather->records, reduce->records) << "a skipped size is still a record";
+  for (const PlannedInstance& pi : reduce->instances)
+    EXPECT_FALSE(pi.repeats) << pi.params.dump();
+  EXPECT_LT(gather->estimate_s, 0.75 * reduce->estimate_s);
+  // At one node, 8 B, 16 B and 32 B are one float per rank.
+  repeats = 0;
+  for (const PlannedInstance& pi : plan.find("collectives", "all_gather", 8)->instances)
+    repeats += pi.repeats ? 1 : 0;
+  EXPECT_EQ(repeats, 2);
+}
+
 TEST(RunPlan, EveryRecordEstimateIsBoundedByItsCap) {
   const RunPlan plan = default_plan(16);
   for (const auto& phase : plan.phases) {
