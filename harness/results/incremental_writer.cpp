@@ -48,7 +48,7 @@ bool write_all(int fd, std::string_view bytes) {
 IncrementalResultsWriter::IncrementalResultsWriter(std::string path, nlohmann::json run,
                                                    std::timed_mutex* write_lock)
     : path_(std::move(path)), journal_path_(journal_path_for(path_)), run_(std::move(run)),
-      write_lock_(write_lock) {
+      ids_(run_), write_lock_(write_lock) {
   check_output_target(path_, "");
   refuse_foreign_journal();
   const bool stale_journal = exists(journal_path_);
@@ -80,7 +80,7 @@ void IncrementalResultsWriter::refuse_foreign_journal() const {
 
 void IncrementalResultsWriter::append(const Record& record) {
   std::string line;
-  append_record_json(line, record, InvalidUtf8::replace);
+  append_record_json(line, record, InvalidUtf8::replace, ids_);
   const std::uint64_t pending = journal_bytes_ + line.size() + 1;
   if (file_bytes_ + pending <= kAlwaysRewriteBytes || pending * kRewriteFraction >= file_bytes_)
     write_file(&line);

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/unique_fd.hpp"
+#include "results/rank_identity.hpp"
 #include "results/record.hpp"
 
 namespace cb {
@@ -61,6 +62,7 @@ private:
   std::string path_;
   std::string journal_path_;
   nlohmann::json run_;
+  RankIdentities ids_;              // of run_'s hosts: what per_rank entries leave out
   UniqueFd file_;                   // the file's last version, read back by the next one
   std::uint64_t file_bytes_ = 0;    // its size
   std::uint64_t records_end_ = 0;   // where its last record ends

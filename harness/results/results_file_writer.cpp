@@ -26,7 +26,7 @@ void ResultsFileWriter::add(const Record& record) {
   const std::size_t before = buffer_.size();
   buffer_ += record_separator(records_);
   try {
-    append_record_json(buffer_, record, utf8_);
+    append_record_json(buffer_, record, utf8_, ids_);
   } catch (...) {
     buffer_.resize(before);
     throw;

@@ -22,6 +22,9 @@ public:
   // With InvalidUtf8::refuse, text that is not UTF-8 throws nlohmann's type_error and nothing of
   // the record is written.
   void add(const Record& record);
+  // From here on, per_rank entries are written without what this header says of their rank
+  // (rank_identity.hpp): `run` must be the header commit() writes.
+  void set_rank_identities(const nlohmann::json& run) { ids_ = RankIdentities(run); }
   // The run header and the schema, then the atomic rename. Never called (an error on the way):
   // the target is left as it was.
   void commit(const nlohmann::json& run);
@@ -31,6 +34,7 @@ private:
   void flush();
   AtomicFile file_;
   InvalidUtf8 utf8_;
+  RankIdentities ids_;
   std::string buffer_;
   std::size_t records_ = 0;
 };

@@ -354,6 +354,13 @@ ResultsFile results_from_top_level(const json& j, const std::string& source,
   f.run = require(j, "run", json::value_t::object, source);
   escape_controls(f.run);
   read_records(require(j, "records", json::value_t::array, source), f.records);
+  // Each entry whole again: the writer left out what the header says of its rank.
+  if (const RankIdentities ids(f.run); !ids.empty()) {
+    for (Record& r : f.records) {
+      for (json& entry : r.per_rank)
+        ids.restore(entry);
+    }
+  }
   if (j.contains("fits")) {
     f.fits = require(j, "fits", json::value_t::object, source);
     escape_controls(f.fits);
@@ -372,6 +379,7 @@ ResultsFile results_from_json(const json& j, const std::string& source) {
 void write_results_atomic(const ResultsFile& results, const std::string& path,
                           const std::vector<std::string>& inputs) {
   ResultsFileWriter writer(path, results.fits, InvalidUtf8::replace, inputs);
+  writer.set_rank_identities(results.run);
   for (const auto& r : results.records)
     writer.add(r);
   writer.commit(results.run);

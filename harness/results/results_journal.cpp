@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "core/text_file.hpp"
 #include "results/json_file.hpp"
+#include "results/rank_identity.hpp"
 #include "results/results_io.hpp"
 
 namespace cb {
@@ -106,6 +107,7 @@ std::size_t merge_results_journal(ResultsFile& results, const std::string& path)
   std::size_t index = static_cast<std::size_t>(before);
   std::size_t added = 0;
   std::size_t line = 1;
+  const RankIdentities ids(results.run); // the run's: the journal's records are written as its
   for (std::size_t pos = header_end + 1; pos < text.size(); ++index) {
     const auto end = text.find('\n', pos);
     if (end == std::string::npos)
@@ -116,6 +118,8 @@ std::size_t merge_results_journal(ResultsFile& results, const std::string& path)
       json j = parse_json_text(text.substr(pos, end - pos), where);
       results.records.push_back(
           reading_json(where, [&] { return record_from_json(std::move(j), where); }));
+      for (json& entry : results.records.back().per_rank)
+        ids.restore(entry);
       ++added;
     }
     pos = end + 1;

@@ -41,6 +41,21 @@ public:
     }
     out_ += ']';
   }
+  // per_rank: each entry without what `ids` says of its rank already.
+  void entries(const json& array, const RankIdentities& ids) {
+    if (!array.is_array() || ids.empty()) {
+      value(array);
+      return;
+    }
+    out_ += '[';
+    json stripped;
+    for (std::size_t i = 0; i < array.size(); ++i) {
+      if (i > 0)
+        out_ += ',';
+      value(ids.strip(array[i], stripped) ? stripped : array[i]);
+    }
+    out_ += ']';
+  }
   void end() { out_ += first_ ? "{}" : "}"; }
 
 private:
@@ -50,7 +65,13 @@ private:
   bool first_ = true;
 };
 
+const RankIdentities kNoIdentities;
+
 } // namespace
+
+void append_record_json(std::string& out, const Record& r, InvalidUtf8 utf8) {
+  append_record_json(out, r, utf8, kNoIdentities);
+}
 
 std::string results_text_head(const json& fits, InvalidUtf8 utf8) {
   return "{\n \"fits\": " + indented(fits, utf8) + ",\n \"records\": [";
@@ -66,7 +87,8 @@ std::string results_text_tail(std::size_t records, const json& run, InvalidUtf8 
          ",\n \"schema_version\": " + std::to_string(kResultsSchemaVersion) + "\n}\n";
 }
 
-void append_record_json(std::string& out, const Record& r, InvalidUtf8 utf8) {
+void append_record_json(std::string& out, const Record& r, InvalidUtf8 utf8,
+                        const RankIdentities& ids) {
   const std::size_t start = out.size();
   try {
     CompactWriter w(out, utf8);
@@ -88,7 +110,7 @@ void append_record_json(std::string& out, const Record& r, InvalidUtf8 utf8) {
     w.key("params");
     w.value(r.params);
     w.key("per_rank");
-    w.value(r.per_rank);
+    w.entries(r.per_rank, ids);
     w.key("ranks_per_node");
     w.value(json(r.ranks_per_node));
     if (!r.reason.empty()) {

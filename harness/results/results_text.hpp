@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "results/rank_identity.hpp"
 #include "results/record.hpp"
 
 namespace cb {
@@ -38,5 +39,9 @@ std::string results_text_tail(std::size_t records, const nlohmann::json& run, In
 // Appends the record as record_to_json(r).dump() would, without building that tree. On a refused
 // byte it throws with `out` as it was.
 void append_record_json(std::string& out, const Record& r, InvalidUtf8 utf8);
+// The same, each per_rank entry without the fields `ids` (the header of the file it goes into)
+// says of its rank: what loaders put back (rank_identity.hpp).
+void append_record_json(std::string& out, const Record& r, InvalidUtf8 utf8,
+                        const RankIdentities& ids);
 
 } // namespace cb

@@ -140,9 +140,50 @@ def results_from_json(obj, source):
     run = _require(obj, "run", dict, source)
     records = _require(obj, "records", list, source)
     parsed = [record_from_json(r, f"{source}: records[{i}]") for i, r in enumerate(records)]
+    identities = rank_identities(run)
+    if identities:
+        for record in parsed:
+            for entry in record.per_rank:
+                restore_identity(entry, identities)
     fits = obj.get("fits", {})
     return Results(path=source, run=run, records=parsed,
                    fits=fits if isinstance(fits, dict) else {})
+
+
+def rank_identities(run):
+    """{rank: {host, node, device, uuid}} from the run header's hosts[].devices[] (each with its
+    world rank): what a writer leaves out of each per_rank entry (harness/results/rank_identity.hpp)."""
+    out = {}
+    hosts = run.get("hosts")
+    if not isinstance(hosts, list):
+        return out
+    for host in hosts:
+        if not isinstance(host, dict) or not isinstance(host.get("host"), str) or \
+                not isinstance(host.get("devices"), list):
+            continue
+        for device in host["devices"]:
+            if not isinstance(device, dict) or not _whole(device.get("rank")):
+                continue
+            identity = {"host": host["host"]}
+            if _whole(host.get("node")):
+                identity["node"] = host["node"]
+            if _whole(device.get("index")):
+                identity["device"] = device["index"]
+            if isinstance(device.get("uuid"), str):
+                identity["uuid"] = device["uuid"]
+            out[device["rank"]] = identity
+    return out
+
+
+def restore_identity(entry, identities):
+    """Adds to a per_rank entry the identity fields it lacks, from its rank's."""
+    if isinstance(entry, dict) and _whole(entry.get("rank")):
+        for key, value in identities.get(entry["rank"], {}).items():
+            entry.setdefault(key, value)
+
+
+def _whole(value):
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def load_results(path):

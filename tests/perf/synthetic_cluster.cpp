@@ -281,11 +281,13 @@ nlohmann::json synthetic_cluster_run(const ClusterShape& shape) {
     nlohmann::json devices = nlohmann::json::array();
     for (int d = 0; d < shape.gpus_per_node; ++d) {
       devices.push_back({{"index", d},
+                         {"rank", node * shape.gpus_per_node + d},
                          {"name", "NVIDIA H200"},
                          {"uuid", "GPU-" + std::to_string(100000 + node * shape.gpus_per_node + d)},
                          {"memory_bytes", 150754820096LL}});
     }
-    hosts.push_back({{"host", "gpu-node-" + std::to_string(node)}, {"devices", devices}});
+    hosts.push_back(
+        {{"host", "gpu-node-" + std::to_string(node)}, {"node", node}, {"devices", devices}});
   }
   run["hosts"] = std::move(hosts);
   return run;

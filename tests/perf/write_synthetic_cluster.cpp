@@ -67,7 +67,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   cb::ResultsFileWriter writer(path, nlohmann::json::object(), cb::InvalidUtf8::replace);
+  const nlohmann::json run = cb::perf::synthetic_cluster_run(shape);
+  writer.set_rank_identities(run); // as a run's writer leaves them out
   cb::perf::synthetic_cluster_records(shape, 7, [&](cb::Record&& r) { writer.add(r); });
-  writer.commit(cb::perf::synthetic_cluster_run(shape));
+  writer.commit(run);
   return 0;
 }

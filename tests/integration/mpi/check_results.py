@@ -19,6 +19,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 VALIDATE = os.path.join(HERE, "..", "..", "..", "ci", "validate-results")
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "plots"))
+from clusterplots.results import rank_identities, restore_identity  # noqa: E402
 
 
 def main():
@@ -38,6 +40,11 @@ def main():
         problems.append("schema: " + (v.stdout + v.stderr).strip())
     with open(args.file, encoding="utf-8") as f:
         doc = json.load(f)
+    # Each per-rank entry whole, as every reader sees it: the header says where each rank ran.
+    identities = rank_identities(doc.get("run", {}))
+    for r in doc.get("records", []):
+        for p in r.get("per_rank", []):
+            restore_identity(p, identities)
     records = doc["records"]
     if len(records) < args.min_records:
         problems.append(f"only {len(records)} records")

@@ -1,0 +1,87 @@
+#include "results/rank_identity.hpp"
+
+namespace cb {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kIdentityKeys[] = {"device", "host", "node", "uuid"};
+
+// The entry's rank, when it is a whole number.
+bool rank_of(const json& entry, long long& rank) {
+  if (!entry.is_object())
+    return false;
+  const auto it = entry.find("rank");
+  if (it == entry.end() || !it->is_number_integer())
+    return false;
+  rank = it->get<long long>();
+  return true;
+}
+
+} // namespace
+
+RankIdentities::RankIdentities(const json& run) {
+  const auto hosts = run.find("hosts");
+  if (hosts == run.end() || !hosts->is_array())
+    return;
+  for (std::size_t h = 0; h < hosts->size(); ++h) {
+    const json& host = (*hosts)[h];
+    if (!host.is_object())
+      continue;
+    const auto name = host.find("host");
+    const auto devices = host.find("devices");
+    if (name == host.end() || !name->is_string() || devices == host.end() || !devices->is_array())
+      continue;
+    const auto node = host.find("node");
+    for (const json& device : *devices) {
+      long long rank = 0;
+      if (!rank_of(device, rank))
+        continue;
+      json identity = {{"host", *name}};
+      if (node != host.end() && node->is_number_integer())
+        identity["node"] = *node;
+      if (const auto index = device.find("index");
+          index != device.end() && index->is_number_integer())
+        identity["device"] = *index;
+      if (const auto uuid = device.find("uuid"); uuid != device.end() && uuid->is_string())
+        identity["uuid"] = *uuid;
+      by_rank_.emplace(rank, std::move(identity));
+    }
+  }
+}
+
+bool RankIdentities::strip(const json& entry, json& out) const {
+  long long rank = 0;
+  if (by_rank_.empty() || !rank_of(entry, rank))
+    return false;
+  const auto it = by_rank_.find(rank);
+  if (it == by_rank_.end())
+    return false;
+  bool stripped = false;
+  for (const char* key : kIdentityKeys) {
+    const auto mine = entry.find(key);
+    const auto header = it->second.find(key);
+    if (mine == entry.end() || header == it->second.end() || *mine != *header)
+      continue;
+    if (!stripped)
+      out = entry;
+    out.erase(key);
+    stripped = true;
+  }
+  return stripped;
+}
+
+void RankIdentities::restore(json& entry) const {
+  long long rank = 0;
+  if (by_rank_.empty() || !rank_of(entry, rank))
+    return;
+  const auto it = by_rank_.find(rank);
+  if (it == by_rank_.end())
+    return;
+  for (const auto& [key, value] : it->second.items()) {
+    if (!entry.contains(key))
+      entry[key] = value;
+  }
+}
+
+} // namespace cb

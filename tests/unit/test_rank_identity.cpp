@@ -1,0 +1,136 @@
+// per_rank entries leave to the run header where each rank ran (rank_identity.hpp): written
+// without it, read back whole, by the file writer, a run's incremental writer and its journal.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "results/incremental_writer.hpp"
+#include "results/rank_identity.hpp"
+#include "results/results_io.hpp"
+
+using namespace cb;
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+// Two nodes of two ranks, as make_run_header writes them.
+json two_node_run() {
+  return {{"id", "r1"},
+          {"started", "2026-12-03T00:00:00Z"},
+          {"hosts",
+           {{{"host", "gpu-a"},
+             {"node", 0},
+             {"devices",
+              {{{"index", 0}, {"rank", 0}, {"uuid", "GPU-0"}, {"name", "H200"}},
+               {{"index", 1}, {"rank", 1}, {"uuid", "GPU-1"}, {"name", "H200"}}}}},
+            {{"host", "gpu-b"},
+             {"node", 1},
+             {"devices",
+              {{{"index", 0}, {"rank", 2}, {"uuid", "GPU-2"}},
+               {{"index", 1}, {"rank", 3}, {"uuid", "GPU-3"}}}}}}}};
+}
+
+json entry(int rank, const std::string& host, int node, int device) {
+  return {{"rank", rank},
+          {"host", host},
+          {"node", node},
+          {"device", device},
+          {"uuid", "GPU-" + std::to_string(rank)},
+          {"median_s", 1e-3 * (rank + 1)}};
+}
+
+Record record_of_four() {
+  Record r;
+  r.suite = "collectives";
+  r.case_name = "all_reduce";
+  r.params = {{"bytes", 8}};
+  r.gpus = 4;
+  r.nodes = 2;
+  r.ranks_per_node = 2;
+  r.tier = "inter";
+  r.samples_s = {1e-3, 1.1e-3};
+  r.stats = summarize(r.samples_s);
+  r.metrics = {{"busbw_gbps", 1.0}};
+  r.per_rank = json::array();
+  for (int k = 0; k < 4; ++k)
+    r.per_rank.push_back(entry(k, k < 2 ? "gpu-a" : "gpu-b", k / 2, k % 2));
+  // A rank that moved (a record merged from another run): its own fields stay.
+  r.per_rank[3]["host"] = "gpu-c";
+  return r;
+}
+
+std::string read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+struct Dir {
+  fs::path path = fs::temp_directory_path() / ("cb-identity-" + std::to_string(::getpid()));
+  Dir() { fs::create_directories(path); }
+  ~Dir() { fs::remove_all(path); }
+  std::string file(const char* name) const { return (path / name).string(); }
+};
+
+} // namespace
+
+TEST(RankIdentities, StripLeavesOutOnlyWhatTheHeaderSays) {
+  const RankIdentities ids(two_node_run());
+  ASSERT_FALSE(ids.empty());
+  json out;
+  ASSERT_TRUE(ids.strip(entry(2, "gpu-b", 1, 0), out));
+  EXPECT_EQ(out, (json{{"rank", 2}, {"median_s", 3e-3}}));
+  json moved = entry(3, "gpu-c", 1, 1);
+  ASSERT_TRUE(ids.strip(moved, out));
+  EXPECT_EQ(out, (json{{"rank", 3}, {"host", "gpu-c"}, {"median_s", 4e-3}}));
+  EXPECT_FALSE(ids.strip(entry(9, "gpu-z", 4, 0), out)) << "a rank the header does not know";
+  EXPECT_FALSE(ids.strip(json{{"median_s", 1.0}}, out)) << "no rank";
+  EXPECT_FALSE(ids.strip(json{{"rank", "0"}, {"host", "gpu-a"}}, out)) << "a rank that is text";
+  json back = {{"rank", 3}, {"host", "gpu-c"}, {"median_s", 4e-3}};
+  ids.restore(back);
+  EXPECT_EQ(back, moved);
+}
+
+TEST(RankIdentities, AHeaderWithoutRanksOrWithJunkStripsNothing) {
+  EXPECT_TRUE(RankIdentities(json{{"hosts", {{{"host", "a"}}}}}).empty());
+  EXPECT_TRUE(RankIdentities(json{{"hosts", "x"}}).empty());
+  EXPECT_TRUE(RankIdentities(json::object()).empty());
+  const RankIdentities odd(json{{"hosts",
+                                 {1,
+                                  {{"host", 7}, {"devices", {{{"rank", 0}}}}},
+                                  {{"host", "h"}, {"devices", {{{"rank", 1.5}}, "d"}}}}}});
+  EXPECT_TRUE(odd.empty());
+}
+
+TEST(RankIdentities, AFileIsWrittenWithoutThemAndReadBackWhole) {
+  Dir dir;
+  ResultsFile f;
+  f.run = two_node_run();
+  f.records = {record_of_four()};
+  write_results_atomic(f, dir.file("r.json"));
+  const std::string text = read(dir.file("r.json"));
+  EXPECT_EQ(text.find("\"uuid\":\"GPU-0\""), std::string::npos) << "the header says it";
+  EXPECT_NE(text.find("\"host\":\"gpu-c\""), std::string::npos) << "the header does not";
+  const ResultsFile back = load_results(dir.file("r.json"));
+  ASSERT_EQ(back.records.size(), 1u);
+  EXPECT_EQ(back.records[0].per_rank, f.records[0].per_rank);
+  EXPECT_EQ(results_to_json(back), results_to_json(f));
+}
+
+TEST(RankIdentities, ARunsFileAndJournalAreReadBackWhole) {
+  Dir dir;
+  const std::string path = dir.file("run.json");
+  {
+    IncrementalResultsWriter writer(path, two_node_run());
+    // Enough records that the later ones go to the journal, not a rewrite of the file.
+    for (int i = 0; i < 400; ++i)
+      writer.append(record_of_four());
+    const ResultsFile mid = load_results(path);
+    ASSERT_EQ(mid.records.size(), 400u);
+    EXPECT_TRUE(fs::exists(path + ".journal")) << "the test meant to read a journal";
+    for (const Record& r : mid.records)
+      EXPECT_EQ(r.per_rank, record_of_four().per_rank);
+  }
+  EXPECT_EQ(read(path).find("GPU-1"), read(path).rfind("GPU-1")) << "said once, in the header";
+}
