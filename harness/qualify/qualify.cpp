@@ -4,7 +4,9 @@
 #include <map>
 #include <utility>
 
+#include "core/error.hpp"
 #include "qualify/record_match.hpp"
+#include "qualify/spec_fit.hpp"
 
 namespace cb {
 namespace {
@@ -232,9 +234,12 @@ CheckRow judge_record(const Expectation& check, const Record& r, std::size_t ind
 
 QualifyReport qualify(const ResultsFile& results, const std::string& results_path,
                       const Spec& spec) {
+  if (const std::string problem = backend_mismatch(results, results_path, spec); !problem.empty())
+    throw InputError(problem);
   QualifyReport report;
   report.spec = spec;
   report.results_path = results_path;
+  report.spec_warnings = device_mismatch(results, spec);
   for (const auto& check : spec.checks) {
     if (check.kind == CheckKind::data) {
       report.rows.push_back(judge_data(check, results));

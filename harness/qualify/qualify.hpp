@@ -35,6 +35,8 @@ struct QualifyReport {
   std::string results_path;
   std::vector<CheckRow> rows;
   FleetReport fleet;
+  // The run's parts are not the spec's (qualify/spec_fit.hpp): judged all the same, said first.
+  std::vector<std::string> spec_warnings;
   // The fleet row: FAIL when any outlier but a straggler is named, PASS when at least one fleet was
   // judged, INCONCLUSIVE when none could be and the spec requires one; absent otherwise.
   std::optional<Verdict> fleet_verdict;
@@ -45,6 +47,7 @@ struct QualifyReport {
 // One record against one threshold check, ignoring selection.
 CheckRow judge_record(const Expectation& check, const Record& record, std::size_t index);
 
+// InputError when the spec is for another backend than the run's (qualify/spec_fit.hpp).
 QualifyReport qualify(const ResultsFile& results, const std::string& results_path,
                       const Spec& spec);
 

@@ -172,6 +172,8 @@ std::string format_qualify_text(const QualifyReport& report) {
   out << "\n";
   if (!spec.from_reference)
     out << "spec file: " << spec.path << "\n";
+  for (const auto& warning : report.spec_warnings)
+    out << "warning: " << warning << "\n";
   out << "\n";
 
   std::vector<std::vector<std::string>> table = {
@@ -387,7 +389,9 @@ json qualify_to_json(const QualifyReport& report) {
        {{"name", spec.name},
         {"title", spec.title},
         {"path", spec.path},
-        {"from_reference", spec.from_reference}}},
+        {"from_reference", spec.from_reference},
+        {"backend", spec.backend.empty() ? json() : json(spec.backend)},
+        {"devices", spec.devices}}},
       {"counts",
        {{"pass", report.passed}, {"fail", report.failed}, {"inconclusive", report.inconclusive}}},
       {"checks", std::move(checks)},
@@ -402,7 +406,8 @@ json qualify_to_json(const QualifyReport& report) {
           {"min_deviation", spec.fleet.min_deviation},
           {"min_peers", spec.fleet.min_peers}}}}},
       {"outliers", std::move(outliers)},
-      {"suspects", std::move(suspects)}};
+      {"suspects", std::move(suspects)},
+      {"spec_warnings", report.spec_warnings}};
 }
 
 } // namespace cb

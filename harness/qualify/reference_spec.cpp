@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "qualify/record_match.hpp"
+#include "qualify/spec_fit.hpp"
 #include "results/results_io.hpp"
 #include "results/results_journal.hpp"
 
@@ -30,6 +31,15 @@ Spec spec_from_reference(const ResultsFile& reference, const std::string& path, 
   spec.from_reference = true;
   const std::string run_id = reference.run.value("id", std::string());
   spec.title = "as good as " + path + (run_id.empty() ? "" : " (run " + run_id + ")");
+  // Of the reference's backend and parts: a run of another kind is not judged against it blind.
+  if (const std::string backend = reference.run.value("backend", std::string());
+      backend == "cuda" || backend == "host")
+    spec.backend = backend;
+  for (const std::string& name : device_names(reference.run)) {
+    if (spec.devices.size() < kMaxSpecDevices && !name.empty() &&
+        name.size() <= kMaxDeviceNameBytes)
+      spec.devices.push_back(name);
+  }
   for (std::size_t i = 0; i < reference.records.size(); ++i) {
     const Record& r = reference.records[i];
     if (r.status != RecordStatus::ok)

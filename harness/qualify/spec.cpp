@@ -226,6 +226,21 @@ Spec spec_from_json(const json& j, const std::string& source) {
   spec.path = source;
   spec.name = string_field(j, "name", source, true);
   spec.title = string_field(j, "title", source, false);
+  spec.backend = string_field(j, "backend", source, false);
+  if (!spec.backend.empty() && spec.backend != "cuda" && spec.backend != "host")
+    bad(source, "field 'backend' is '" + shown(spec.backend) + "', allowed cuda|host");
+  if (const auto devices = j.find("devices"); devices != j.end()) {
+    if (!devices->is_array() || devices->empty() || devices->size() > kMaxSpecDevices)
+      bad(source, "field 'devices' must be an array of 1 to " + std::to_string(kMaxSpecDevices) +
+                      " device names");
+    for (const json& d : *devices) {
+      if (!d.is_string() || d.get_ref<const std::string&>().empty() ||
+          d.get_ref<const std::string&>().size() > kMaxDeviceNameBytes)
+        bad(source, "field 'devices' must hold names of 1 to " +
+                        std::to_string(kMaxDeviceNameBytes) + " bytes");
+      spec.devices.push_back(d.get<std::string>());
+    }
+  }
   if (j.contains("fleet"))
     spec.fleet = fleet_from_json(j["fleet"], source + ": fleet");
   if (!j.contains("checks") || !j["checks"].is_array()) {
@@ -280,17 +295,22 @@ json spec_to_json(const Spec& spec) {
     c["source"] = e.source;
     checks.push_back(std::move(c));
   }
-  return {{"schema", kSpecSchemaName},
-          {"schema_version", kSpecSchemaVersion},
-          {"name", spec.name},
-          {"title", spec.title},
-          {"fleet",
-           {{"robust_z", spec.fleet.robust_z},
-            {"fraction_of_median", spec.fleet.fraction_of_median},
-            {"min_deviation", spec.fleet.min_deviation},
-            {"min_peers", spec.fleet.min_peers},
-            {"required", spec.fleet.required}}},
-          {"checks", std::move(checks)}};
+  json out = {{"schema", kSpecSchemaName},
+              {"schema_version", kSpecSchemaVersion},
+              {"name", spec.name},
+              {"title", spec.title},
+              {"fleet",
+               {{"robust_z", spec.fleet.robust_z},
+                {"fraction_of_median", spec.fleet.fraction_of_median},
+                {"min_deviation", spec.fleet.min_deviation},
+                {"min_peers", spec.fleet.min_peers},
+                {"required", spec.fleet.required}}},
+              {"checks", std::move(checks)}};
+  if (!spec.backend.empty())
+    out["backend"] = spec.backend;
+  if (!spec.devices.empty())
+    out["devices"] = spec.devices;
+  return out;
 }
 
 bool lower_is_better(std::string_view metric) {

@@ -63,10 +63,17 @@ struct Spec {
   std::string title;
   std::string path;            // the file it came from
   bool from_reference = false; // built from a known-good results file
+  // What the figures are of: the backend ("cuda", "host"; empty: any) and the parts, as words a
+  // device's name holds ("H200"; empty: any). A run on another backend is refused; a run on
+  // other parts is judged, with a warning (qualify/spec_fit.hpp).
+  std::string backend;
+  std::vector<std::string> devices;
   FleetRules fleet;
   std::vector<Expectation> checks;
 };
 
+inline constexpr std::size_t kMaxSpecDevices = 64;
+inline constexpr std::size_t kMaxDeviceNameBytes = 128;
 inline constexpr const char* kSpecSchemaName = "clusterbench.spec";
 inline constexpr int kSpecSchemaVersion = 1;
 

@@ -191,6 +191,53 @@ TEST(QualifyFixtures, KnownGoodRunAsReference) {
   EXPECT_THROW(load_spec_or_reference(clean, 1.5), InputError);
 }
 
+TEST(SpecFit, ASpecOfAnotherBackendIsRefusedNamingBoth) {
+  ResultsFile run = load_results(test::source_path(kFixtures + "h200_clean.json"));
+  run.run["backend"] = "host";
+  try {
+    qualify(run, "cpu.json", h200());
+    FAIL() << "judged a host run against an H200 data sheet";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "--spec: spec 'h200-sxm' is of the cuda backend, and cpu.json was run "
+                           "on the host backend (use --spec host-cpu, or a known-good run of the "
+                           "same kind as --spec)");
+  }
+  // A reference run says its backend too.
+  const Spec reference =
+      load_spec_or_reference(test::source_path(kFixtures + "h200_clean.json"), std::nullopt);
+  EXPECT_EQ(reference.backend, "cuda");
+  EXPECT_EQ(reference.devices, (std::vector<std::string>{"NVIDIA H200"}));
+  EXPECT_THROW(qualify(run, "cpu.json", reference), InputError);
+  // A run that does not say its backend (an import of another tool's log) is judged.
+  run.run.erase("backend");
+  EXPECT_NO_THROW(qualify(run, "imported.json", h200()));
+}
+
+TEST(SpecFit, OtherPartsAreJudgedWithAWarningPerName) {
+  ResultsFile run = load_results(test::source_path(kFixtures + "h200_clean.json"));
+  EXPECT_TRUE(qualify(run, "r.json", h200()).spec_warnings.empty());
+  // Two of the eight are H100s (a mixed batch): said once, with their count; judged all the same.
+  run.run["hosts"][0]["devices"][3]["name"] = "NVIDIA H100 80GB HBM3";
+  run.run["hosts"][0]["devices"][5]["name"] = "NVIDIA H100 80GB HBM3";
+  const QualifyReport report = qualify(run, "r.json", h200());
+  ASSERT_EQ(report.spec_warnings.size(), 1u);
+  EXPECT_EQ(report.spec_warnings[0],
+            "2 of the run's 8 devices are 'NVIDIA H100 80GB HBM3', not the parts spec 'h200-sxm' "
+            "is for (H200): its figures are another part's");
+  EXPECT_FALSE(report.rows.empty());
+  EXPECT_EQ(qualify_to_json(report)["spec_warnings"].size(), 1u);
+  EXPECT_NE(format_qualify_text(report).find("\nwarning: 2 of the run's 8 devices"),
+            std::string::npos);
+  // Compared without case; a spec that names no parts warns of none.
+  run.run["hosts"][0]["devices"][3]["name"] = "nvidia h200";
+  run.run["hosts"][0]["devices"][5]["name"] = "NVIDIA H200";
+  EXPECT_TRUE(qualify(run, "r.json", h200()).spec_warnings.empty());
+  Spec any = h200();
+  any.devices.clear();
+  run.run["hosts"][0]["devices"][3]["name"] = "Something Else";
+  EXPECT_TRUE(qualify(run, "r.json", any).spec_warnings.empty());
+}
+
 TEST(Qualify, JudgesOneRecord) {
   Record r = test::gpu_record("compute", "copy", {100, 100});
   const Expectation e = copy_check(250, 0.8); // needs 200

@@ -134,6 +134,34 @@ TEST(Spec, BadSpecsNameFileCheckAndField) {
   j = minimal_spec();
   j["checks"] = json::array();
   EXPECT_EQ(spec_error(j), "my.json: field 'checks' is empty; a spec needs one check at least");
+
+  j = minimal_spec();
+  j["backend"] = "gpu";
+  EXPECT_EQ(spec_error(j), "my.json: field 'backend' is 'gpu', allowed cuda|host");
+  j = minimal_spec();
+  j["devices"] = "H200";
+  EXPECT_EQ(spec_error(j), "my.json: field 'devices' must be an array of 1 to 64 device names");
+  j["devices"] = json::array();
+  EXPECT_EQ(spec_error(j), "my.json: field 'devices' must be an array of 1 to 64 device names");
+  j["devices"] = {"H200", ""};
+  EXPECT_EQ(spec_error(j), "my.json: field 'devices' must hold names of 1 to 128 bytes");
+  j["devices"] = {"H200", 7};
+  EXPECT_EQ(spec_error(j), "my.json: field 'devices' must hold names of 1 to 128 bytes");
+}
+
+TEST(Spec, BackendAndDevicesRoundTripAndEveryBundledSpecSaysThem) {
+  json j = minimal_spec();
+  j["backend"] = "cuda";
+  j["devices"] = {"H200", "GH200"};
+  const Spec again = spec_from_json(spec_to_json(spec_from_json(j, "my.json")), "again.json");
+  EXPECT_EQ(again.backend, "cuda");
+  EXPECT_EQ(again.devices, (std::vector<std::string>{"H200", "GH200"}));
+  EXPECT_FALSE(spec_to_json(spec_from_json(minimal_spec(), "my.json")).contains("backend"));
+  for (const std::string& name : available_spec_names(specs_directory())) {
+    const Spec spec = load_spec_file(resolve_spec_argument(name));
+    EXPECT_FALSE(spec.backend.empty()) << name;
+    EXPECT_EQ(spec.devices.empty(), spec.backend == "host") << name;
+  }
 }
 
 TEST(Spec, UnknownSuiteOrMetricIsRejectedNamingFileCheckAndField) {
