@@ -9,7 +9,6 @@ nothing crosses a link and busbw is 0). The USL is fitted to that aggregate.
 """
 
 import json
-import statistics
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -119,20 +118,22 @@ class ScalingCurve:
 
 
 def _merge_points(records, metric):
-    """One point per GPU count: the median of repeated measurements, preferring status ok."""
+    """One point per GPU count. Where several records share one (runs merged into one file), the
+    record with the most samples is the point, the first on a tie: the rule `fit` and `report`
+    apply (harness/analysis/curves.hpp), so that a plot's points are the ones its fit was made
+    from and its report's table shows."""
     by_n = {}
     for r in records:
-        by_n.setdefault(r.gpus, []).append(r)
+        best = by_n.get(r.gpus)
+        if best is None or len(r.samples_s) > len(best.samples_s):
+            by_n[r.gpus] = r
     points = []
     for n in sorted(by_n):
-        group = by_n[n]
-        ok = [r for r in group if r.status == "ok"] or group
-        value = statistics.median(r.metrics[metric] for r in ok)
+        r = by_n[n]
+        value = r.metrics[metric]
         if value <= 0:
             continue
-        samples = [s for r in ok for s in r.samples_s]
-        points.append((n, value, all(r.status == "noisy" for r in ok),
-                       max(r.nodes for r in ok), samples))
+        points.append((n, value, r.status == "noisy", r.nodes, list(r.samples_s)))
     return points
 
 

@@ -160,12 +160,15 @@ def test_only_ok_and_noisy_records_make_points_and_in_place_yields_to_out_of_pla
     assert curves["all_gather"].params["in_place"] is False
 
 
-def test_repeated_points_take_the_median_of_ok_records():
-    rows = [record("storage", "seq_read", {}, 1, {"gbps": v}) for v in (1.0, 3.0, 2.0)]
+def test_repeated_points_take_the_record_with_the_most_samples_as_fit_and_report_do():
+    rows = [record("storage", "seq_read", {}, 1, {"gbps": v}, samples=[1.0] * k)
+            for v, k in ((1.0, 3), (3.0, 5), (2.0, 5))]
     rows += [record("storage", "seq_read", {}, 2, {"gbps": 3.0}),
-             record("storage", "seq_read", {}, 2, {"gbps": 100.0}, status="noisy")]
+             record("storage", "seq_read", {}, 2, {"gbps": 100.0}, status="noisy",
+                    samples=[1.0] * 9)]
     (curve,) = cv.build_scaling_curves(parse(rows).records)
-    assert curve.values == [2.0, 3.0]
+    assert curve.values == [3.0, 100.0]   # five samples beat three, the first of two fives wins
+    assert curve.noisy == [False, True]
 
 
 # ---- the model: fits section or fitted here ------------------------------------------------
