@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "links/pair_schedule.hpp"
+#include "results/output_target.hpp"
 #include "results/results_io.hpp"
 
 namespace cb {
@@ -26,7 +27,8 @@ void PairProgress::at(const std::string& tier, int round, int rounds) {
   state_["tier"] = tier;
   state_["round"] = round;
   state_["rounds"] = rounds;
-  write_text_atomic(state_.dump() + "\n", path_);
+  // Read only after this job's own ranks died, never after the machine went down.
+  write_text_atomic(state_.dump() + "\n", path_, {}, Durability::process_crash);
 }
 
 void PairProgress::finished() {

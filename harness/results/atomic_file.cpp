@@ -98,8 +98,9 @@ void AtomicFile::copy_from(int source, std::uint64_t length) {
   }
 }
 
-UniqueFd AtomicFile::commit() {
-  ::fsync(fd_.get());
+UniqueFd AtomicFile::commit(Durability durability) {
+  if (durability == Durability::machine_crash)
+    ::fsync(fd_.get());
   if (::rename(tmp_.c_str(), target_.c_str()) != 0) {
     const int err = errno;
     ::unlink(tmp_.c_str());

@@ -106,11 +106,11 @@ void refuse_foreign_file(const std::string& path, const std::string& flag, OwnFi
 }
 
 void write_text_atomic(const std::string& text, const std::string& path,
-                       const std::vector<std::string>& inputs) {
+                       const std::vector<std::string>& inputs, Durability durability) {
   check_output_target(path, "", inputs);
   AtomicFile file(resolved_output(path, shown(path, 120)), shown(path, 120));
   file.write(text);
-  file.commit();
+  file.commit(durability);
 }
 
 } // namespace cb

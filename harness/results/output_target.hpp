@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "results/atomic_file.hpp"
+
 namespace cb {
 
 // Throws InputError "FLAG PATH: ..." when `path` exists and is not a regular file (a device,
@@ -26,9 +28,10 @@ void refuse_foreign_file(const std::string& path, const std::string& flag, OwnFi
 // of symbolic links. InputError (naming it `named`) for what may not be replaced.
 std::string resolved_output(const std::string& path, const std::string& named);
 
-// Atomic write of a whole file (temp + fsync + rename), after check_output_target. Throws
-// InputError if the directory is not writable.
+// Atomic write of a whole file (temp + fsync + rename; no fsync for Durability::process_crash),
+// after check_output_target. Throws InputError if the directory is not writable.
 void write_text_atomic(const std::string& text, const std::string& path,
-                       const std::vector<std::string>& inputs = {});
+                       const std::vector<std::string>& inputs = {},
+                       Durability durability = Durability::machine_crash);
 
 } // namespace cb
