@@ -21,16 +21,20 @@ bool rank_of(const json& entry, long long& rank) {
 } // namespace
 
 RankIdentities::RankIdentities(const json& run) {
+  const auto id = run.find("id");
   const auto hosts = run.find("hosts");
-  if (hosts == run.end() || !hosts->is_array())
+  if (id == run.end() || !id->is_string() || id->get_ref<const std::string&>().empty() ||
+      hosts == run.end() || !hosts->is_array())
     return;
+  run_id_ = id->get<std::string>();
   for (std::size_t h = 0; h < hosts->size(); ++h) {
     const json& host = (*hosts)[h];
     if (!host.is_object())
       continue;
     const auto name = host.find("host");
     const auto devices = host.find("devices");
-    if (name == host.end() || !name->is_string() || devices == host.end() || !devices->is_array())
+    if (name == host.end() || !name->is_string() || devices == host.end() || !devices->is_array() ||
+        name->get_ref<const std::string&>().size() > kMaxIdentityHostBytes)
       continue;
     const auto node = host.find("node");
     for (const json& device : *devices) {
@@ -43,9 +47,12 @@ RankIdentities::RankIdentities(const json& run) {
       if (const auto index = device.find("index");
           index != device.end() && index->is_number_integer())
         identity["device"] = *index;
-      if (const auto uuid = device.find("uuid"); uuid != device.end() && uuid->is_string())
+      if (const auto uuid = device.find("uuid"); uuid != device.end() && uuid->is_string()) {
+        if (uuid->get_ref<const std::string&>().size() > kMaxIdentityUuidBytes)
+          continue;
         identity["uuid"] = *uuid;
-      by_rank_.emplace(rank, std::move(identity));
+      }
+      by_rank_.emplace(rank, std::move(identity)); // the first device of a rank, as plots read it
     }
   }
 }
@@ -82,6 +89,15 @@ void RankIdentities::restore(json& entry) const {
     if (!entry.contains(key))
       entry[key] = value;
   }
+}
+
+void RankIdentities::restore(Record& record) const {
+  if (record.per_rank_run.empty() || record.per_rank_run != run_id_ || by_rank_.empty() ||
+      !record.per_rank.is_array() || record.per_rank.size() > by_rank_.size())
+    return;
+  for (json& entry : record.per_rank)
+    restore(entry);
+  record.per_rank_run.clear();
 }
 
 } // namespace cb

@@ -39,6 +39,8 @@ nlohmann::json record_to_json(const Record& r) {
       {"status", to_string(r.status)}};
   if (r.straggler)
     j["straggler"] = straggler_to_json(*r.straggler);
+  if (!r.per_rank_run.empty())
+    j["per_rank_run"] = r.per_rank_run;
   if (!r.reason.empty())
     j["reason"] = r.reason;
   if (!r.extra.empty())

@@ -45,6 +45,9 @@ struct Record {
   Stats stats;                   // of samples_s
   nlohmann::json metrics = nlohmann::json::object(); // name_with_unit -> number
   nlohmann::json per_rank = nlohmann::json::array(); // one object per rank
+  // The run whose header says where the per_rank entries ran, when they leave it out (written
+  // "per_rank_run"; results/rank_identity.hpp); empty when the entries say it themselves.
+  std::string per_rank_run;
   std::optional<StragglerRank> straggler;            // collectives: the rank waited for, if any
   DataCheck check = DataCheck::skipped;              // pass | fail | skipped
   RecordStatus status = RecordStatus::ok;            // ok | noisy | skipped | failed

@@ -305,6 +305,13 @@ Record validated_record(const json& j, const std::string& where) {
         without_controls(require(j, "reason", json::value_t::string, where).get<std::string>());
   if (j.contains("extra"))
     require(j, "extra", json::value_t::object, where);
+  if (j.contains("per_rank_run")) {
+    r.per_rank_run = without_controls(
+        require(j, "per_rank_run", json::value_t::string, where).get<std::string>());
+    if (r.per_rank_run.empty() || r.per_rank_run.size() > kMaxNameBytes)
+      bad(where, "field 'per_rank_run' must be a run id of 1 to " + std::to_string(kMaxNameBytes) +
+                     " bytes");
+  }
   return r;
 }
 
@@ -356,10 +363,8 @@ ResultsFile results_from_top_level(const json& j, const std::string& source,
   read_records(require(j, "records", json::value_t::array, source), f.records);
   // Each entry whole again: the writer left out what the header says of its rank.
   if (const RankIdentities ids(f.run); !ids.empty()) {
-    for (Record& r : f.records) {
-      for (json& entry : r.per_rank)
-        ids.restore(entry);
-    }
+    for (Record& r : f.records)
+      ids.restore(r);
   }
   if (j.contains("fits")) {
     f.fits = require(j, "fits", json::value_t::object, source);

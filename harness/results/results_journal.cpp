@@ -118,8 +118,7 @@ std::size_t merge_results_journal(ResultsFile& results, const std::string& path)
       json j = parse_json_text(text.substr(pos, end - pos), where);
       results.records.push_back(
           reading_json(where, [&] { return record_from_json(std::move(j), where); }));
-      for (json& entry : results.records.back().per_rank)
-        ids.restore(entry);
+      ids.restore(results.records.back());
       ++added;
     }
     pos = end + 1;

@@ -41,20 +41,24 @@ public:
     }
     out_ += ']';
   }
-  // per_rank: each entry without what `ids` says of its rank already.
-  void entries(const json& array, const RankIdentities& ids) {
+  // per_rank: each entry without what `ids` says of its rank already; whether any was.
+  bool entries(const json& array, const RankIdentities& ids) {
     if (!array.is_array() || ids.empty()) {
       value(array);
-      return;
+      return false;
     }
     out_ += '[';
     json stripped;
+    bool any = false;
     for (std::size_t i = 0; i < array.size(); ++i) {
       if (i > 0)
         out_ += ',';
-      value(ids.strip(array[i], stripped) ? stripped : array[i]);
+      const bool mine = ids.strip(array[i], stripped);
+      value(mine ? stripped : array[i]);
+      any = any || mine;
     }
     out_ += ']';
+    return any;
   }
   void end() { out_ += first_ ? "{}" : "}"; }
 
@@ -110,7 +114,16 @@ void append_record_json(std::string& out, const Record& r, InvalidUtf8 utf8,
     w.key("params");
     w.value(r.params);
     w.key("per_rank");
-    w.entries(r.per_rank, ids);
+    // A record that still leaves its entries to another run's header keeps that tag and its
+    // entries as they are.
+    if (!r.per_rank_run.empty()) {
+      w.value(r.per_rank);
+      w.key("per_rank_run");
+      w.value(json(r.per_rank_run));
+    } else if (w.entries(r.per_rank, ids)) {
+      w.key("per_rank_run");
+      w.value(json(ids.run_id()));
+    }
     w.key("ranks_per_node");
     w.value(json(r.ranks_per_node));
     if (!r.reason.empty()) {

@@ -141,8 +141,8 @@ def results_from_json(obj, source):
     records = _require(obj, "records", list, source)
     parsed = [record_from_json(r, f"{source}: records[{i}]") for i, r in enumerate(records)]
     identities = rank_identities(run)
-    if identities:
-        for record in parsed:
+    for raw, record in zip(records, parsed):
+        if restores_identities(raw, run, identities):
             for entry in record.per_rank:
                 restore_identity(entry, identities)
     fits = obj.get("fits", {})
@@ -152,14 +152,16 @@ def results_from_json(obj, source):
 
 def rank_identities(run):
     """{rank: {host, node, device, uuid}} from the run header's hosts[].devices[] (each with its
-    world rank): what a writer leaves out of each per_rank entry (harness/results/rank_identity.hpp)."""
+    world rank): what a writer leaves out of each per_rank entry (harness/results/rank_identity.hpp,
+    whose rules these are: no run id, no table; names longer than a host or UUID are passed over;
+    a rank's first device counts)."""
     out = {}
     hosts = run.get("hosts")
-    if not isinstance(hosts, list):
+    if not isinstance(run.get("id"), str) or not run["id"] or not isinstance(hosts, list):
         return out
     for host in hosts:
         if not isinstance(host, dict) or not isinstance(host.get("host"), str) or \
-                not isinstance(host.get("devices"), list):
+                not isinstance(host.get("devices"), list) or len(host["host"]) > 255:
             continue
         for device in host["devices"]:
             if not isinstance(device, dict) or not _whole(device.get("rank")):
@@ -170,9 +172,20 @@ def rank_identities(run):
             if _whole(device.get("index")):
                 identity["device"] = device["index"]
             if isinstance(device.get("uuid"), str):
+                if len(device["uuid"]) > 128:
+                    continue
                 identity["uuid"] = device["uuid"]
-            out[device["rank"]] = identity
+            out.setdefault(device["rank"], identity)
     return out
+
+
+def restores_identities(raw_record, run, identities):
+    """Whether a record's per_rank entries left their identity to this header: it is tagged with
+    this run's id (a record copied in from another run keeps its own tag and is not restored)."""
+    return bool(identities) and isinstance(raw_record, dict) and \
+        raw_record.get("per_rank_run") == run.get("id") and \
+        isinstance(raw_record.get("per_rank"), list) and \
+        len(raw_record["per_rank"]) <= len(identities)
 
 
 def restore_identity(entry, identities):

@@ -357,18 +357,26 @@ def test_results_reader_rejects_nan_metrics(tmp_path):
 def test_per_rank_entries_get_back_what_the_header_says_of_their_rank():
     # A writer leaves each entry's host, node, device and UUID to the header; an entry that says
     # otherwise (a merged file) keeps its own, and a rank the header does not know stays as it is.
-    run = {"hosts": [{"host": "n1", "node": 0, "devices": [
+    run = {"id": "run-a", "hosts": [{"host": "n1", "node": 0, "devices": [
         {"index": 0, "rank": 0, "uuid": "GPU-a"}, {"index": 1, "rank": 1, "uuid": "GPU-b"}]},
-        {"host": "n2", "node": 1, "devices": [{"index": 0, "uuid": "GPU-c"}]}, "junk"]}
+        {"host": "n2", "node": 1, "devices": [{"index": 0, "uuid": "GPU-c", "rank": 5},
+                                              {"index": 1, "uuid": "GPU-d"}]}, "junk"]}
     rec = record("collectives", "all_reduce", {"bytes": 8}, 3, {"busbw_gbps": 1.0})
     rec["per_rank"] = [{"rank": 0, "median_s": 1.0}, {"rank": 1, "host": "elsewhere"},
                        {"rank": 2, "median_s": 2.0}]
-    obj = {"schema": "clusterbench.results", "schema_version": 1, "run": run, "records": [rec]}
-    entries = results_from_json(obj, "test.json").records[0].per_rank
+    rec["per_rank_run"] = "run-a"
+    # A record copied in from another run keeps its tag and is not given this run's hosts.
+    other = copy.deepcopy(rec)
+    other["per_rank_run"] = "run-b"
+    obj = {"schema": "clusterbench.results", "schema_version": 1, "run": run,
+           "records": [rec, other]}
+    records = results_from_json(obj, "test.json").records
+    entries = records[0].per_rank
     assert entries[0] == {"rank": 0, "median_s": 1.0, "host": "n1", "node": 0, "device": 0,
                           "uuid": "GPU-a"}
     assert entries[1] == {"rank": 1, "host": "elsewhere", "node": 0, "device": 1, "uuid": "GPU-b"}
     assert entries[2] == {"rank": 2, "median_s": 2.0}
+    assert records[1].per_rank[0] == {"rank": 0, "median_s": 1.0}
 
 
 def test_link_matrix_reading():

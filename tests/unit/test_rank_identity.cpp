@@ -134,3 +134,51 @@ TEST(RankIdentities, ARunsFileAndJournalAreReadBackWhole) {
   }
   EXPECT_EQ(read(path).find("GPU-1"), read(path).rfind("GPU-1")) << "said once, in the header";
 }
+
+TEST(RankIdentities, ARecordCopiedFromAnotherRunIsNotGivenThisRunsHosts) {
+  Dir dir;
+  // Run B's file, written as a run writes it: entries stripped, the record tagged with B's id.
+  ResultsFile b;
+  b.run = two_node_run();
+  b.run["id"] = "run-b";
+  b.records = {record_of_four()};
+  write_results_atomic(b, dir.file("b.json"));
+  ASSERT_NE(read(dir.file("b.json")).find("\"per_rank_run\":\"run-b\""), std::string::npos);
+  // Its record pasted into run A's file (another id, other hosts at the same ranks).
+  nlohmann::json a = nlohmann::json::parse(read(dir.file("b.json")));
+  a["run"]["id"] = "run-a";
+  a["run"]["hosts"][0]["host"] = "gpu-x";
+  std::ofstream(dir.file("a.json")) << a.dump();
+  const ResultsFile loaded = load_results(dir.file("a.json"));
+  const json& first = loaded.records[0].per_rank[0];
+  EXPECT_FALSE(first.contains("host")) << "named a machine of run A: " << first.dump();
+  EXPECT_EQ(loaded.records[0].per_rank_run, "run-b");
+  // Written again under A's header (fit --out), it keeps B's tag and its entries as they are.
+  write_results_atomic(loaded, dir.file("a2.json"));
+  EXPECT_NE(read(dir.file("a2.json")).find("\"per_rank_run\":\"run-b\""), std::string::npos);
+  EXPECT_FALSE(load_results(dir.file("a2.json")).records[0].per_rank[0].contains("host"));
+}
+
+TEST(RankIdentities, UntaggedOrOversizedOrUnnamedRunsAreNotRestored) {
+  // An untagged record (an older file, or entries that say it all) is read as it is.
+  Record r = record_of_four();
+  r.per_rank = json::array({{{"rank", 0}, {"median_s", 1.0}}});
+  RankIdentities(two_node_run()).restore(r);
+  EXPECT_FALSE(r.per_rank[0].contains("host"));
+  // More entries than the header has ranks: left as they are.
+  r.per_rank_run = "r1";
+  for (int k = 0; k < 4; ++k)
+    r.per_rank.push_back({{"rank", 0}});
+  RankIdentities(two_node_run()).restore(r);
+  EXPECT_FALSE(r.per_rank[0].contains("host"));
+  // A header without a run id, or with a UUID no GPU has, strips and restores nothing of it.
+  json run = two_node_run();
+  run.erase("id");
+  EXPECT_TRUE(RankIdentities(run).empty());
+  run = two_node_run();
+  run["hosts"][0]["devices"][0]["uuid"] = std::string(100000, 'u');
+  const RankIdentities ids(run);
+  json out;
+  EXPECT_FALSE(ids.strip(entry(0, "gpu-a", 0, 0), out));
+  EXPECT_TRUE(ids.strip(entry(1, "gpu-a", 0, 1), out));
+}

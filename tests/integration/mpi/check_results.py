@@ -20,7 +20,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 VALIDATE = os.path.join(HERE, "..", "..", "..", "ci", "validate-results")
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "plots"))
-from clusterplots.results import rank_identities, restore_identity  # noqa: E402
+from clusterplots.results import rank_identities, restore_identity, restores_identities  # noqa: E402
 
 
 def main():
@@ -43,8 +43,9 @@ def main():
     # Each per-rank entry whole, as every reader sees it: the header says where each rank ran.
     identities = rank_identities(doc.get("run", {}))
     for r in doc.get("records", []):
-        for p in r.get("per_rank", []):
-            restore_identity(p, identities)
+        if restores_identities(r, doc.get("run", {}), identities):
+            for p in r.get("per_rank", []):
+                restore_identity(p, identities)
     records = doc["records"]
     if len(records) < args.min_records:
         problems.append(f"only {len(records)} records")
