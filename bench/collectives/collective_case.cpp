@@ -84,7 +84,8 @@ std::vector<Record> CollectiveCase::run(const CaseContext& ctx, const nlohmann::
   return records;
 }
 
-nlohmann::json CollectiveCase::operation_at(const nlohmann::json& params, int ranks) const {
+std::optional<nlohmann::json> CollectiveCase::operation_at(const nlohmann::json& params,
+                                                           int ranks) const {
   const CollectiveShape s =
       shape(params.at("bytes").get<std::size_t>(),
             dtype_size(dtype_from_name(params.at("dtype").get<std::string>())), ranks);
@@ -105,7 +106,7 @@ Record CollectiveCase::run_one(const CaseContext& ctx, CollectiveComm& comm,
   const int rank = ctx.comm.rank();
   const CollectiveShape s = shape(params.at("bytes").get<std::size_t>(), dtype_size(t), ranks);
 
-  nlohmann::json record_params = operation_at(params, ranks);
+  nlohmann::json record_params = *operation_at(params, ranks);
   record_params["in_place"] = in_place;
   Record record = ctx.new_record(suite(), name(), record_params);
   if (auto why = comm.why_unsupported(kind_, t, op, in_place); !why.empty()) {

@@ -36,7 +36,8 @@ public:
   std::vector<nlohmann::json> instances(const RunConfig& config) const override;
   std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override;
   // bytes and count as the call moves them on `ranks` ranks (the op only for a reduction).
-  nlohmann::json operation_at(const nlohmann::json& params, int ranks) const override;
+  std::optional<nlohmann::json> operation_at(const nlohmann::json& params,
+                                             int ranks) const override;
   bool uses_collectives() const override { return true; }
   std::string why_not_on(const Backend& backend, const Communicator& world) const override {
     return backend.why_no_collectives(world);

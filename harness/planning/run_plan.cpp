@@ -254,8 +254,10 @@ RunPlan make_plan(const std::vector<PlanCase>& cases, const RunConfig& config,
           PlannedInstance pi;
           pi.index = i;
           pi.params = params;
-          const nlohmann::json op = c.operation_at ? c.operation_at(params, n) : params;
-          if (!operations.insert(op.dump()).second) {
+          const std::optional<nlohmann::json> measured =
+              c.operation_at ? c.operation_at(params, n) : std::nullopt;
+          const nlohmann::json& op = measured ? *measured : params;
+          if (measured && !operations.insert(op.dump()).second) {
             // Run, to say why in a skipped record, but never timed: at 8,192 ranks 13 sizes of
             // all_gather are one operation, and counting each would plan 13 times its cost.
             pi.repeats = true;

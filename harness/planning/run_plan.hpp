@@ -24,6 +24,7 @@
 // (retests of suspect pairs) is bounded at kSecondPassMaxRoundsPerStage rounds per stage; it is
 // in the worst case and printed beside the estimate, not in it: a healthy fleet needs none.
 #include <functional>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -46,8 +47,9 @@ struct PlanCase {
   bool largest_count_only = false;
   std::vector<nlohmann::json> instances;
   int records_per_instance = 1; // collectives: one per placement (out of place, in place)
-  // The case's BenchmarkCase::operation_at (empty: every instance is its own operation).
-  std::function<nlohmann::json(const nlohmann::json& params, int ranks)> operation_at;
+  // The case's BenchmarkCase::operation_at (empty, or nullopt: every instance is measured).
+  std::function<std::optional<nlohmann::json>(const nlohmann::json& params, int ranks)>
+      operation_at;
 };
 
 // The registered cases this config chooses (needs the cases linked in, as the CLI has them).

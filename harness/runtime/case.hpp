@@ -82,11 +82,13 @@ public:
   // has checked the values before any rank started).
   virtual std::vector<nlohmann::json> instances(const RunConfig& config) const;
   virtual std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) = 0;
-  // The operation an instance measures on `ranks` ranks: its params as its record will say them
-  // (a collective's bytes rounded to whole elements per rank). Instances with one operation at a
-  // count are measured once; the planner counts them so.
-  virtual nlohmann::json operation_at(const nlohmann::json& params, int /*ranks*/) const {
-    return params;
+  // For a case that measures each operation once per GPU count and skips instances that repeat
+  // one (collectives: sizes rounded up to whole elements per rank): the operation an instance
+  // measures on `ranks` ranks, as its record will say it; the planner counts repeats as skipped.
+  // nullopt (the default): every instance is measured, repeated values of an axis included.
+  virtual std::optional<nlohmann::json> operation_at(const nlohmann::json& /*params*/,
+                                                     int /*ranks*/) const {
+    return std::nullopt;
   }
   // Checks the case's options against the machine before anything is measured or written: in the
   // launching process before mpirun (so bad input is one line), and on every rank before the

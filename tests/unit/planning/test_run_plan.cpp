@@ -103,6 +103,22 @@ TEST(RunPlan, SizesThatRoundToOneOperationAreTimedOnce) {
   EXPECT_EQ(repeats, 2);
 }
 
+TEST(RunPlan, RepeatedAxisValuesOfOtherCasesAreEachPlannedAsTheSweepMeasuresThem) {
+  // `--axis gemm.n=8192,8192` measures 8192 twice: only the collectives skip repeats.
+  PlanCase gemm;
+  gemm.suite = "compute";
+  gemm.name = "gemm";
+  gemm.instances = {{{"n", 8192}}, {{"n", 8192}}};
+  const RunConfig config = cuda_config();
+  const RunPlan plan = make_plan({gemm}, config, cluster(1, 8), hardware_model_for("cuda", ""), 0);
+  const Phase* one = plan.find("compute", "gemm", 1);
+  ASSERT_TRUE(one);
+  ASSERT_EQ(one->instances.size(), 2u);
+  EXPECT_FALSE(one->instances[1].repeats);
+  EXPECT_GT(one->instances[1].estimate_s, 0);
+  EXPECT_DOUBLE_EQ(one->instances[1].estimate_s, one->instances[0].estimate_s);
+}
+
 TEST(RunPlan, EveryRecordEstimateIsBoundedByItsCap) {
   const RunPlan plan = default_plan(16);
   for (const auto& phase : plan.phases) {
