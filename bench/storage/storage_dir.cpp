@@ -199,20 +199,31 @@ void check_storage_options(const RunConfig& config, const StorageReads& reads) {
   }
 }
 
-int storage_files_to_write(const std::vector<EntryInfo>& entries, const std::vector<int>& ranks,
-                           std::uint64_t data_bytes) {
+StorageWrites storage_writes(const std::vector<EntryInfo>& entries, const std::vector<int>& ranks,
+                             std::uint64_t data_bytes) {
   std::map<std::string, const EntryInfo*> by_name;
   for (const EntryInfo& e : entries)
     by_name[e.name] = &e;
-  int to_write = 0;
+  const std::uint64_t total = storage_file_total_bytes(data_bytes);
+  StorageWrites writes;
   for (int r : ranks) {
     const auto it = by_name.find(storage_file_name(r));
     const bool reusable = it != by_name.end() && it->second->kind == FileKind::ours_complete &&
                           it->second->header.data_bytes == data_bytes &&
                           it->second->header.seed == storage_file_seed(r);
-    to_write += reusable ? 0 : 1;
+    if (reusable)
+      continue;
+    ++writes.files;
+    // A file of ours rewritten in place already holds its blocks (prepare_file counts them too).
+    const std::uint64_t held = it != by_name.end() ? it->second->size : 0;
+    writes.bytes += total > held ? total - held : 0;
   }
-  return to_write;
+  return writes;
+}
+
+int storage_files_to_write(const std::vector<EntryInfo>& entries, const std::vector<int>& ranks,
+                           std::uint64_t data_bytes) {
+  return storage_writes(entries, ranks, data_bytes).files;
 }
 
 DirectoryDemand check_storage_dir(const RunConfig& config, const StorageReads& reads,
@@ -237,9 +248,9 @@ DirectoryDemand check_storage_dir(const RunConfig& config, const StorageReads& r
       throw InputError(not_ours_message(dir, e));
     entries.push_back(std::move(e));
   }
-  const int to_write = storage_files_to_write(entries, ranks, data_bytes);
-  const std::uint64_t need =
-      static_cast<std::uint64_t>(to_write) * storage_file_total_bytes(data_bytes);
+  const StorageWrites writes = storage_writes(entries, ranks, data_bytes);
+  const int to_write = writes.files;
+  const std::uint64_t need = writes.bytes;
   const std::optional<std::uint64_t> free = dir.free_bytes();
   if (free && need > *free) {
     throw InputError("--storage-dir: '" + dir.path() + "' needs " + approximate_size(need) +

@@ -70,6 +70,14 @@ struct EntryInfo {
 // ours of `data_bytes` with the rank's seed among `entries` (the inspected files of the node).
 int storage_files_to_write(const std::vector<EntryInfo>& entries, const std::vector<int>& ranks,
                            std::uint64_t data_bytes);
+// Those files, and the bytes they still need: a file of ours rewritten at another size already
+// holds its own.
+struct StorageWrites {
+  int files = 0;
+  std::uint64_t bytes = 0;
+};
+StorageWrites storage_writes(const std::vector<EntryInfo>& entries, const std::vector<int>& ranks,
+                             std::uint64_t data_bytes);
 
 class StorageDir {
 public:

@@ -78,6 +78,21 @@ TEST(StorageSafety, TheFilesToWriteAreTheNodesRanksNotTheFirstRanksOfTheJob) {
   EXPECT_EQ(storage_files_to_write({other_seed}, {9}, 1 << 20), 1);
 }
 
+TEST(StorageSafety, AFileRewrittenAtAnotherSizeNeedsOnlyTheDifference) {
+  // A rerun with a larger --file-bytes rewrites rank 8's file in place: it needs the growth, not
+  // the whole file again (summed over a thousand nodes, the whole would refuse runs that fit).
+  EntryInfo held;
+  held.name = storage_file_name(8);
+  held.kind = FileKind::ours_complete;
+  held.header = {1 << 20, storage_file_seed(8), true};
+  held.size = storage_file_total_bytes(1 << 20);
+  const StorageWrites grow = storage_writes({held}, {8, 9}, 3 << 20);
+  EXPECT_EQ(grow.files, 2);
+  EXPECT_EQ(grow.bytes, 2 * storage_file_total_bytes(3 << 20) - held.size);
+  EXPECT_EQ(storage_writes({held}, {8}, 1 << 20).bytes, 0u) << "reused as it is";
+  EXPECT_EQ(storage_writes({held}, {8}, 1 << 10).bytes, 0u) << "shrinks in place";
+}
+
 TEST(StorageSafety, MissingDirectoryIsRefused) {
   TempDir dir;
   const std::string missing = dir.str() + "/nope";
