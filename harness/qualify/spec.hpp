@@ -63,9 +63,10 @@ struct Spec {
   std::string title;
   std::string path;            // the file it came from
   bool from_reference = false; // built from a known-good results file
-  // What the figures are of: the backend ("cuda", "host"; empty: any) and the parts, as words a
-  // device's name holds ("H200"; empty: any). A run on another backend is refused; a run on
-  // other parts is judged, with a warning (qualify/spec_fit.hpp).
+  // What the figures are of: the backend ("cuda", "host"; empty: any) and the parts, as whole
+  // words a device's name holds, compared without case ("H200": not "GH200"; empty: any). A run on
+  // another backend is refused; a run on other parts is judged, with a warning
+  // (qualify/spec_fit.hpp).
   std::string backend;
   std::vector<std::string> devices;
   FleetRules fleet;

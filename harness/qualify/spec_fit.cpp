@@ -12,10 +12,28 @@ namespace {
 
 using nlohmann::json;
 
+constexpr std::size_t kMaxDeviceWarnings = 8;
+
 std::string lowered(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return text;
+}
+
+bool word_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0;
+}
+
+// Whether `name` holds `words` as whole words (compared without case): "NVIDIA H200" holds
+// "H200", "NVIDIA GH200 480GB" does not, nor does "NVIDIA GB200" hold "B200".
+bool holds_words(const std::string& name, const std::string& words) {
+  const std::string n = lowered(name), w = lowered(words);
+  for (std::size_t at = n.find(w); !w.empty() && at != std::string::npos; at = n.find(w, at + 1)) {
+    const std::size_t end = at + w.size();
+    if ((at == 0 || !word_char(n[at - 1])) && (end == n.size() || !word_char(n[end])))
+      return true;
+  }
+  return false;
 }
 
 // Each device name of the run with how many devices carry it, in the order first seen.
@@ -79,17 +97,24 @@ std::vector<std::string> device_mismatch(const ResultsFile& results, const Spec&
   int total = 0;
   for (const auto& [name, count] : names)
     total += count;
+  const std::string parts = shown(join(spec.devices, ", "), 120);
+  std::size_t unknown = 0;
   for (const auto& [name, count] : names) {
-    const std::string low = lowered(name);
-    const bool known = std::any_of(spec.devices.begin(), spec.devices.end(), [&](const auto& d) {
-      return low.find(lowered(d)) != std::string::npos;
-    });
+    const bool known = std::any_of(spec.devices.begin(), spec.devices.end(),
+                                   [&](const auto& d) { return holds_words(name, d); });
     if (known)
+      continue;
+    // A run of a thousand differently named devices is one line per name up to a few, then a
+    // count.
+    if (++unknown > kMaxDeviceWarnings)
       continue;
     warnings.push_back(std::to_string(count) + " of the run's " + std::to_string(total) +
                        " devices are '" + shown(name, 80) + "', not the parts " + spec_named(spec) +
-                       " is for (" + join(spec.devices, ", ") +
-                       "): its figures are another part's");
+                       " is for (" + parts + "): its figures are another part's");
+  }
+  if (unknown > kMaxDeviceWarnings) {
+    warnings.push_back("and " + std::to_string(unknown - kMaxDeviceWarnings) +
+                       " more device names that are not " + parts);
   }
   return warnings;
 }

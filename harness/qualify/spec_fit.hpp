@@ -21,9 +21,10 @@ std::vector<std::string> device_names(const nlohmann::json& run);
 std::string backend_mismatch(const ResultsFile& results, const std::string& results_path,
                              const Spec& spec);
 
-// One warning per device name of the run that holds none of the spec's device words (compared
-// without case), with how many of the run's devices have it. Empty when the spec names no parts
-// or the run names no devices.
+// One warning per device name of the run that holds none of the spec's device words as whole
+// words (compared without case), with how many of the run's devices have it: at most 8, then
+// one line with the count of the rest. Empty when the spec names no parts or the run names no
+// devices.
 std::vector<std::string> device_mismatch(const ResultsFile& results, const Spec& spec);
 
 } // namespace cb

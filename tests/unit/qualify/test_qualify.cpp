@@ -236,6 +236,19 @@ TEST(SpecFit, OtherPartsAreJudgedWithAWarningPerName) {
   any.devices.clear();
   run.run["hosts"][0]["devices"][3]["name"] = "Something Else";
   EXPECT_TRUE(qualify(run, "r.json", any).spec_warnings.empty());
+  // Whole words: a GH200 is not an H200.
+  run.run["hosts"][0]["devices"][3]["name"] = "NVIDIA GH200 480GB";
+  ASSERT_EQ(qualify(run, "r.json", h200()).spec_warnings.size(), 1u);
+  run.run["hosts"][0]["devices"][3]["name"] = "NVIDIA H200 NVL";
+  EXPECT_TRUE(qualify(run, "r.json", h200()).spec_warnings.empty());
+  // Eight names, then a count of the rest.
+  for (int d = 0; d < 8; ++d)
+    run.run["hosts"][0]["devices"][d]["name"] = "X" + std::to_string(d);
+  run.run["hosts"][0]["devices"].push_back({{"name", "X8"}, {"index", 8}});
+  run.run["hosts"][0]["devices"].push_back({{"name", "X9"}, {"index", 9}});
+  const auto warnings = qualify(run, "r.json", h200()).spec_warnings;
+  ASSERT_EQ(warnings.size(), 9u);
+  EXPECT_EQ(warnings.back(), "and 2 more device names that are not H200");
 }
 
 TEST(Qualify, JudgesOneRecord) {
