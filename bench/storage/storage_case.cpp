@@ -134,11 +134,12 @@ std::vector<Record> StorageReadCase::run(const CaseContext& ctx, const nlohmann:
                           {"gbps", weak_scaling_rate(bytes, ranks, seconds, whole)}};
   });
 
-  // What the reader could not do as asked, from every rank (the same on one filesystem).
+  // What the reader could not do as asked, from every rank (the same on one filesystem), to rank 0,
+  // which keeps the record.
   std::string notes;
   for (const auto& note : reader->notes())
     notes += (notes.empty() ? "" : "; ") + note;
-  const auto all_notes = ctx.comm.all_gather_string(notes);
+  const auto all_notes = ctx.comm.gather_string(notes);
   nlohmann::json note_list = nlohmann::json::array();
   for (const auto& n : all_notes) {
     if (!n.empty() && std::find(note_list.begin(), note_list.end(), n) == note_list.end()) {

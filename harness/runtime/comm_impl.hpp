@@ -33,6 +33,7 @@ public:
   virtual Extremes extremes(double value) const = 0;
   virtual std::vector<std::vector<double>>
   gather_vectors(const std::vector<double>& values) const = 0;
+  virtual std::vector<std::string> gather_string(const std::string& value) const = 0;
   virtual std::vector<std::string> all_gather_string(const std::string& value) const = 0;
   virtual std::vector<int> all_gather_int(int value) const = 0;
   // The world ranks of the members, in rank order.

@@ -79,6 +79,9 @@ std::vector<std::vector<double>>
 Communicator::gather_vectors(const std::vector<double>& values) const {
   return impl_->gather_vectors(values);
 }
+std::vector<std::string> Communicator::gather_string(const std::string& value) const {
+  return impl_->gather_string(value);
+}
 std::vector<std::string> Communicator::all_gather_string(const std::string& value) const {
   return impl_->all_gather_string(value);
 }

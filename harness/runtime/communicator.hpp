@@ -86,6 +86,10 @@ public:
   // Gathers each rank's values (lengths may differ) to rank 0, one vector per rank in rank order;
   // the others get an empty result. Rank 0 holds all of it: callers keep the total bounded.
   std::vector<std::vector<double>> gather_vectors(const std::vector<double>& values) const;
+  // Gathers a string per rank to rank 0, in rank order; the others get an empty vector. What only
+  // rank 0 needs (what it writes) goes this way: every rank receiving every rank's text is
+  // ranks^2 bytes in all, 8,192 copies of the lot at 1,024 nodes x 8.
+  std::vector<std::string> gather_string(const std::string& value) const;
   // Gathers a string per rank to every rank.
   std::vector<std::string> all_gather_string(const std::string& value) const;
   std::vector<int> all_gather_int(int value) const;

@@ -160,6 +160,25 @@ public:
     return out;
   }
 
+  std::vector<std::string> gather_string(const std::string& value) const override {
+    const bool root = rank() == 0;
+    const int n = root ? size() : 0;
+    const int len = static_cast<int>(value.size());
+    std::vector<int> lengths(static_cast<std::size_t>(n));
+    check_mpi(MPI_Gather(&len, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, comm_), "MPI_Gather");
+    std::vector<int> offsets(static_cast<std::size_t>(n), 0);
+    for (int i = 1; i < n; ++i)
+      offsets[i] = offsets[i - 1] + lengths[i - 1];
+    std::vector<char> all(root ? static_cast<std::size_t>(offsets[n - 1] + lengths[n - 1]) + 1 : 1);
+    check_mpi(MPI_Gatherv(value.data(), len, MPI_CHAR, all.data(), lengths.data(), offsets.data(),
+                          MPI_CHAR, 0, comm_),
+              "MPI_Gatherv");
+    std::vector<std::string> out;
+    for (int i = 0; i < n; ++i)
+      out.emplace_back(all.data() + offsets[i], static_cast<std::size_t>(lengths[i]));
+    return out;
+  }
+
   std::vector<std::string> all_gather_string(const std::string& value) const override {
     const int n = size();
     const int len = static_cast<int>(value.size());

@@ -30,25 +30,31 @@ nlohmann::json make_run_header(const std::vector<std::string>& argv, const std::
                                const nlohmann::json& backend_versions,
                                const std::string& mpi_version,
                                const std::vector<nlohmann::json>& nics_of_rank) {
+  // Each rank's device into its node's entry, in one pass over the ranks (a pass per node was
+  // 8 million steps at 1,024 nodes x 8).
+  const auto node_count = static_cast<std::size_t>(layout.node_count());
+  std::vector<nlohmann::json> devices(node_count, nlohmann::json::array());
+  std::vector<nlohmann::json> nics(node_count, nlohmann::json::array());
+  std::vector<std::string> host(node_count);
+  std::vector<bool> seen(node_count, false);
+  for (std::size_t r = 0; r < layout.node_of_rank.size(); ++r) {
+    const auto node = static_cast<std::size_t>(layout.node_of_rank[r]);
+    if (node >= node_count)
+      continue;
+    if (!seen[node] && r < nics_of_rank.size())
+      nics[node] = nics_of_rank[r];
+    seen[node] = true;
+    host[node] = layout.host_of_rank[r];
+    nlohmann::json d = world_devices[r];
+    d["rank"] = static_cast<int>(r);
+    devices[node].push_back(std::move(d));
+  }
   nlohmann::json hosts = nlohmann::json::array();
-  for (int node = 0; node < layout.node_count(); ++node) {
-    nlohmann::json devices = nlohmann::json::array();
-    nlohmann::json nics = nlohmann::json::array();
-    std::string host;
-    for (std::size_t r = 0; r < layout.node_of_rank.size(); ++r) {
-      if (layout.node_of_rank[r] != node)
-        continue;
-      if (host.empty() && r < nics_of_rank.size())
-        nics = nics_of_rank[r];
-      host = layout.host_of_rank[r];
-      nlohmann::json d = world_devices[r];
-      d["rank"] = static_cast<int>(r);
-      devices.push_back(std::move(d));
-    }
-    hosts.push_back({{"host", host},
-                     {"node", node},
-                     {"devices", std::move(devices)},
-                     {"nics", std::move(nics)}});
+  for (std::size_t node = 0; node < node_count; ++node) {
+    hosts.push_back({{"host", std::move(host[node])},
+                     {"node", static_cast<int>(node)},
+                     {"devices", std::move(devices[node])},
+                     {"nics", std::move(nics[node])}});
   }
   nlohmann::json versions = backend_versions;
   versions["mpi"] = mpi_version;

@@ -270,6 +270,16 @@ public:
     return out;
   }
 
+  std::vector<std::string> gather_string(const std::string& value) const override {
+    std::vector<std::string> out;
+    const std::vector<Bytes> all = group_->exchange(rank_, Bytes(value.begin(), value.end()));
+    if (rank_ == 0) {
+      for (const Bytes& b : all)
+        out.emplace_back(b.begin(), b.end());
+    }
+    return out;
+  }
+
   std::vector<std::string> all_gather_string(const std::string& value) const override {
     std::vector<std::string> out;
     for (const Bytes& b : group_->exchange(rank_, Bytes(value.begin(), value.end())))

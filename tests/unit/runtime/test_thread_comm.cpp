@@ -55,8 +55,10 @@ TEST(ThreadComm, BroadcastAndGathers) {
   std::vector<std::vector<double>> gathered(3);
   std::vector<std::vector<std::string>> names(3);
   std::vector<std::vector<int>> ints(3);
+  std::vector<std::vector<std::string>> to_root(3);
   on_threads(3, [&](int r, const Communicator& c) {
     got[r] = c.broadcast_int(r == 0 ? 42 : -1);
+    to_root[r] = c.gather_string(std::string(static_cast<std::size_t>(r), 'y'));
     gathered[r] = c.gather(r * 1.5);
     names[r] = c.all_gather_string(std::string(static_cast<std::size_t>(r), 'x'));
     ints[r] = c.all_gather_int(10 * r);
@@ -64,6 +66,9 @@ TEST(ThreadComm, BroadcastAndGathers) {
   EXPECT_EQ(got, (std::vector<int>{42, 42, 42}));
   EXPECT_EQ(gathered[0], (std::vector<double>{0, 1.5, 3.0}));
   EXPECT_TRUE(gathered[1].empty()); // only the root gathers, as MPI_Gather
+  EXPECT_EQ(to_root[0], (std::vector<std::string>{"", "y", "yy"}));
+  EXPECT_TRUE(to_root[1].empty());
+  EXPECT_TRUE(to_root[2].empty());
   for (int r = 0; r < 3; ++r) {
     EXPECT_EQ(names[r], (std::vector<std::string>{"", "x", "xx"}));
     EXPECT_EQ(ints[r], (std::vector<int>{0, 10, 20}));
