@@ -141,41 +141,20 @@ public:
 
   std::vector<std::vector<double>>
   gather_vectors(const std::vector<double>& values) const override {
-    const bool root = rank() == 0;
-    const int n = root ? size() : 0;
-    const int count = static_cast<int>(values.size());
-    std::vector<int> counts(static_cast<std::size_t>(n));
-    check_mpi(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_), "MPI_Gather");
-    std::vector<int> offsets(static_cast<std::size_t>(n), 0);
-    for (int i = 1; i < n; ++i)
-      offsets[i] = offsets[i - 1] + counts[i - 1];
-    std::vector<double> all(root ? static_cast<std::size_t>(offsets[n - 1] + counts[n - 1]) : 0);
-    check_mpi(MPI_Gatherv(values.data(), count, MPI_DOUBLE, all.data(), counts.data(),
-                          offsets.data(), MPI_DOUBLE, 0, comm_),
-              "MPI_Gatherv");
+    const auto g = gather_to_root(values.data(), static_cast<int>(values.size()), MPI_DOUBLE);
     std::vector<std::vector<double>> out;
-    for (int i = 0; i < n; ++i) {
-      out.emplace_back(all.begin() + offsets[i], all.begin() + offsets[i] + counts[i]);
+    for (std::size_t i = 0; i < g.counts.size(); ++i) {
+      const auto first = g.all.begin() + g.offsets[i];
+      out.emplace_back(first, first + g.counts[i]);
     }
     return out;
   }
 
   std::vector<std::string> gather_string(const std::string& value) const override {
-    const bool root = rank() == 0;
-    const int n = root ? size() : 0;
-    const int len = static_cast<int>(value.size());
-    std::vector<int> lengths(static_cast<std::size_t>(n));
-    check_mpi(MPI_Gather(&len, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, comm_), "MPI_Gather");
-    std::vector<int> offsets(static_cast<std::size_t>(n), 0);
-    for (int i = 1; i < n; ++i)
-      offsets[i] = offsets[i - 1] + lengths[i - 1];
-    std::vector<char> all(root ? static_cast<std::size_t>(offsets[n - 1] + lengths[n - 1]) + 1 : 1);
-    check_mpi(MPI_Gatherv(value.data(), len, MPI_CHAR, all.data(), lengths.data(), offsets.data(),
-                          MPI_CHAR, 0, comm_),
-              "MPI_Gatherv");
+    const auto g = gather_to_root(value.data(), static_cast<int>(value.size()), MPI_CHAR);
     std::vector<std::string> out;
-    for (int i = 0; i < n; ++i)
-      out.emplace_back(all.data() + offsets[i], static_cast<std::size_t>(lengths[i]));
+    for (std::size_t i = 0; i < g.counts.size(); ++i)
+      out.emplace_back(g.all.data() + g.offsets[i], static_cast<std::size_t>(g.counts[i]));
     return out;
   }
 
@@ -215,6 +194,31 @@ public:
   }
 
 private:
+  // Each rank's `count` items to rank 0, concatenated in rank order, with each rank's count and
+  // offset; empty on the other ranks.
+  template <typename T> struct Gathered {
+    std::vector<T> all;
+    std::vector<int> counts;
+    std::vector<int> offsets;
+  };
+  template <typename T>
+  Gathered<T> gather_to_root(const T* data, int count, MPI_Datatype type) const {
+    const bool root = rank() == 0;
+    const auto n = static_cast<std::size_t>(root ? size() : 0);
+    Gathered<T> g;
+    g.counts.resize(n);
+    check_mpi(MPI_Gather(&count, 1, MPI_INT, g.counts.data(), 1, MPI_INT, 0, comm_), "MPI_Gather");
+    g.offsets.assign(n, 0);
+    for (std::size_t i = 1; i < n; ++i)
+      g.offsets[i] = g.offsets[i - 1] + g.counts[i - 1];
+    // One spare item: MPI may want a valid buffer even when every count is zero.
+    g.all.resize(n > 0 ? static_cast<std::size_t>(g.offsets[n - 1] + g.counts[n - 1]) + 1 : 1);
+    check_mpi(MPI_Gatherv(data, count, type, g.all.data(), g.counts.data(), g.offsets.data(), type,
+                          0, comm_),
+              "MPI_Gatherv");
+    return g;
+  }
+
   template <typename T> T reduce(T value, MPI_Datatype type, MPI_Op op) const {
     T out{};
     check_mpi(MPI_Allreduce(&value, &out, 1, type, op, comm_), "MPI_Allreduce");
