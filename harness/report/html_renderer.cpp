@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "report/base64.hpp"
+#include "results/output_target.hpp"
 
 namespace cb::report {
 namespace {
@@ -134,9 +135,8 @@ std::string image_media_type(const std::string& path) {
 
 std::string render_html(const Document& document, const ImageReader& read_image) {
   std::ostringstream out;
-  out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      << "<title>" << html_escape(document.title) << "</title>\n"
+  // refuse_foreign_file knows a page of ours by this start (and a title "clusterbench ...").
+  out << kReportPageStart << html_escape(document.title) << "</title>\n"
       << "<style>" << kStyle << "</style>\n</head>\n<body>\n<main>\n";
   if (!document.title.empty())
     out << "<h1>" << html_escape(document.title) << "</h1>\n";

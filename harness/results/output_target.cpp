@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 
 #include "core/error.hpp"
 #include "results/atomic_file.hpp"
@@ -25,6 +26,27 @@ const char* kind_of(mode_t mode) {
   if (S_ISSOCK(mode))
     return "a socket";
   return "not a regular file";
+}
+
+// A results file as a writer lays it out: a JSON object whose last members are the schema's name
+// and version (nlohmann::json orders keys, and no key of a results file sorts after these two),
+// or whose first member is the name (writers that keep their keys' order: Python's json, a
+// generator). A file that only mentions the name elsewhere is not one.
+bool looks_like_our_results(const std::string& head, const std::string& tail) {
+  static const std::regex opening(R"re(^\s*\{\s*"schema"\s*:\s*"clusterbench\.results"\s*[,}])re");
+  if (std::regex_search(head, opening))
+    return true;
+  const auto first = head.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos || head[first] != '{')
+    return false;
+  static const std::regex ending(
+      R"re("schema"\s*:\s*"clusterbench\.results"\s*(,\s*"schema_version"\s*:\s*[0-9]+\s*)?\}\s*$)re");
+  return std::regex_search(tail, ending);
+}
+
+bool looks_like_our_report(const std::string& head) {
+  const std::string start = std::string(kReportPageStart) + "clusterbench";
+  return head.compare(0, start.size(), start) == 0;
 }
 
 } // namespace
@@ -82,7 +104,7 @@ void refuse_foreign_file(const std::string& path, const std::string& flag, OwnFi
   if (::stat(target.c_str(), &info) != 0 || info.st_size == 0)
     return;
   // The first and the last KiB say it: a results file ends with its schema (the writer lays the
-  // keys out in order, "schema" last), a page starts with its title. No need to read 100 MB.
+  // keys out in order, "schema" last), a page starts as every page of ours. No need to read 100 MB.
   constexpr std::size_t kEdge = 1024;
   std::ifstream in(target, std::ios::binary);
   std::string head(kEdge, '\0'), tail(kEdge, '\0');
@@ -93,9 +115,8 @@ void refuse_foreign_file(const std::string& path, const std::string& flag, OwnFi
   in.seekg(static_cast<std::streamoff>(size > kEdge ? size - kEdge : 0));
   in.read(tail.data(), kEdge);
   tail.resize(static_cast<std::size_t>(in.gcount()));
-  const bool ours = kind == OwnFile::results
-                        ? (head + tail).find("\"clusterbench.results\"") != std::string::npos
-                        : head.find("<title>clusterbench") != std::string::npos;
+  const bool ours =
+      kind == OwnFile::results ? looks_like_our_results(head, tail) : looks_like_our_report(head);
   if (!ours) {
     throw InputError(named + ": exists and is not " +
                      (kind == OwnFile::results ? std::string("a clusterbench results file")

@@ -2,6 +2,7 @@
 // Where any command may write a file (every --out, --html, the files beside a run), and the
 // whole-file atomic write.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "results/atomic_file.hpp"
@@ -18,10 +19,19 @@ void check_output_target(const std::string& path, const std::string& flag,
 // What a file clusterbench may replace was written as.
 enum class OwnFile { results, html_report };
 
+// The first bytes of every report page clusterbench writes (report/html_renderer.cpp), up to the
+// start of its title, which begins "clusterbench".
+inline constexpr std::string_view kReportPageStart =
+    "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>";
+
 // Throws InputError "FLAG PATH: ..." when `path` (or the file its links end at) exists, holds
-// bytes and is not a clusterbench file of `kind` (a results file ends with its schema's name; a
-// report page's title starts "clusterbench"): a file the user named that clusterbench did not
-// write is never replaced. Absent and empty files pass.
+// bytes and is not a clusterbench file of `kind`: a results file is a JSON object whose last
+// members are "schema": "clusterbench.results" and "schema_version" (the writer's key order), or
+// whose first member is that name (a writer keeping its keys' order); a report page starts as the
+// renderer starts every page, its title "clusterbench ...". A file that merely mentions either
+// (notes, a copy of the schema, a wiki page) is not ours: a file the user named that clusterbench
+// did not write is never replaced. Absent and empty files pass.
 void refuse_foreign_file(const std::string& path, const std::string& flag, OwnFile kind);
 
 // The file a write to `path` lands on: `path` itself (existing or new), or the end of its chain

@@ -374,10 +374,28 @@ TEST(ResultsIo, OnlyFilesClusterbenchWroteAreReplaced) {
   write(dir.file("quote.json"),
         std::string(3000, ' ') + "\"clusterbench.results\"" + std::string(3000, ' '));
   EXPECT_NE(refused(dir.file("quote.json"), OwnFile::results), "");
+  // Notes that end by quoting the schema, and a copy of the schema itself: not results files.
+  write(dir.file("notes.md"),
+        "# notes\nThe file ends with \"schema\": \"clusterbench.results\".\n");
+  EXPECT_NE(refused(dir.file("notes.md"), OwnFile::results), "");
+  write(dir.file("schema.json"),
+        "{\"properties\": {\"schema\": {\"const\": \"clusterbench.results\"}}}\n");
+  EXPECT_NE(refused(dir.file("schema.json"), OwnFile::results), "");
+  // Ours without a version (as an early writer left it), compact or indented: replaced.
+  write(dir.file("compact.json"), "{\"records\":[],\"schema\":\"clusterbench.results\"}");
+  EXPECT_EQ(refused(dir.file("compact.json"), OwnFile::results), "");
+  // Written by a tool that keeps its keys' order: the name is the first member.
+  write(dir.file("ordered.json"), "{\n \"schema\": \"clusterbench.results\",\n \"records\": []" +
+                                      std::string(3000, ' ') + "}");
+  EXPECT_EQ(refused(dir.file("ordered.json"), OwnFile::results), "");
   write(dir.file("page.html"), "<html><title>mine</title>");
   EXPECT_NE(refused(dir.file("page.html"), OwnFile::html_report).find("not a clusterbench report"),
             std::string::npos);
-  write(dir.file("own.html"), "<!DOCTYPE html>\n<html><head><title>clusterbench report: x</title>");
+  // A wiki page whose title starts with the tool's name is still not one of our pages.
+  write(dir.file("wiki.html"),
+        "<html><head><title>clusterbench team wiki</title></head><body>precious</body></html>");
+  EXPECT_NE(refused(dir.file("wiki.html"), OwnFile::html_report), "");
+  write(dir.file("own.html"), std::string(kReportPageStart) + "clusterbench report: x</title>");
   EXPECT_EQ(refused(dir.file("own.html"), OwnFile::html_report), "");
 }
 
