@@ -5,8 +5,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <set>
+#include <sstream>
 
 #include "core/error.hpp"
 #include "core/text_file.hpp"
@@ -124,10 +124,8 @@ ThroughputTable parse_throughput_csv(std::istream& in, const std::string& source
 }
 
 ThroughputTable read_throughput_csv(const std::string& path) {
-  refuse_directory(path);
-  std::ifstream in(path);
-  if (!in)
-    throw InputError(path + ": cannot open: " + std::strerror(errno));
+  // Read whole, as every input: a device or a FIFO without a writer is refused or ends.
+  std::istringstream in(read_text_file(path));
   return parse_throughput_csv(in, path);
 }
 

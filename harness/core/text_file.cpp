@@ -1,41 +1,94 @@
 #include "core/text_file.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+#include <vector>
 
 #include "core/error.hpp"
+#include "core/unique_fd.hpp"
 
 namespace cb {
+namespace {
 
-void refuse_directory(const std::string& path) {
-  if (struct stat kind{}; ::stat(path.c_str(), &kind) == 0 && S_ISDIR(kind.st_mode))
-    throw InputError(path + ": is a directory, not a file");
+// What may not be read as an input file, or nullptr. A device (/dev/zero, /dev/urandom) never
+// ends: read to its end, it would fill memory before anything else went wrong.
+const char* unreadable_kind(mode_t mode) {
+  if (S_ISDIR(mode))
+    return "a directory";
+  if (S_ISCHR(mode))
+    return "a character device";
+  if (S_ISBLK(mode))
+    return "a block device";
+  if (S_ISSOCK(mode))
+    return "a socket";
+  return nullptr;
 }
 
+void refuse_kind(const std::string& path, mode_t mode) {
+  if (const char* kind = unreadable_kind(mode))
+    throw InputError(path + ": is " + kind + ", not a file");
+}
+
+void refuse_by_name(const std::string& path) {
+  if (struct stat info{}; ::stat(path.c_str(), &info) == 0)
+    refuse_kind(path, info.st_mode);
+}
+
+} // namespace
+
 std::string read_text_file(const std::string& path) {
-  refuse_directory(path);
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
+  refuse_by_name(path); // before open: opening a device may already do something
+  // Non-blocking open: a FIFO nobody writes to opens at once (and then reads as empty) instead of
+  // waiting forever for a writer. Reads block again once open, so a pipe with a writer is read
+  // to its end as usual (process substitution, `<(zcat results.json.gz)`).
+  const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  if (!fd.valid())
     throw InputError(path + ": cannot open: " + std::strerror(errno));
-  // A regular file is read straight into a string of its size: through a stringstream the text
-  // would be held twice at the end (the stream's buffer and its copy).
+  const int flags = ::fcntl(fd.get(), F_GETFL);
+  if (flags >= 0)
+    ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK);
   struct stat info {};
-  if (::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0) {
-    std::string text(static_cast<std::size_t>(info.st_size), '\0');
-    in.read(text.data(), info.st_size);
-    if (in.gcount() == info.st_size && in.peek() == std::char_traits<char>::eof())
-      return text;
-    in.clear();
-    in.seekg(0, std::ios::beg);
+  if (::fstat(fd.get(), &info) != 0)
+    throw InputError(path + ": cannot read: " + std::strerror(errno));
+  refuse_kind(path, info.st_mode); // replaced between the check and the open
+  const bool regular = S_ISREG(info.st_mode);
+  std::string text;
+  std::size_t used = 0;
+  auto read_into = [&](char* where, std::size_t room) {
+    for (;;) {
+      const ssize_t n = ::read(fd.get(), where, room);
+      if (n >= 0)
+        return static_cast<std::size_t>(n);
+      if (errno != EINTR)
+        throw InputError(path + ": cannot read: " + std::strerror(errno));
+    }
+  };
+  // A regular file straight into a string of its size (held once, not twice as through a
+  // stream); then, as for a pipe, whatever else there is (a file still growing) in chunks.
+  if (regular && info.st_size > 0) {
+    text.resize(static_cast<std::size_t>(info.st_size));
+    while (used < text.size()) {
+      const std::size_t n = read_into(text.data() + used, text.size() - used);
+      if (n == 0)
+        break;
+      used += n;
+    }
+    text.resize(used);
   }
-  // A pipe, a file that changed size while read, an empty /proc file: read to its end.
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  std::vector<char> chunk(std::size_t{1} << 16);
+  while (const std::size_t n = read_into(chunk.data(), chunk.size())) {
+    used += n;
+    if (!regular && used > kMaxStreamedInputBytes) {
+      throw InputError(path + ": more than " + std::to_string(kMaxStreamedInputBytes >> 30) +
+                       " GiB from a pipe; save it to a file and give that");
+    }
+    text.append(chunk.data(), n);
+  }
+  return text;
 }
 
 } // namespace cb

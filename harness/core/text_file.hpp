@@ -1,13 +1,17 @@
 #pragma once
 // A whole file as text, for every reader of the project's inputs (results, specs, imports).
+#include <cstddef>
 #include <string>
 
 namespace cb {
 
+// The most read from a pipe (a regular file is read whatever its size): a results file of a
+// 1,024-node run is under 1 GiB, and `yes | clusterbench fit /dev/stdin` must end.
+inline constexpr std::size_t kMaxStreamedInputBytes = std::size_t{2} << 30;
+
 // InputError "PATH: cannot open: REASON" when it cannot be read, "PATH: is a directory, not a
-// file" for a directory (which opens and reads as nothing on Linux).
+// file" for a directory (which opens and reads as nothing on Linux), and likewise for a device or
+// a socket (/dev/zero never ends). A FIFO without a writer reads as empty instead of waiting.
 std::string read_text_file(const std::string& path);
-// The directory check alone, for readers that stream the file themselves.
-void refuse_directory(const std::string& path);
 
 } // namespace cb
