@@ -13,10 +13,19 @@
 namespace cb {
 namespace {
 
-int at_least_one(const ArgParser& args, const std::string& flag) {
+// The largest cluster plan describes: 16 times the largest our users run (1,024+ nodes of 8),
+// planned in about a second. A million nodes took minutes, and a million of a million ran out of
+// memory (the planner lays out every rank).
+constexpr long long kMaxPlanNodes = 16384;
+constexpr long long kMaxPlanGpusPerNode = 256; // a host node's cores, one rank each
+constexpr long long kMaxPlanRanks = 262144;
+
+int in_range(const ArgParser& args, const std::string& flag, long long most) {
   const long long v = parse_integer(*args.get(flag), "--" + flag);
-  if (v < 1 || v > 1000000)
-    throw InputError("--" + flag + ": must be 1..1000000, got " + *args.get(flag));
+  if (v < 1 || v > most) {
+    throw InputError("--" + flag + ": must be 1.." + std::to_string(most) + ", got " +
+                     *args.get(flag));
+  }
   return static_cast<int>(v);
 }
 
@@ -36,7 +45,7 @@ int plan_main(const std::vector<std::string>& args) {
     return 0;
   }
   RunConfig config = run_config_from(parser);
-  const int nodes = parser.has("nodes") ? at_least_one(parser, "nodes") : 1;
+  const int nodes = parser.has("nodes") ? in_range(parser, "nodes", kMaxPlanNodes) : 1;
   std::string backend = config.backend;
   if (backend == "auto") {
     std::string note;
@@ -47,7 +56,7 @@ int plan_main(const std::vector<std::string>& args) {
   config.backend = backend;
   int per_node = 0;
   if (parser.has("gpus-per-node")) {
-    per_node = at_least_one(parser, "gpus-per-node");
+    per_node = in_range(parser, "gpus-per-node", kMaxPlanGpusPerNode);
   } else if (config.np > 0) {
     per_node = (config.np + nodes - 1) / nodes;
   } else {
@@ -56,6 +65,11 @@ int plan_main(const std::vector<std::string>& args) {
     per_node = info ? info->count_devices(why) : 0;
     if (per_node < 1)
       per_node = backend == "cuda" ? 8 : 1;
+  }
+  if (static_cast<long long>(nodes) * per_node > kMaxPlanRanks) {
+    throw InputError("--nodes x --gpus-per-node: " + std::to_string(nodes) + " x " +
+                     std::to_string(per_node) + " ranks is more than the " +
+                     std::to_string(kMaxPlanRanks) + " plan describes");
   }
   PlanTarget target;
   target.nodes = nodes;

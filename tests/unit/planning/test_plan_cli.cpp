@@ -28,6 +28,10 @@ TEST(PlanCli, BadInputIsOneLineNamingTheFlag) {
       {"plan --nodes 0", "--nodes"},
       {"plan --gpus-per-node 0", "--gpus-per-node"},
       {"plan --nodes -3", "--nodes"},
+      // A cluster the planner would take minutes or all memory to lay out.
+      {"plan --nodes 1000000 --gpus-per-node 8", "--nodes"},
+      {"plan --nodes 8 --gpus-per-node 1000000", "--gpus-per-node"},
+      {"plan --nodes 16384 --gpus-per-node 256 --backend cuda", "--nodes x --gpus-per-node"},
       {"plan --budget 0m", "--budget"},
       {"plan --budget -5m", "--budget"},
       {"plan --budget 15", "--budget"},
