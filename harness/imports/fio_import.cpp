@@ -199,6 +199,16 @@ private:
       return skip(w.jobs[0], "iodepth " + std::to_string(*queue_depth) + " and numjobs " +
                                  std::to_string(*numjobs) + ": fio runs 1 of each at least");
     }
+    // Counted as GPUs and queue depths in the record: beyond these they wrapped around as ints
+    // (numjobs 4294967298 became 2 jobs). fio's own iodepth cannot pass 65536.
+    constexpr long kMostJobs = 1 << 20;
+    constexpr long kMostQueueDepth = 65536;
+    if (*queue_depth > kMostQueueDepth || *numjobs > kMostJobs) {
+      return skip(w.jobs[0], "iodepth " + std::to_string(*queue_depth) + " or numjobs " +
+                                 std::to_string(*numjobs) + ": more than fio runs (iodepth up to " +
+                                 std::to_string(kMostQueueDepth) + ", numjobs up to " +
+                                 std::to_string(kMostJobs) + ")");
+    }
 
     double bytes = 0, ios = 0, iops = 0, latency_weighted = 0, runtime_ms = 0;
     int errors = 0;
@@ -237,6 +247,12 @@ private:
     json metrics = {{"gbps", bytes / seconds / 1e9}, {"iops", iops}};
     if (ios > 0 && latency_weighted > 0)
       metrics["latency_us"] = latency_weighted / ios / 1e3;
+    for (const json& rank : per_rank) {
+      if (const std::string why = implausible_rate(rank); !why.empty())
+        throw InputError(where(w.jobs[0]) + ": job " + rank["job"].get<std::string>() + ": " + why);
+    }
+    if (const std::string why = implausible_rate(metrics); !why.empty())
+      throw InputError(where(w.jobs[0]) + ": " + why);
     const int jobs =
         w.jobs.size() > 1 ? static_cast<int>(w.jobs.size()) : static_cast<int>(*numjobs);
     // "io" is the storage suite's name for the same choice, so imported and measured records match.

@@ -1,6 +1,7 @@
 #include "imports/imported_run.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 
 #include "core/stats.hpp"
@@ -76,6 +77,24 @@ void ImportedRun::add_device(const std::string& host, const nlohmann::json& devi
 
 void ImportedRun::finish_hosts() {
   hosts = host_list.to_json();
+}
+
+std::string implausible_rate(const nlohmann::json& metrics) {
+  for (const char* key : {"busbw_gbps", "gbps"}) {
+    const auto it = metrics.find(key);
+    if (it == metrics.end() || !it->is_number())
+      continue;
+    const double v = it->get<double>();
+    if (v > kMaxPlausibleGbps) {
+      char text[160];
+      std::snprintf(text, sizeof text,
+                    "%s %.4g GB/s is above %.0f GB/s, faster than any link, "
+                    "memory or disk",
+                    key, v, kMaxPlausibleGbps);
+      return text;
+    }
+  }
+  return "";
 }
 
 Record imported_record(const std::string& suite, const std::string& case_name,

@@ -57,6 +57,15 @@ struct ImportedRun {
   HostList host_list;
 };
 
+// The fastest rate an imported figure may claim, in GB/s: 100 TB/s, ~50x the fastest GPU link
+// (NVLink 5, 1.8 TB/s) and ~12x the fastest memory (HBM3e, ~8 TB/s) of 2026. A figure above it is
+// an edited or garbled log, not a measurement.
+inline constexpr double kMaxPlausibleGbps = 1e5;
+// "" or why `metrics` claim a rate no hardware reaches: "busbw_gbps", "gbps" (per rank or in all)
+// above kMaxPlausibleGbps. algbw is not bounded: on one GPU an in-place all_reduce moves nothing,
+// and nccl-tests still divides its size by a few microseconds.
+std::string implausible_rate(const nlohmann::json& metrics);
+
 // An imported measurement: one sample (the tool reports one figure per size), status ok, the
 // check as the tool reports it, tier from the node count.
 Record imported_record(const std::string& suite, const std::string& case_name,

@@ -3,11 +3,15 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <iterator>
 #include <map>
 #include <optional>
 #include <set>
 
+#include "core/collective_math.hpp"
 #include "core/error.hpp"
 #include "imports/text_lines.hpp"
 
@@ -87,6 +91,49 @@ struct Half {
   std::optional<double> max_deviation; // error
   bool noisy = false;                  // clusterbench's "~" after the check: not settled
 };
+
+// "" or why a row's figures contradict one another or physics: nccl-tests defines algbw as size /
+// time and busbw as algbw times a factor of the collective and the rank count (its
+// PERFORMANCE.md), so an edited or garbled figure shows. The slack covers the printing: bandwidths
+// to 2 decimals, the time to 2, 1 or 0 decimals as it grows.
+std::string implausible_half(const Half& h, long long bytes, const std::string& collective,
+                             int ranks) {
+  char text[240];
+  if (bytes < 0) {
+    std::snprintf(text, sizeof text, "size %lld is negative", bytes);
+    return text;
+  }
+  const double t = h.time_us;
+  const double slack_us = 0.006 + 0.001 * t;
+  const double b = static_cast<double>(bytes);
+  const double rate = b / (t * 1e3); // GB/s: bytes per microsecond / 1e3
+  const double lowest = b / ((t + slack_us) * 1e3) * 0.98 - 0.011;
+  const double highest = t > slack_us ? b / ((t - slack_us) * 1e3) * 1.02 + 0.011 : HUGE_VAL;
+  if (h.algbw < lowest || h.algbw > highest) {
+    std::snprintf(text, sizeof text,
+                  "algbw %.4g GB/s is not its size over its time (%lld B in %.4g us is %.4g GB/s)",
+                  h.algbw, bytes, t, rate);
+    return text;
+  }
+  std::optional<double> factor;
+  try {
+    // A log without its device lines reads as 1 GPU: the factor is known from 2 on.
+    if (ranks >= 2)
+      factor = busbw_factor(collective_from_name(collective), ranks);
+  } catch (const InputError&) {
+    // gather, scatter, hypercube: a factor clusterbench does not model; algbw was checked
+  }
+  if (factor) {
+    const double expected = h.algbw * *factor;
+    if (std::abs(h.busbw - expected) > 0.02 * expected + 0.011 + 0.005 * *factor) {
+      std::snprintf(text, sizeof text,
+                    "busbw %.4g GB/s is not algbw %.4g x %.4g, the bus factor of %s on %d GPUs",
+                    h.busbw, h.algbw, *factor, collective.c_str(), ranks);
+      return text;
+    }
+  }
+  return implausible_rate({{"busbw_gbps", h.busbw}});
+}
 
 std::optional<Half> half_from(const std::vector<std::string>& t, int at, CheckColumn column) {
   const auto i = static_cast<std::size_t>(at);
@@ -523,6 +570,10 @@ private:
   }
 
   Record record_of(const Row& row, const Half& half, bool in_place) const {
+    if (const std::string why = implausible_half(half, row.size, block_->case_name, block_->gpus);
+        !why.empty()) {
+      throw InputError(source_ + ":" + std::to_string(row.line) + ": " + why);
+    }
     json params = {{"bytes", row.size}, {"dtype", nccl_dtype(row.type)}};
     if (row.redop != "none")
       params["op"] = row.redop;
@@ -839,7 +890,9 @@ ImportedRun read_nccl_tests_json(const json& j, const std::string& source) {
   for (std::size_t i = 0; i < results.size(); ++i) {
     const json& row = results[i];
     const std::string where = source + ": results[" + std::to_string(i) + "]";
-    if (!row.is_object() || !row.contains("size") || !row["size"].is_number_integer()) {
+    // A size is a count of bytes: nlohmann reads a non-negative integer as unsigned.
+    if (!row.is_object() || !row.contains("size") || !row["size"].is_number_unsigned() ||
+        row["size"].get<std::uint64_t>() > (std::uint64_t{1} << 62)) {
       run.warnings.push_back(where + ": cannot parse: " + row.dump());
       continue;
     }
@@ -855,6 +908,10 @@ ImportedRun read_nccl_tests_json(const json& j, const std::string& source) {
       if (!half)
         continue;
       any = true;
+      if (const std::string why = implausible_half(*half, row["size"].get<long long>(), name, gpus);
+          !why.empty()) {
+        throw InputError(where + ": " + why);
+      }
       json params = {{"bytes", row["size"].get<long long>()},
                      {"dtype", nccl_dtype(json_string(row, "type"))}};
       const std::string redop = json_string(row, "redop");

@@ -329,6 +329,8 @@ private:
       seconds = gbps > 0 ? moved / (gbps * 1e9) : 0.0;
       metrics = {{"gbps", gbps}};
     }
+    if (const std::string why = implausible_rate(metrics); !why.empty())
+      throw InputError(source_ + ":" + std::to_string(number) + ": " + why);
     Record r = imported_record(test.kind == OsuKind::collective ? "collectives" : "links",
                                test.case_name, std::move(params), ranks,
                                test.kind == OsuKind::collective ? options_.nodes

@@ -147,3 +147,25 @@ TEST(FioImport, ANegativeIodepthOrAZeroRuntimeIsNotImportedWithItsReason) {
   job["jobs"][0]["read"]["runtime"] = 100;
   EXPECT_EQ(error_of(job), "");
 }
+
+// 10^18 bytes in a millisecond is no disk's figure; a job count past 2^32 wrapped to 2 jobs once.
+TEST(FioImport, ImpossibleRatesAndCountsAreNotImported) {
+  const std::string path = fixture("seq_read_impossible_rate.json");
+  try {
+    import_fio_file(path);
+    ADD_FAILURE() << "imported";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("gbps 1e+12 GB/s is above 100000 GB/s"), std::string::npos)
+        << e.what();
+  }
+  const std::string wraps = fixture("numjobs_wraps_32_bits.json");
+  try {
+    const ImportedRun run = import_fio_file(wraps);
+    for (const auto& r : run.records)
+      EXPECT_NE(r.gpus, 2) << "numjobs 4294967298 read as 2";
+    ASSERT_FALSE(run.warnings.empty());
+    EXPECT_NE(run.warnings[0].find("numjobs 4294967298"), std::string::npos) << run.warnings[0];
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("4294967298"), std::string::npos) << e.what();
+  }
+}

@@ -228,3 +228,33 @@ TEST(NcclTestsNames, ProgramsTypesAndVersions) {
   EXPECT_EQ(strip_mpi_tag("[1,3]<stdout>:# nThread 1"), "# nThread 1");
   EXPECT_EQ(strip_mpi_tag("[not a tag] x"), "[not a tag] x");
 }
+
+// nccl-tests defines algbw = size / time and busbw = algbw x the bus factor: a row whose figures
+// disagree was edited or garbled, and is refused by its line rather than imported as measured.
+TEST(NcclTestsText, FiguresThatContradictTheRowAreRefusedByLine) {
+  const std::string path = fixture("nccl-tests/all_reduce_perf_edited_busbw.txt");
+  const std::string why = error_of([&] { import_nccl_tests_file(path); });
+  EXPECT_EQ(why.rfind(path + ":15: busbw 1e+08 GB/s is not algbw 50.69 x 1", 0), 0u) << why;
+  const std::string impossible = fixture("nccl-tests/all_reduce_perf_impossible_time.txt");
+  EXPECT_NE(error_of([&] { import_nccl_tests_file(impossible); }).find(":13: algbw 2.77 GB/s"),
+            std::string::npos)
+      << error_of([&] { import_nccl_tests_file(impossible); });
+}
+
+TEST(NcclTestsJson, ContradictoryFiguresAndNegativeSizesAreNotImported) {
+  const nlohmann::json original =
+      nlohmann::json::parse(read_text_file(fixture("nccl-tests/all_reduce_perf_8xh200.json")));
+  nlohmann::json j = original;
+  j["results"][1]["out_of_place"]["alg_bw"] = 5000.0; // the row's size and time give ~0.4 GB/s
+  EXPECT_NE(error_of([&] {
+              import_nccl_tests_json(j, "x.json");
+            }).find("x.json: results[1]: algbw 5000 GB/s is not its size over its time"),
+            std::string::npos);
+  j = original;
+  j["results"][0]["size"] = -5;
+  const ImportedRun run = import_nccl_tests_json(j, "x.json");
+  ASSERT_EQ(run.warnings.size(), 1u);
+  EXPECT_EQ(run.warnings[0].rfind("x.json: results[0]: cannot parse", 0), 0u) << run.warnings[0];
+  for (const auto& r : run.records)
+    EXPECT_GE(r.params["bytes"].get<long long>(), 0);
+}

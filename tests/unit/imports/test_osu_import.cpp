@@ -124,3 +124,16 @@ TEST(OsuImport, AFileWithoutATableIsAnError) {
     EXPECT_EQ(std::string(e.what()).rfind("empty.txt: no OSU table found", 0), 0u);
   }
 }
+
+// 100 PB/s between two nodes is an edited log, not a measurement: refused by its line.
+TEST(OsuImport, ARateNoHardwareReachesIsRefusedByLine) {
+  const std::string path = fixture("osu_bw_impossible.txt");
+  try {
+    import_osu_file(path, {0, 2});
+    ADD_FAILURE() << "imported";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(path + ":40: gbps 1e+08 GB/s is above 100000 GB/s", 0),
+              0u)
+        << e.what();
+  }
+}
