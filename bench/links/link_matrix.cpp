@@ -149,7 +149,46 @@ nlohmann::json tier_matrix(const std::vector<int>& node_of_rank) {
   return rows;
 }
 
-std::string format_matrix(const LinkMatrix& m, int precision) {
+namespace {
+
+std::string format_worst_pairs(const LinkMatrix& m, int precision, bool lower_is_better) {
+  struct Cell {
+    double value;
+    int src, dst;
+  };
+  std::vector<Cell> cells;
+  for (int src = 0; src < m.size(); ++src) {
+    for (int dst = 0; dst < m.size(); ++dst) {
+      if (const auto v = m.at(src, dst))
+        cells.push_back({*v, src, dst});
+    }
+  }
+  const std::size_t shown = std::min(kWorstPairsPrinted, cells.size());
+  // Worst first; ties in source, then destination order, so the listing is the same every time.
+  std::partial_sort(cells.begin(), cells.begin() + static_cast<std::ptrdiff_t>(shown), cells.end(),
+                    [lower_is_better](const Cell& a, const Cell& b) {
+                      if (a.value != b.value)
+                        return lower_is_better ? a.value > b.value : a.value < b.value;
+                      return a.src != b.src ? a.src < b.src : a.dst < b.dst;
+                    });
+  char line[128];
+  std::snprintf(line, sizeof line,
+                "    %d x %d matrix (in the results file); the %zu worst of %zu pairs:\n", m.size(),
+                m.size(), shown, cells.size());
+  std::string out = line;
+  for (std::size_t i = 0; i < shown; ++i) {
+    std::snprintf(line, sizeof line, "    %8d -> %-8d %9.*f\n", cells[i].src, cells[i].dst,
+                  precision, cells[i].value);
+    out += line;
+  }
+  return out;
+}
+
+} // namespace
+
+std::string format_matrix(const LinkMatrix& m, int precision, bool lower_is_better) {
+  if (m.size() > kMaxPrintedMatrix)
+    return format_worst_pairs(m, precision, lower_is_better);
   std::string out;
   char cell[64];
   std::snprintf(cell, sizeof cell, "    %8s", "src\\dst");

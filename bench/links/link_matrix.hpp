@@ -49,7 +49,12 @@ std::vector<std::pair<int, int>> unordered_pairs(int ranks);
 // "intra" where both ranks are on one node, "inter" across nodes, null on the diagonal.
 nlohmann::json tier_matrix(const std::vector<int>& node_of_rank);
 
-// The matrix as a console table, nvbandwidth style, values with the given precision.
-std::string format_matrix(const LinkMatrix& m, int precision);
+// The matrix as a console table, nvbandwidth style, values with the given precision. Above
+// kMaxPrintedMatrix members, the worst kWorstPairsPrinted pairs instead (the lowest values, or
+// the highest where `lower_is_better`, as for latency): at 1,024 nodes the table was 10 MB of
+// console per record, the whole of it in the results file anyway.
+inline constexpr int kMaxPrintedMatrix = 32;
+inline constexpr std::size_t kWorstPairsPrinted = 8;
+std::string format_matrix(const LinkMatrix& m, int precision, bool lower_is_better = false);
 
 } // namespace cb

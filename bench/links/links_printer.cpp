@@ -31,7 +31,7 @@ public:
                     r.metrics.value("min_pair_" + metric, 0.0),
                     r.metrics.value("max_pair_" + metric, 0.0), r.extra.value("pairs", 0));
       out << line << status_text(r) << "\n"
-          << format_matrix(LinkMatrix::from_json(r.extra["matrix"]), latency ? 3 : 2);
+          << format_matrix(LinkMatrix::from_json(r.extra["matrix"]), latency ? 3 : 2, latency);
     }
   }
 };

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/error.hpp"
 #include "links/link_fabric.hpp"
 #include "links/link_matrix.hpp"
@@ -95,6 +97,32 @@ TEST(LinkPairs, FormatShowsEveryCell) {
   EXPECT_NE(text.find("12.35"), std::string::npos);
   EXPECT_NE(text.find("6.50"), std::string::npos);
   EXPECT_NE(text.find("src\\dst"), std::string::npos);
+}
+
+// A 1,024-node matrix is not printed whole (10 MB of console per record): its worst pairs are,
+// the lowest bandwidths, or the highest latencies.
+TEST(LinkMatrix, ALargeMatrixPrintsItsWorstPairsOnly) {
+  const int n = kMaxPrintedMatrix + 1;
+  LinkMatrix m(n);
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      if (i != j)
+        m.set(i, j, 100.0);
+    }
+  }
+  m.set(3, 7, 40.0);
+  m.set(7, 3, 250.0);
+  const std::string bandwidth = format_matrix(m, 2);
+  EXPECT_EQ(bandwidth.find("src\\dst"), std::string::npos);
+  EXPECT_NE(bandwidth.find("33 x 33 matrix (in the results file); the 8 worst of 1056 pairs"),
+            std::string::npos)
+      << bandwidth;
+  const auto first = bandwidth.find("\n") + 1;
+  EXPECT_EQ(bandwidth.substr(first, bandwidth.find("\n", first) - first),
+            "           3 -> 7            40.00");
+  EXPECT_EQ(std::count(bandwidth.begin(), bandwidth.end(), '\n'), 9);
+  const std::string latency = format_matrix(m, 2, true);
+  EXPECT_NE(latency.find("           7 -> 3           250.00"), std::string::npos) << latency;
 }
 
 TEST(LinkPattern, WordsDifferBetweenRanksAndOffsets) {
