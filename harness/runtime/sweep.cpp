@@ -72,7 +72,6 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
   Watchdog watchdog(config_.timeout_s, world_.rank());
 
   // One sub-communicator per count, made once and reused by every case.
-  const std::vector<int> order = layout_.node_aware_order();
   std::vector<Communicator> comms;
   std::vector<std::vector<int>> members;
   for (int n : counts_) {

@@ -19,14 +19,17 @@ int NodeLayout::ranks_on_node(int node) const {
 }
 
 std::vector<int> NodeLayout::node_aware_order() const {
-  std::vector<int> order;
-  order.reserve(node_of_rank.size());
-  for (int node = 0; node < node_count(); ++node) {
-    for (std::size_t r = 0; r < node_of_rank.size(); ++r) {
-      if (node_of_rank[r] == node)
-        order.push_back(static_cast<int>(r));
-    }
-  }
+  // A counting sort by node, stable in rank order: two passes over the ranks (a pass per node
+  // was 8 million steps at 1,024 nodes x 8, on every rank, for every GPU count).
+  const auto nodes = static_cast<std::size_t>(node_count());
+  std::vector<std::size_t> start(nodes + 1, 0);
+  for (int node : node_of_rank)
+    ++start[static_cast<std::size_t>(node) + 1];
+  for (std::size_t i = 1; i <= nodes; ++i)
+    start[i] += start[i - 1];
+  std::vector<int> order(node_of_rank.size());
+  for (std::size_t r = 0; r < node_of_rank.size(); ++r)
+    order[start[static_cast<std::size_t>(node_of_rank[r])]++] = static_cast<int>(r);
   return order;
 }
 
