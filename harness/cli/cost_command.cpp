@@ -88,10 +88,13 @@ int cost_main(const std::vector<std::string>& argv) {
   // the efficiency it measured, unless a workload is given with --model-params/--tokens-per-gpu.
   std::optional<StepValidation> measured;
   std::string measured_how;
+  // Loaded once for both uses: a whole-cluster file takes seconds and gigabytes to load.
+  std::optional<ResultsFile> results;
+  if (from)
+    results = load_results(*args.get("from"));
   if (from && !args.has("model-params") && !args.has("tokens-per-gpu")) {
     const std::string path = *args.get("from");
-    const ResultsFile results = load_results(path);
-    measured = validate_step(results, path, inputs.gpus);
+    measured = validate_step(*results, path, inputs.gpus);
     if (measured) {
       for (const char* flag : {"grad-bytes", "overlap", "bytes-per-step"}) {
         if (args.has(flag)) {
@@ -116,12 +119,11 @@ int cost_main(const std::vector<std::string>& argv) {
     const std::string path = *args.get("from");
     PredictionConfig config = prediction_config(args);
     config.predict_to = inputs.gpus;
-    const ResultsFile results = load_results(path);
     // The predicted efficiency is judged by the same bounds as a given one, naming its source.
     const auto bad_prediction = [&](const std::string& why) {
       return InputError("--from " + shown(path, 120) + ": " + why);
     };
-    const TrainingStepModel model = build_training_step_model(results, config, path);
+    const TrainingStepModel model = build_training_step_model(*results, config, path);
     step = predict_step(model, inputs.gpus);
     warnings = model.warnings;
     input_left_out = model.input_left_out;
