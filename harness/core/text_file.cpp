@@ -12,19 +12,28 @@
 #include "core/unique_fd.hpp"
 
 namespace cb {
-namespace {
 
-// What may not be read as an input file, or nullptr. A device (/dev/zero, /dev/urandom) never
-// ends: read to its end, it would fill memory before anything else went wrong.
-const char* unreadable_kind(mode_t mode) {
+const char* file_kind_name(mode_t mode) {
   if (S_ISDIR(mode))
     return "a directory";
   if (S_ISCHR(mode))
     return "a character device";
   if (S_ISBLK(mode))
     return "a block device";
+  if (S_ISFIFO(mode))
+    return "a FIFO";
   if (S_ISSOCK(mode))
     return "a socket";
+  return "not a regular file";
+}
+
+namespace {
+
+// What may not be read as an input file, or nullptr. A device (/dev/zero, /dev/urandom) never
+// ends: read to its end, it would fill memory before anything else went wrong.
+const char* unreadable_kind(mode_t mode) {
+  if (S_ISDIR(mode) || S_ISCHR(mode) || S_ISBLK(mode) || S_ISSOCK(mode))
+    return file_kind_name(mode);
   return nullptr;
 }
 

@@ -9,24 +9,11 @@
 #include <regex>
 
 #include "core/error.hpp"
+#include "core/text_file.hpp"
 #include "results/atomic_file.hpp"
 
 namespace cb {
 namespace {
-
-const char* kind_of(mode_t mode) {
-  if (S_ISDIR(mode))
-    return "a directory";
-  if (S_ISCHR(mode))
-    return "a character device";
-  if (S_ISBLK(mode))
-    return "a block device";
-  if (S_ISFIFO(mode))
-    return "a FIFO";
-  if (S_ISSOCK(mode))
-    return "a socket";
-  return "not a regular file";
-}
 
 // A results file as a writer lays it out: a JSON object whose last members are the schema's name
 // and version (nlohmann::json orders keys, and no key of a results file sorts after these two),
@@ -57,7 +44,7 @@ std::string resolved_output(const std::string& path, const std::string& named) {
     return path; // a new file
   if (!S_ISLNK(link_info.st_mode)) {
     if (!S_ISREG(link_info.st_mode)) {
-      throw InputError(named + ": is " + kind_of(link_info.st_mode) +
+      throw InputError(named + ": is " + file_kind_name(link_info.st_mode) +
                        "; clusterbench writes only regular files");
     }
     return path;
@@ -68,7 +55,7 @@ std::string resolved_output(const std::string& path, const std::string& named) {
                      "); give the file itself");
   }
   if (!S_ISREG(target_info.st_mode)) {
-    throw InputError(named + ": is a symbolic link to " + kind_of(target_info.st_mode) +
+    throw InputError(named + ": is a symbolic link to " + file_kind_name(target_info.st_mode) +
                      "; clusterbench writes only regular files");
   }
   std::error_code ec;
