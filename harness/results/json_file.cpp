@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "core/text_file.hpp"
+#include "results/json_tree_builder.hpp"
 
 namespace cb {
 namespace {
@@ -82,12 +83,15 @@ void check_json_depth(const std::string& text, const std::string& source) {
 
 nlohmann::json parse_json_text(const std::string& text, const std::string& source) {
   check_json_depth(text, source);
+  nlohmann::json document;
+  JsonTreeBuilder builder(document, source);
   try {
-    return nlohmann::json::parse(text);
+    nlohmann::json::sax_parse(text, &builder);
   } catch (const nlohmann::json::exception& e) {
     // parse_error for bad syntax, out_of_range for a number past double's range (1e400).
     throw not_valid_json(source, e);
   }
+  return document;
 }
 
 nlohmann::json read_json_file(const std::string& path) {

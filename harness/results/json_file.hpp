@@ -4,7 +4,8 @@
 //
 // Every loader reads through here, so every loader gets the same bounds: nesting deeper than
 // kMaxJsonDepth is refused before nlohmann builds anything (the DOM's copies and comparisons
-// recurse on depth), a number out of double's range ("1e400") is refused as bad input, and a
+// recurse on depth), a number out of double's range ("1e400") is refused as bad input, so is an
+// object naming a key twice (results/json_tree_builder.hpp), and a
 // nlohmann error raised while a loader reads the document (a field of the wrong type) becomes an
 // InputError naming the file instead of escaping as an internal error.
 #include <string>

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "core/error.hpp"
+#include "results/record_figures.hpp"
 #include "results/results_file_writer.hpp"
 
 namespace cb {
@@ -115,6 +116,7 @@ double bounded_number(const json& value, const std::string& name, double max, bo
 
 Stats bounded_stats(const json& j, const std::vector<double>& samples, const std::string& where) {
   Stats s;
+  s.count = samples.size(); // a file from before the count was kept: every sample is there
   if (auto it = j.find("count"); it != j.end())
     s.count = static_cast<std::size_t>(bounded_integer(j, "count", 0, 1'000'000'000, where));
   const std::pair<const char*, double Stats::*> seconds[] = {
@@ -152,8 +154,17 @@ void check_per_rank(const json& per_rank, const std::string& where) {
     if (!entry.is_object())
       bad(where, "field 'per_rank' must hold objects");
     const std::string name = "per_rank[" + std::to_string(i) + "].";
-    if (auto it = entry.find("p99_s"); it != entry.end())
-      bounded_number(*it, name + "p99_s", kMaxSeconds, false, where);
+    for (const char* timing : {"median_s", "p99_s"}) {
+      if (auto it = entry.find(timing); it != entry.end())
+        bounded_number(*it, name + timing, kMaxSeconds, false, where);
+    }
+    // Every figure of a rank is a count, an index, a time or a rate: none is negative.
+    for (const auto& [key, value] : entry.items()) {
+      if (value.is_number()) {
+        const bool seconds = key.size() > 2 && key.compare(key.size() - 2, 2, "_s") == 0;
+        bounded_number(value, name + key, seconds ? kMaxSeconds : kMaxMetric, false, where);
+      }
+    }
     if (auto it = entry.find("shortest_share"); it != entry.end())
       bounded_number(*it, name + "shortest_share", 1.0, false, where);
     auto samples = entry.find("samples_s");
@@ -325,6 +336,7 @@ Record record_from_json(const json& j, const std::string& where) {
     r.per_rank = *it;
   if (auto it = j.find("extra"); it != j.end())
     r.extra = *it;
+  check_record_figures(r, where);
   for (json* part : {&r.params, &r.metrics, &r.per_rank, &r.extra})
     escape_controls(*part);
   return r;
@@ -338,6 +350,7 @@ Record record_from_json(json&& j, const std::string& where) {
     r.per_rank = std::move(*it);
   if (auto it = j.find("extra"); it != j.end())
     r.extra = std::move(*it);
+  check_record_figures(r, where);
   for (json* part : {&r.params, &r.metrics, &r.per_rank, &r.extra})
     escape_controls(*part);
   return r;

@@ -10,6 +10,7 @@
 
 #include "core/text_file.hpp"
 #include "results/json_file.hpp"
+#include "results/json_tree_builder.hpp"
 #include "results/results_io.hpp"
 #include "results/results_journal.hpp"
 
@@ -17,11 +18,10 @@ namespace cb {
 namespace {
 
 using nlohmann::json;
-using Dom = nlohmann::detail::json_sax_dom_parser<json>;
 
 class ResultsEvents {
 public:
-  ResultsEvents(json& top, std::string source) : top_(top), source_(std::move(source)) {}
+  ResultsEvents(json& top, const std::string& source) : top_(top, source), source_(source) {}
 
   bool null() { return scalar(nullptr); }
   bool boolean(bool v) { return scalar(v); }
@@ -37,7 +37,7 @@ public:
     return target().start_object(n);
   }
   bool end_object() {
-    return end([](Dom& d) { return d.end_object(); });
+    return end([](JsonTreeBuilder& d) { return d.end_object(); });
   }
 
   bool start_array(std::size_t n) {
@@ -51,12 +51,12 @@ public:
     return target().start_array(n);
   }
   bool end_array() {
-    return end([](Dom& d) { return d.end_array(); });
+    return end([](JsonTreeBuilder& d) { return d.end_array(); });
   }
 
   bool key(json::string_t& k) {
     if (depth_ == 1 && !element_) {
-      // The last "records" read is the one kept, as a tree keeps the last value of a key.
+      // A second "records" is refused by the builder's key() below, as any repeated key is.
       next_is_records_ = k == "records";
       if (next_is_records_)
         restart_records();
@@ -76,14 +76,14 @@ public:
   }
 
 private:
-  Dom& target() { return element_ ? element_->dom : top_; }
+  JsonTreeBuilder& target() { return element_ ? element_->dom : top_; }
 
   // A value starts at the current depth: at the records array's level, it is a record.
   void begin_value() {
     if (depth_ == 1)
       next_is_records_ = false;
     if (in_records_ && depth_ == 2 && !element_)
-      element_.emplace();
+      element_.emplace(source_ + ": records[" + std::to_string(index_) + "]");
   }
 
   template <class Value> bool scalar(Value&& v) {
@@ -97,12 +97,18 @@ private:
     return call_scalar(target(), std::forward<Value>(v));
   }
 
-  static bool call_scalar(Dom& d, std::nullptr_t) { return d.null(); }
-  static bool call_scalar(Dom& d, bool v) { return d.boolean(v); }
-  static bool call_scalar(Dom& d, json::number_integer_t v) { return d.number_integer(v); }
-  static bool call_scalar(Dom& d, json::number_unsigned_t v) { return d.number_unsigned(v); }
-  static bool call_scalar(Dom& d, json::number_float_t v) { return d.number_float(v, {}); }
-  static bool call_scalar(Dom& d, json::string_t&& v) { return d.string(v); }
+  static bool call_scalar(JsonTreeBuilder& d, std::nullptr_t) { return d.null(); }
+  static bool call_scalar(JsonTreeBuilder& d, bool v) { return d.boolean(v); }
+  static bool call_scalar(JsonTreeBuilder& d, json::number_integer_t v) {
+    return d.number_integer(v);
+  }
+  static bool call_scalar(JsonTreeBuilder& d, json::number_unsigned_t v) {
+    return d.number_unsigned(v);
+  }
+  static bool call_scalar(JsonTreeBuilder& d, json::number_float_t v) {
+    return d.number_float(v, {});
+  }
+  static bool call_scalar(JsonTreeBuilder& d, json::string_t&& v) { return d.string(v); }
 
   template <class End> bool end(End&& close) {
     --depth_;
@@ -141,11 +147,12 @@ private:
 
   // One record as it is parsed: its tree and the builder filling it.
   struct Element {
+    explicit Element(std::string where) : dom(value, std::move(where)) {}
     json value;
-    Dom dom{value};
+    JsonTreeBuilder dom;
   };
 
-  Dom top_;
+  JsonTreeBuilder top_;
   std::string source_;
   int depth_ = 0;
   bool next_is_records_ = false; // the last key of the top-level object was "records"

@@ -24,7 +24,8 @@ Record sample_record() {
   r.ranks_per_node = 2;
   r.samples_s = {1e-4, 1.1e-4, 0.9e-4};
   r.stats = summarize(r.samples_s);
-  r.metrics = {{"time_us", 100.0}, {"algbw_gbps", 10.0}, {"busbw_gbps", 10.0}};
+  // 1 MiB in the median 100 us: 10.49 GB/s, as the loader checks.
+  r.metrics = {{"time_us", 100.0}, {"algbw_gbps", 10.48576}, {"busbw_gbps", 10.48576}};
   r.check = DataCheck::pass;
   return r;
 }
@@ -430,4 +431,108 @@ TEST(ResultsIo, WriterRefusesDevicesFifosDirectoriesAndInputs) {
   write_results_atomic(f, dir.file("alias.json"));
   EXPECT_TRUE(fs::is_symlink(dir.file("alias.json")));
   EXPECT_NO_THROW(load_results(dir.file("in.json")));
+}
+
+// Each field in bounds, but the fields against each other impossible: a median edited without
+// its samples, percentiles out of order, a bandwidth its size and time do not give.
+TEST(ResultsIo, LoaderRefusesFiguresThatContradictEachOther) {
+  TempDir dir;
+  ResultsFile f;
+  f.records.push_back(sample_record());
+  const nlohmann::json good = results_to_json(f);
+  write(dir.file("good.json"), good.dump());
+  ASSERT_NO_THROW(load_results(dir.file("good.json")));
+  const std::pair<std::function<void(nlohmann::json&)>, std::string> cases[] = {
+      {[](nlohmann::json& r) { r["stats"]["median_s"] = 0.95e-4; },
+       "stats.median_s is 9.5e-05 and the median of samples_s 0.0001"},
+      {[](nlohmann::json& r) { r["stats"]["p95_s"] = 0.95e-4; },
+       "stats.median_s 0.0001 is above stats.p95_s"},
+      {[](nlohmann::json& r) { r["stats"]["mean_s"] = 2e-4; }, "stats.mean_s 0.0002 is outside"},
+      {[](nlohmann::json& r) { r["stats"]["stddev_s"] = 1.0; }, "stats.stddev_s 1 is wider"},
+      {[](nlohmann::json& r) { r["stats"]["count"] = 2; },
+       "stats.count is 2 and samples_s holds 3"},
+      {[](nlohmann::json& r) { r["stats"]["max_s"] = 5e-4; }, "samples_s spans"},
+      {[](nlohmann::json& r) { r["metrics"]["time_us"] = 50.0; },
+       "metrics.time_us is 50 and stats.median_s 0.0001"},
+      {[](nlohmann::json& r) { r["metrics"]["algbw_gbps"] = 100.0; },
+       "metrics.algbw_gbps is 100 and params.bytes / stats.median_s is 10.4858 GB/s"},
+      {[](nlohmann::json& r) { r["params"]["bytes"] = 1 << 30; }, "metrics.algbw_gbps is 10.4858"},
+  };
+  for (const auto& [spoil, expected] : cases) {
+    nlohmann::json j = good;
+    spoil(j["records"][0]);
+    write(dir.file("bad.json"), j.dump());
+    const std::string error = load_error(dir.file("bad.json"));
+    EXPECT_NE(error.find(expected), std::string::npos) << expected << " | " << error;
+    EXPECT_NE(error.find("records[0]: "), std::string::npos) << error;
+    EXPECT_NE(error.find("contradict"), std::string::npos) << error;
+  }
+}
+
+// A record that keeps a subset of its samples (a pair test at scale keeps evenly spaced order
+// statistics, the smallest and largest among them) has stats of all of them: it loads.
+TEST(ResultsIo, ARecordKeepingSomeOfItsSamplesLoads) {
+  TempDir dir;
+  Record r = sample_record();
+  r.suite = "links";
+  r.case_name = "pair_bw";
+  r.params = {{"bytes", 1048576}};
+  std::vector<double> all;
+  for (int i = 1; i <= 101; ++i)
+    all.push_back(i * 1e-5);
+  r.stats = summarize(all);
+  r.samples_s = {all.front(), all[50], all.back()};
+  r.metrics = {{"time_us", r.stats.median * 1e6}, {"gbps", 2.0}};
+  ResultsFile f;
+  f.records.push_back(r);
+  write_results_atomic(f, dir.file("r.json"));
+  EXPECT_EQ(load_results(dir.file("r.json")).records.at(0).stats.count, 101u);
+}
+
+TEST(ResultsIo, LoaderRefusesANegativeFigureOfARank) {
+  TempDir dir;
+  ResultsFile f;
+  f.records.push_back(sample_record());
+  f.records.back().per_rank = {
+      {{"rank", 0}, {"host", "n0"}, {"median_s", 1e-4}, {"busbw_gbps", 9.0}},
+      {{"rank", 1}, {"host", "n1"}, {"median_s", 1e-4}, {"busbw_gbps", 9.0}}};
+  nlohmann::json j = results_to_json(f);
+  write(dir.file("good.json"), j.dump());
+  ASSERT_NO_THROW(load_results(dir.file("good.json")));
+  for (const auto& [field, value] : std::vector<std::pair<std::string, double>>{
+           {"busbw_gbps", -9.0}, {"median_s", -1e-4}, {"rank", -1}, {"median_s", 2e6}}) {
+    nlohmann::json bad = j;
+    bad["records"][0]["per_rank"][1][field] = value;
+    write(dir.file("bad.json"), bad.dump());
+    const std::string error = load_error(dir.file("bad.json"));
+    EXPECT_NE(error.find("'per_rank[1]." + field + "'"), std::string::npos) << error;
+  }
+}
+
+// nlohmann keeps the last value of a repeated key; the loader refuses the file instead, naming
+// the key and the record.
+TEST(ResultsIo, LoaderRefusesARepeatedKey) {
+  TempDir dir;
+  ResultsFile f;
+  f.records.push_back(sample_record());
+  f.records.push_back(sample_record());
+  const std::string text = results_to_json(f).dump();
+  const std::string median = "\"median_s\":";
+  const auto second_record = text.find("\"case\"", text.find("\"case\"") + 1);
+  ASSERT_NE(second_record, std::string::npos);
+  const auto at = text.find(median, second_record);
+  ASSERT_NE(at, std::string::npos);
+  std::string twice = text;
+  twice.insert(at, median + "0.5,");
+  write(dir.file("twice.json"), twice);
+  const std::string error = load_error(dir.file("twice.json"));
+  EXPECT_NE(error.find("records[1]: key 'median_s' appears twice"), std::string::npos) << error;
+
+  // At the top level: a second "records" would replace the first.
+  std::string two_lists = text;
+  two_lists.insert(1, "\"records\":[],");
+  write(dir.file("two_lists.json"), two_lists);
+  EXPECT_NE(load_error(dir.file("two_lists.json")).find("key 'records' appears twice"),
+            std::string::npos)
+      << load_error(dir.file("two_lists.json"));
 }
