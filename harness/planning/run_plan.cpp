@@ -375,6 +375,13 @@ HardwareModel hardware_model_for(const std::string& backend, const std::string& 
                                  double link_bytes_per_s) {
   HardwareModel m;
   if (backend != "cuda") {
+    // A spec's figures are a GPU's data sheet; a host plan that took the flag and used its own
+    // model would print a plan the operator believes is the spec's.
+    if (!spec_argument.empty()) {
+      throw InputError("--plan-spec: the " + backend +
+                       " backend plans from its own model, not a GPU spec's figures; leave it "
+                       "out, or plan for --backend cuda");
+    }
     m = host_hardware_model();
   } else {
     const Spec spec = load_spec_file(

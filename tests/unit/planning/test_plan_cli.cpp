@@ -39,6 +39,8 @@ TEST(PlanCli, BadInputIsOneLineNamingTheFlag) {
       {"plan --nodes 16 --gpus-per-node 8 --backend cuda --budget 5s", "--budget"},
       {"run --budget 0s --single-process --np 1", "--budget"},
       {"run --budget 1s --single-process --np 1 --quick --suite compute", "--budget"},
+      // A GPU spec's figures do not time a host run: taken and ignored, the plan would mislead.
+      {"plan --nodes 2 --backend host --plan-spec h200-sxm", "--plan-spec"},
   };
   for (const auto& [args, flag] : cases) {
     const CliResult r = run_clusterbench(args);
