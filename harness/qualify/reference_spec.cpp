@@ -3,13 +3,11 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 
 #include "core/error.hpp"
 #include "qualify/record_match.hpp"
 #include "qualify/spec_fit.hpp"
 #include "results/results_io.hpp"
-#include "results/results_journal.hpp"
 
 namespace cb {
 
@@ -80,11 +78,13 @@ Spec spec_from_reference(const ResultsFile& reference, const std::string& path, 
 }
 
 Spec load_spec_or_reference(const std::string& path, std::optional<double> fraction) {
-  const nlohmann::json j = read_json_file(path);
+  // Read once, streaming: a reference run of a whole cluster never becomes a tree beside its
+  // records.
+  ResultsDocument document(path);
+  const nlohmann::json& j = document.top();
   if (is_results_document(j)) {
+    const ResultsFile reference = document.results();
     return reading_json(path, [&] {
-      ResultsFile reference = results_from_json(j, path);
-      merge_results_journal(reference, path);
       return spec_from_reference(reference, path, fraction.value_or(kDefaultReferenceFraction));
     });
   }

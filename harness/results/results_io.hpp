@@ -7,6 +7,7 @@
 // finished records survive a kill -9.
 // The loader validates the schema and throws InputError naming the file and the field.
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,30 @@ namespace cb {
 // the file's text, not of a tree of the whole file besides. Records a run finished but had not
 // yet written into the file (its journal, incremental_writer.hpp) are read with it.
 ResultsFile load_results(const std::string& path);
+
+// A JSON document read once, the way load_results reads a results file, for the commands that
+// also take other documents (Google Benchmark JSON, a spec): top() is its top level with the
+// elements of a top-level "records" array left out (they were read as records on the way, so a
+// whole cluster's file never exists as one tree); results() checks it as a results file, as
+// load_results does, and hands those records over with the journal's. Constructing it throws
+// InputError for a file that cannot be read or is not JSON.
+class ResultsDocument {
+public:
+  explicit ResultsDocument(const std::string& path);
+  ~ResultsDocument();
+  ResultsDocument(const ResultsDocument&) = delete;
+  ResultsDocument& operator=(const ResultsDocument&) = delete;
+
+  const nlohmann::json& top() const { return top_; }
+  // Once: the records are moved out.
+  ResultsFile results();
+
+private:
+  struct Reading;
+  std::string path_;
+  nlohmann::json top_;
+  std::unique_ptr<Reading> reading_;
+};
 ResultsFile results_from_json(const nlohmann::json& j, const std::string& source_name);
 // The copy takes the record's free-form parts (params, metrics, per_rank, extra) by copy, the
 // other by move.

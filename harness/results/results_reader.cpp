@@ -6,6 +6,7 @@
 // the records are handed over when the checks reach them, so the errors come in the order
 // results_from_json gives them.
 #include <exception>
+#include <memory>
 #include <optional>
 
 #include "core/text_file.hpp"
@@ -15,7 +16,9 @@
 #include "results/results_journal.hpp"
 
 namespace cb {
-namespace {
+// Named, not anonymous: ResultsDocument holds one (a type of internal linkage may not be its
+// member).
+namespace results_reading {
 
 using nlohmann::json;
 
@@ -163,26 +166,41 @@ private:
   std::size_t index_ = 0;
 };
 
-} // namespace
+} // namespace results_reading
+
+using nlohmann::json;
+using results_reading::ResultsEvents;
+
+struct ResultsDocument::Reading {
+  Reading(json& top, const std::string& path) : events(top, path) {}
+  ResultsEvents events;
+};
+
+ResultsDocument::ResultsDocument(const std::string& path)
+    : path_(path), reading_(std::make_unique<Reading>(top_, path)) {
+  const std::string text = read_text_file(path);
+  check_json_depth(text, path);
+  try {
+    json::sax_parse(text, &reading_->events);
+  } catch (const json::exception& e) {
+    throw not_valid_json(path, e);
+  }
+}
+
+ResultsDocument::~ResultsDocument() = default;
+
+ResultsFile ResultsDocument::results() {
+  ResultsFile results = reading_json(path_, [&] {
+    return results_from_top_level(top_, path_, [&](const json&, std::vector<Record>& out) {
+      reading_->events.hand_over(out);
+    });
+  });
+  merge_results_journal(results, path_);
+  return results;
+}
 
 ResultsFile load_results(const std::string& path) {
-  json top;
-  ResultsEvents events(top, path);
-  {
-    const std::string text = read_text_file(path);
-    check_json_depth(text, path);
-    try {
-      json::sax_parse(text, &events);
-    } catch (const json::exception& e) {
-      throw not_valid_json(path, e);
-    }
-  }
-  ResultsFile results = reading_json(path, [&] {
-    return results_from_top_level(
-        top, path, [&](const json&, std::vector<Record>& out) { events.hand_over(out); });
-  });
-  merge_results_journal(results, path);
-  return results;
+  return ResultsDocument(path).results();
 }
 
 } // namespace cb
