@@ -58,6 +58,23 @@ std::string load_error(const std::string& path) {
   return "";
 }
 
+// A change to a file's first record, and words the loader's refusal must hold.
+using Spoiled = std::pair<std::function<void(nlohmann::json&)>, std::string>;
+
+// Each change to `good` is refused in one message naming records[0], the case's words and `also`.
+void expect_each_refused(const TempDir& dir, const nlohmann::json& good,
+                         const std::vector<Spoiled>& cases, const std::string& also) {
+  for (const auto& [spoil, expected] : cases) {
+    nlohmann::json j = good;
+    spoil(j["records"][0]);
+    write(dir.file("bad.json"), j.dump());
+    const std::string error = load_error(dir.file("bad.json"));
+    EXPECT_NE(error.find(expected), std::string::npos) << expected << " | " << error;
+    EXPECT_NE(error.find("records[0]: "), std::string::npos) << error;
+    EXPECT_NE(error.find(also), std::string::npos) << error;
+  }
+}
+
 } // namespace
 
 TEST(ResultsIo, RoundTripKeepsEveryField) {
@@ -275,7 +292,7 @@ TEST(ResultsIo, LoaderRefusesImpossibleRankTiming) {
   ResultsFile f;
   f.records.push_back(record_with_rank_timing());
   const nlohmann::json good = results_to_json(f);
-  const std::pair<std::function<void(nlohmann::json&)>, std::string> cases[] = {
+  const std::vector<Spoiled> cases = {
       {[](nlohmann::json& r) { r["stats"]["spike"] = 0.99; }, "'stats.spike' is 0.99"},
       {[](nlohmann::json& r) { r["stats"]["spike"] = -1; }, "'stats.spike'"},
       {[](nlohmann::json& r) { r["stats"]["p99_s"] = 2e6; }, "'stats.p99_s'"},
@@ -296,14 +313,7 @@ TEST(ResultsIo, LoaderRefusesImpossibleRankTiming) {
       {[](nlohmann::json& r) { r["straggler"]["shortest_share"] = 2; }, "'shortest_share' is 2"},
       {[](nlohmann::json& r) { r["straggler"] = "rank 3"; }, "'straggler' must be an object"},
   };
-  for (const auto& [spoil, expected] : cases) {
-    nlohmann::json j = good;
-    spoil(j["records"][0]);
-    write(dir.file("bad.json"), j.dump());
-    const std::string error = load_error(dir.file("bad.json"));
-    EXPECT_NE(error.find(expected), std::string::npos) << expected << " | " << error;
-    EXPECT_NE(error.find("records[0]"), std::string::npos) << error;
-  }
+  expect_each_refused(dir, good, cases, "");
 }
 
 // The shared set of broken files (tests/fixtures/bad_results/, also checked against the JSON
@@ -442,7 +452,7 @@ TEST(ResultsIo, LoaderRefusesFiguresThatContradictEachOther) {
   const nlohmann::json good = results_to_json(f);
   write(dir.file("good.json"), good.dump());
   ASSERT_NO_THROW(load_results(dir.file("good.json")));
-  const std::pair<std::function<void(nlohmann::json&)>, std::string> cases[] = {
+  const std::vector<Spoiled> cases = {
       {[](nlohmann::json& r) { r["stats"]["median_s"] = 0.95e-4; },
        "stats.median_s is 9.5e-05 and the median of samples_s 0.0001"},
       {[](nlohmann::json& r) { r["stats"]["p95_s"] = 0.95e-4; },
@@ -458,15 +468,7 @@ TEST(ResultsIo, LoaderRefusesFiguresThatContradictEachOther) {
        "metrics.algbw_gbps is 100 and params.bytes / stats.median_s is 10.4858 GB/s"},
       {[](nlohmann::json& r) { r["params"]["bytes"] = 1 << 30; }, "metrics.algbw_gbps is 10.4858"},
   };
-  for (const auto& [spoil, expected] : cases) {
-    nlohmann::json j = good;
-    spoil(j["records"][0]);
-    write(dir.file("bad.json"), j.dump());
-    const std::string error = load_error(dir.file("bad.json"));
-    EXPECT_NE(error.find(expected), std::string::npos) << expected << " | " << error;
-    EXPECT_NE(error.find("records[0]: "), std::string::npos) << error;
-    EXPECT_NE(error.find("contradict"), std::string::npos) << error;
-  }
+  expect_each_refused(dir, good, cases, "contradict");
 }
 
 // A record that keeps a subset of its samples (a pair test at scale keeps evenly spaced order
