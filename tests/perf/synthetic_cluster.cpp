@@ -220,49 +220,142 @@ void add_compute_and_storage(Maker& m, const RecordSink& f, int gpus) {
   }
 }
 
-// One pair test at the whole job: the pairs its rounds measure (every GPU i of node a with GPU i
-// of node b, every GPU pair within a node), as a matrix over every rank (null where not measured),
-// one sample per measured pair (its median), and each rank's row median.
+// The round of unordered pair (a, b) of n members in a round-robin (circle) schedule, as
+// bench/links/pair_schedule.hpp lays it out: n - 1 rounds for even n (a phantom makes n odd even).
+int circle_round_count_of(int n) {
+  return n < 2 ? 0 : (n % 2 == 0 ? n - 1 : n);
+}
+
+int circle_round(int n, int a, int b) {
+  const int even = n % 2 == 0 ? n : n + 1;
+  const int last = even - 1;
+  if (a > b)
+    std::swap(a, b);
+  return b == last ? (2 * a) % last : (a + b) % last;
+}
+
+// One pair test at the whole job, laid out as bench/links/pair_test.cpp writes it across nodes on
+// GPU nodes: within each node every GPU pair (both directions of a directed one); across nodes
+// every node pair, all rails (GPU i with GPU i) at once, the node pair's figure its slowest rail.
+// The record holds the node x node matrix, one g x g matrix per node, the round of each unit, one
+// sample per unit (at most 16,384 of their order statistics) and each rank's figures.
 void add_pair_record(Maker& m, const RecordSink& f, const std::string& name,
                      const std::string& dir) {
+  constexpr std::size_t kMaxPairSamples = 16384; // bench/links/pair_test.cpp
   const int g = m.shape.gpus_per_node;
-  const int world = m.shape.nodes * g;
+  const int nodes = m.shape.nodes;
+  const int world = nodes * g;
   const bool latency = name == "pair_latency";
+  const bool directed = dir == "uni";
+  const double bytes = 64 << 20;
   Record r = m.base("links", name,
                     latency ? nlohmann::json{{"bytes", 8}}
                             : nlohmann::json{{"bytes", 64 << 20}, {"direction", dir}},
                     world);
-  std::vector<std::vector<double>> rows(static_cast<std::size_t>(world));
-  nlohmann::json matrix = nlohmann::json::array();
-  for (int a = 0; a < world; ++a) {
-    nlohmann::json row = nlohmann::json::array();
-    for (int b = 0; b < world; ++b) {
-      const bool same_node = a / g == b / g;
-      const bool rail = a % g == b % g;
-      if (a == b || (!same_node && !rail)) {
-        row.push_back(nullptr);
-        continue;
-      }
-      const double v = (latency ? (same_node ? 2.5 : 6.0) : (same_node ? 380.0 : 46.0)) *
-                       (latency ? m.jitter() : 1 / m.jitter());
-      row.push_back(v);
-      rows[static_cast<std::size_t>(a)].push_back(v);
-      if (a < b || dir == "uni")
-        r.samples_s.push_back(latency ? v * 1e-6 : (64 << 20) / (v * 1e9));
+  auto figure = [&](bool same_node) {
+    return (latency ? (same_node ? 2.5 : 6.0) : (same_node ? 380.0 : 46.0)) *
+           (latency ? m.jitter() : 1 / m.jitter());
+  };
+  auto seconds_of = [&](double v) { return latency ? v * 1e-6 : bytes / (v * 1e9); };
+  std::vector<std::vector<double>> out_of(static_cast<std::size_t>(world)),
+      into(static_cast<std::size_t>(world));
+  std::vector<double> unit_seconds;
+  nlohmann::json pair_rounds = nlohmann::json::array();
+  const int intra_rounds = g > 1 ? (g % 2 == 0 ? g - 1 : g) : 0;
+  auto measured = [&](int a, int b, double v, int round) {
+    pair_rounds.push_back({a, b, round});
+    unit_seconds.push_back(seconds_of(v));
+    out_of[static_cast<std::size_t>(a)].push_back(v);
+    into[static_cast<std::size_t>(b)].push_back(v);
+    if (!directed) {
+      out_of[static_cast<std::size_t>(b)].push_back(v);
+      into[static_cast<std::size_t>(a)].push_back(v);
     }
-    matrix.push_back(std::move(row));
+  };
+  nlohmann::json intra_matrices = nlohmann::json::array();
+  for (int node = 0; node < nodes && g > 1; ++node) {
+    std::vector<std::vector<nlohmann::json>> cells(static_cast<std::size_t>(g),
+                                                   std::vector<nlohmann::json>(g));
+    for (int i = 0; i < g; ++i) {
+      for (int j = directed ? 0 : i + 1; j < g; ++j) {
+        if (i == j)
+          continue;
+        const double v = figure(true);
+        cells[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] = v;
+        if (!directed)
+          cells[static_cast<std::size_t>(j)][static_cast<std::size_t>(i)] = v;
+        measured(node * g + i, node * g + j, v, circle_round(g, i, j));
+      }
+    }
+    nlohmann::json ranks = nlohmann::json::array();
+    for (int i = 0; i < g; ++i)
+      ranks.push_back(node * g + i);
+    intra_matrices.push_back({{"node", node},
+                              {"host", "gpu-node-" + std::to_string(node)},
+                              {"ranks", std::move(ranks)},
+                              {"matrix", cells}});
   }
-  r.stats = summarize(r.samples_s);
+  std::vector<std::vector<nlohmann::json>> node_cells(static_cast<std::size_t>(nodes),
+                                                      std::vector<nlohmann::json>(nodes));
+  for (int a = 0; a < nodes; ++a) {
+    for (int b = directed ? 0 : a + 1; b < nodes; ++b) {
+      if (a == b)
+        continue;
+      double slowest = 0;
+      for (int rail = 0; rail < g; ++rail) {
+        const double v = figure(false);
+        slowest = rail == 0 ? v : (latency ? std::max(slowest, v) : std::min(slowest, v));
+        out_of[static_cast<std::size_t>(a * g + rail)].push_back(v);
+        into[static_cast<std::size_t>(b * g + rail)].push_back(v);
+      }
+      node_cells[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)] = slowest;
+      if (!directed)
+        node_cells[static_cast<std::size_t>(b)][static_cast<std::size_t>(a)] = slowest;
+      pair_rounds.push_back({a * g, b * g, intra_rounds + circle_round(nodes, a, b)});
+      unit_seconds.push_back(seconds_of(slowest));
+    }
+  }
+  r.stats = summarize(unit_seconds);
+  r.extra["pairs"] = unit_seconds.size();
+  if (unit_seconds.size() > kMaxPairSamples) {
+    std::sort(unit_seconds.begin(), unit_seconds.end());
+    for (std::size_t k = 0; k < kMaxPairSamples; ++k)
+      r.samples_s.push_back(unit_seconds[k * (unit_seconds.size() - 1) / (kMaxPairSamples - 1)]);
+  } else {
+    r.samples_s = unit_seconds;
+  }
   const std::string metric = latency ? "latency_us" : "gbps";
-  r.metrics = {{"time_us", r.stats.median * 1e6}, {metric, latency ? 2.5 : 46.0}};
-  r.extra = {{"matrix", std::move(matrix)},
-             {"matrix_layout", "rows = source rank, columns = destination rank (comm order)"},
-             {"pairs", r.samples_s.size()},
-             {"schedule", "rounds"}};
+  r.metrics = {{"time_us", r.stats.median * 1e6},
+               {metric, latency ? 6.0 : 46.0},
+               {"min_pair_" + metric, latency ? 6.0 : 40.0},
+               {"max_pair_" + metric, latency ? 7.0 : 46.0}};
+  nlohmann::json members = nlohmann::json::array();
+  for (int node = 0; node < nodes; ++node)
+    members.push_back(m.identity(node * g));
+  r.extra["schedule"] = "rounds";
+  r.extra["rounds"] = intra_rounds + circle_round_count_of(nodes);
+  r.extra["rounds_by_tier"] = {{"intra", intra_rounds}, {"inter", circle_round_count_of(nodes)}};
+  r.extra["directed"] = directed;
+  r.extra["pair_rounds"] = std::move(pair_rounds);
+  r.extra["pair_rounds_layout"] =
+      "[source rank, destination rank, round]; across nodes one entry per node pair, by the first "
+      "rank of each node";
+  r.extra["matrix"] = node_cells;
+  r.extra["matrix_metric"] = metric;
+  r.extra["matrix_of"] = "nodes";
+  r.extra["matrix_layout"] = "rows = source node, columns = destination node (node order of "
+                             "matrix_members); each cell is the node pair's slowest rail";
+  r.extra["matrix_members"] = std::move(members);
+  r.extra["intra_matrices"] = std::move(intra_matrices);
+  r.extra["intra_matrices_layout"] =
+      "per node: rows = source, columns = destination, in the order of its ranks";
   r.per_rank = nlohmann::json::array();
   for (int rank = 0; rank < world; ++rank) {
     nlohmann::json entry = m.identity(rank);
-    entry[metric] = median(rows[static_cast<std::size_t>(rank)]);
+    if (!out_of[static_cast<std::size_t>(rank)].empty())
+      entry[metric] = round_significant(median(out_of[static_cast<std::size_t>(rank)]), 6);
+    if (!into[static_cast<std::size_t>(rank)].empty())
+      entry["in_" + metric] = round_significant(median(into[static_cast<std::size_t>(rank)]), 6);
     r.per_rank.push_back(std::move(entry));
   }
   f(std::move(r));
