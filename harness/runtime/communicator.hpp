@@ -59,7 +59,8 @@ public:
   bool is_mpi() const { return get() != MPI_COMM_NULL; }
   int rank() const;
   int size() const;
-  // The world ranks of the members, in rank order (collective).
+  // The world ranks of the members, in rank order (collective the first time it is called on a
+  // communicator; later calls answer from each member's copy).
   std::vector<int> world_ranks() const;
   // Ends the whole job with exit code `code` after this rank said `why`: MPI_Abort; for threads,
   // every rank's thread stops with RankStopped (the failed rank's message) and the process then
