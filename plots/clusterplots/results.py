@@ -199,6 +199,21 @@ def _whole(value):
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+class _RepeatedKey(ValueError):
+    pass
+
+
+def _refusing_repeated_keys(pairs):
+    # json.loads keeps the last value of a repeated key; the C++ loaders refuse such a file
+    # (harness/results/json_tree_builder.hpp), and so does this one.
+    obj = {}
+    for key, value in pairs:
+        if key in obj:
+            raise _RepeatedKey(key)
+        obj[key] = value
+    return obj
+
+
 def load_results(path):
     try:
         with open(path, "r", encoding="utf-8") as f:
@@ -208,10 +223,14 @@ def load_results(path):
     except UnicodeDecodeError:
         raise ResultsError(f"{path}: not valid JSON (not UTF-8 text)") from None
     try:
-        obj = json.loads(text)
+        obj = json.loads(text, object_pairs_hook=_refusing_repeated_keys)
     except json.JSONDecodeError as e:
         where = f"line {e.lineno} column {e.colno}"
         raise ResultsError(f"{path}: not valid JSON ({e.msg} at {where})") from None
+    except _RepeatedKey as e:
+        raise ResultsError(f"{path}: key {str(e.args[0])[:80]!r} appears twice in one object; "
+                           "which of its values is meant cannot be told, so the file is "
+                           "refused") from None
     return results_from_json(obj, path)
 
 

@@ -247,6 +247,8 @@ def bad_matrix():
      "missing field 'records'"),
     (bad_status, "records[3]: field 'status' is 'great', allowed ok|noisy|skipped|failed"),
     (bad_matrix, "field 'extra.matrix': row 1 must be an array of 4 values"),
+    ('{"schema": "clusterbench.results", "schema_version": 1, "run": {}, "records": [], '
+     '"run": {"id": "other"}}', "key 'run' appears twice in one object"),
 ])
 def test_invalid_results_exit_2_naming_the_file(tmp_path, content, message):
     path = tmp_path / "bad.json"
