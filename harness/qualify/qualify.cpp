@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <utility>
 
 #include "core/error.hpp"
@@ -47,6 +48,33 @@ CheckRow missing_row(const Expectation& check, const std::string& why) {
   return row;
 }
 
+// Why no record matched: the suite was not run, the case was not (with the cases the file has,
+// so that a misspelt name shows beside the right one), or the case ran but not with the check's
+// parameters, GPU or node counts.
+std::string why_nothing_matched(const Expectation& check, const ResultsFile& results) {
+  std::set<std::string> cases;
+  for (const Record& r : results.records) {
+    if (check.suite.empty() || r.suite == check.suite)
+      cases.insert(r.case_name);
+  }
+  if (cases.empty())
+    return "no matching record (no " + check.suite + " record in the file: suite not run)";
+  if (!check.case_name.empty() && !cases.count(check.case_name)) {
+    constexpr std::size_t kNamed = 8;
+    std::string named;
+    std::size_t n = 0;
+    for (const std::string& name : cases) {
+      if (n++ == kNamed) {
+        named += ", ...";
+        break;
+      }
+      named += (named.empty() ? "" : ", ") + shown(name, 40);
+    }
+    return "no matching record (case not run; the file's " + check.suite + " cases: " + named + ")";
+  }
+  return "no matching record (the case ran, not with these params, GPUs or nodes)";
+}
+
 std::vector<CheckRow> judge_threshold(const Expectation& check, const ResultsFile& results) {
   // Group the matching records by (gpus, nodes): each GPU count is judged on its own.
   std::map<std::pair<int, int>, std::vector<CheckRow>> groups;
@@ -57,7 +85,7 @@ std::vector<CheckRow> judge_threshold(const Expectation& check, const ResultsFil
     groups[{r.gpus, r.nodes}].push_back(judge_record(check, r, i));
   }
   if (groups.empty())
-    return {missing_row(check, "no matching record (case not run)")};
+    return {missing_row(check, why_nothing_matched(check, results))};
   std::vector<CheckRow> rows;
   for (auto& [key, candidates] : groups) {
     if (check.select == Selection::each) {

@@ -113,7 +113,8 @@ TEST(QualifyFixtures, MissingAndNoisyCasesAreInconclusive) {
     }
     ++inconclusive;
     if (row.check.id == "all-reduce-8gpu") {
-      EXPECT_EQ(row.note, "no matching record (case not run)");
+      EXPECT_EQ(row.note,
+                "no matching record (the case ran, not with these params, GPUs or nodes)");
     } else {
       EXPECT_EQ(row.check.id, "gemm-fp8");
       EXPECT_EQ(row.note.rfind("noisy: cv ", 0), 0u) << row.note; // its samples straddle the floor
@@ -586,4 +587,32 @@ TEST(QualifyReport, FiguresKeepTheDigitsTheirSizeNeeds) {
   EXPECT_EQ(format_figure(431.25), "431.2");
   EXPECT_EQ(format_figure(55.4), "55.40");
   EXPECT_EQ(format_figure(0.8534), "0.853");
+}
+
+// A check that matches nothing says why: a misspelt case is shown beside the cases the file has,
+// a suite the run left out is named.
+TEST(QualifyFixtures, ACheckThatMatchesNothingSaysWhy) {
+  Spec spec = h200();
+  Expectation typo;
+  for (const auto& check : spec.checks) {
+    if (check.suite == "compute" && check.case_name == "copy")
+      typo = check;
+  }
+  ASSERT_FALSE(typo.id.empty());
+  typo.id = "typo";
+  typo.case_name = "cpy";
+  Expectation no_suite = typo;
+  no_suite.id = "no-suite";
+  no_suite.suite = "storage";
+  no_suite.case_name = "sequential_read";
+  no_suite.metric = "gbps";
+  spec.checks = {typo, no_suite};
+  const QualifyReport report = qualify_fixture("h200_clean.json", spec);
+  ASSERT_EQ(report.rows.size(), 2u);
+  EXPECT_EQ(report.rows[0].verdict, Verdict::inconclusive);
+  EXPECT_NE(report.rows[0].note.find("case not run; the file's compute cases: copy, "),
+            std::string::npos)
+      << report.rows[0].note;
+  EXPECT_EQ(report.rows[1].note,
+            "no matching record (no storage record in the file: suite not run)");
 }
