@@ -8,6 +8,7 @@
 #include "core/stats.hpp"
 #include "qualify/record_match.hpp"
 #include "results/json_fields.hpp"
+#include "results/rank_identity.hpp"
 
 namespace cb {
 namespace {
@@ -23,14 +24,19 @@ int int_field(const json& entry, const char* key) {
   return it != entry.end() && it->is_number_integer() ? it->get<int>() : -1;
 }
 
-FleetMember member_of(const json& entry) {
+// Who `entry`, one of r.per_rank, is: its own fields, else those the run's header says of its
+// rank (the writer leaves them out of the entry, results/rank_identity.hpp).
+FleetMember member_of(const Record& r, const json& entry) {
   FleetMember m;
   if (!entry.is_object())
     return m;
-  m.host = string_or_empty(entry, "host");
-  m.device = int_field(entry, "device");
+  const json host = rank_field(r, entry, "host");
+  const json device = rank_field(r, entry, "device");
+  const json uuid = rank_field(r, entry, "uuid");
+  m.host = host.is_string() ? host.get<std::string>() : "";
+  m.device = device.is_number_integer() ? device.get<int>() : -1;
   m.rank = int_field(entry, "rank");
-  m.uuid = string_or_empty(entry, "uuid");
+  m.uuid = uuid.is_string() ? uuid.get<std::string>() : "";
   return m;
 }
 
@@ -121,7 +127,7 @@ private:
     std::vector<Candidate> gpus;
     std::map<std::string, std::pair<double, int>> per_host; // sum, count
     for (const auto& entry : r.per_rank) {
-      Candidate c{member_of(entry), {}, entry[metric].get<double>()};
+      Candidate c{member_of(r, entry), {}, entry[metric].get<double>()};
       if (!c.who.host.empty()) {
         auto& [sum, count] = per_host[c.who.host];
         sum += c.value;
@@ -168,7 +174,7 @@ private:
     const std::string metric = matrix_metric(r);
     auto endpoint = [&](std::size_t i) {
       if (r.per_rank.is_array() && i < r.per_rank.size())
-        return member_of(r.per_rank[i]);
+        return member_of(r, r.per_rank[i]);
       FleetMember m;
       m.device = static_cast<int>(i);
       return m;
@@ -205,7 +211,7 @@ private:
         const auto rank = ranks[i].get<long long>();
         if (r.per_rank.is_array() && rank >= 0 &&
             static_cast<std::size_t>(rank) < r.per_rank.size())
-          m = member_of(r.per_rank[static_cast<std::size_t>(rank)]);
+          m = member_of(r, r.per_rank[static_cast<std::size_t>(rank)]);
       }
       return m;
     };
@@ -247,7 +253,7 @@ private:
     if (r.per_rank.is_array()) {
       for (const auto& entry : r.per_rank) {
         if (entry.is_object() && int_field(entry, "rank") == s.rank)
-          o.who.uuid = string_or_empty(entry, "uuid");
+          o.who.uuid = member_of(r, entry).uuid;
       }
     }
     o.value = s.median_s * 1e6;

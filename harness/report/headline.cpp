@@ -178,14 +178,14 @@ namespace {
 void note_straggler(const std::optional<PerRankSpread>& s, const std::string& where,
                     std::vector<Straggler>& found) {
   if (!s || s->includes_waiting || s->count < 2 || !(s->median > 0) ||
-      !(s->min < kStragglerShare * s->median))
+      !(s->slowest_share() < kStragglerShare))
     return;
   const std::string rank = describe_rank(s->slowest);
   auto it = std::find_if(found.begin(), found.end(),
                          [&](const Straggler& g) { return g.rank == rank; });
   if (it == found.end())
     it = found.insert(found.end(), Straggler{rank, 1, {}});
-  it->share = std::min(it->share, s->min / s->median);
+  it->share = std::min(it->share, s->slowest_share());
   if (std::find(it->parts.begin(), it->parts.end(), where) == it->parts.end())
     it->parts.push_back(where);
 }

@@ -6,6 +6,7 @@
 
 #include "core/stats.hpp"
 #include "results/metric_table.hpp"
+#include "results/rank_identity.hpp"
 
 namespace cb::report {
 namespace {
@@ -15,9 +16,21 @@ struct Figures {
   const nlohmann::json* slowest = nullptr;
 };
 
-Figures figures_named(const nlohmann::json& per_rank, const std::string& key) {
+// A time or latency (results/metrics.json says which way is better; else the unit, by the
+// name's suffix): its slowest rank has the highest figure.
+bool lower_is_better(const std::string& key) {
+  if (const MetricDefinition* m = find_metric(key))
+    return !m->higher_is_better;
+  const MetricUnitSuffix* unit = unit_suffix_of(key);
+  return unit &&
+         (unit->unit == "s" || unit->unit == "ms" || unit->unit == "us" || unit->unit == "ns");
+}
+
+// `lower_is_better`: the slowest rank is the one with the highest figure (a time or latency).
+Figures figures_named(const nlohmann::json& per_rank, const std::string& key,
+                      bool lower_is_better) {
   Figures figures;
-  double lowest = 0;
+  double worst = 0;
   if (!per_rank.is_array())
     return figures;
   for (const auto& entry : per_rank) {
@@ -29,10 +42,10 @@ Figures figures_named(const nlohmann::json& per_rank, const std::string& key) {
     const double v = it->get<double>();
     if (!std::isfinite(v))
       continue;
-    // A running minimum: the slowest rank of 8,192 in one pass, not a scan per rank.
-    if (figures.values.empty() || v < lowest) {
+    // A running extreme: the slowest rank of 8,192 in one pass, not a scan per rank.
+    if (figures.values.empty() || (lower_is_better ? v > worst : v < worst)) {
       figures.slowest = &entry;
-      lowest = v;
+      worst = v;
     }
     figures.values.push_back(v);
   }
@@ -54,22 +67,39 @@ std::optional<PerRankSpread> per_rank_spread(const Record& record, const std::st
       keys.push_back(m->name);
   }
   for (const auto& key : keys) {
-    const Figures figures = figures_named(record.per_rank, key);
+    const bool lower = lower_is_better(key);
+    const Figures figures = figures_named(record.per_rank, key, lower);
     const auto& values = figures.values;
     if (values.empty())
       continue;
     PerRankSpread spread;
     spread.figure = key;
+    spread.lower_is_better = lower;
     spread.count = static_cast<int>(values.size());
     spread.min = *std::min_element(values.begin(), values.end());
     spread.max = *std::max_element(values.begin(), values.end());
     spread.median = median(values);
     spread.cv = coefficient_of_variation(values);
+    // Whole: where the run's header says the rank's host and device, the entry leaves them out.
     spread.slowest = *figures.slowest;
+    for (const char* key : {"host", "node", "device", "uuid"}) {
+      if (spread.slowest.contains(key))
+        continue;
+      if (nlohmann::json value = rank_field(record, spread.slowest, key); !value.is_null())
+        spread.slowest[key] = std::move(value);
+    }
     spread.includes_waiting = per_rank_figures_include_waiting(record);
     return spread;
   }
   return std::nullopt;
+}
+
+double PerRankSpread::slowest_share() const {
+  if (!(median > 0))
+    return 0;
+  if (lower_is_better)
+    return max > 0 ? median / max : 0;
+  return min / median;
 }
 
 std::string describe_rank(const nlohmann::json& entry) {

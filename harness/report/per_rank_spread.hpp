@@ -13,7 +13,13 @@ struct PerRankSpread {
   int count = 0;      // ranks that reported it
   double min = 0, median = 0, max = 0;
   double cv = 0;          // stddev / mean
-  nlohmann::json slowest; // the per_rank entry with the lowest figure (rank, host, device, ...)
+  // The per_rank entry with the worst figure (rank, host, device, ...): the lowest rate, or the
+  // highest time or latency.
+  nlohmann::json slowest;
+  bool lower_is_better = false; // the figure is a time or latency
+  // The slowest rank's speed as a share of the median's: min / median for a rate, median / max
+  // for a time (1 when every rank is even; 0 without a median).
+  double slowest_share() const;
   // A collective's figures (per_rank_figures_include_waiting): `slowest` is then a rank that
   // waited for another, not a slow GPU, and is never named as one.
   bool includes_waiting = false;

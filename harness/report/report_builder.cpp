@@ -448,10 +448,10 @@ void add_curve(Document& doc, const CurveReport& c, Unfitted& unfitted) {
   // Not from a collective's figures: there the lowest own figure is a rank that waited.
   for (const auto& r : c.rows) {
     if (r.spread && !r.spread->includes_waiting && r.spread->count >= 2 && r.spread->median > 0 &&
-        r.spread->min < kStragglerShare * r.spread->median) {
+        r.spread->slowest_share() < kStragglerShare) {
       notes.push_back({"Slowest GPU:", describe_rank(r.spread->slowest) + " on " +
                                            gpus_text(r.gpus) + " runs at " +
-                                           format_percent(r.spread->min / r.spread->median) +
+                                           format_percent(r.spread->slowest_share()) +
                                            " of the median; every synchronous step waits for it."});
     }
   }

@@ -91,9 +91,36 @@ void RankIdentities::restore(json& entry) const {
   }
 }
 
+bool RankIdentities::speaks_for(const Record& record) const {
+  return !record.per_rank_run.empty() && record.per_rank_run == run_id_ && !by_rank_.empty() &&
+         record.per_rank.is_array() && record.per_rank.size() <= by_rank_.size();
+}
+
+const json* RankIdentities::field(const json& entry, const std::string& key) const {
+  long long rank = 0;
+  if (by_rank_.empty() || !rank_of(entry, rank))
+    return nullptr;
+  const auto it = by_rank_.find(rank);
+  if (it == by_rank_.end())
+    return nullptr;
+  const auto value = it->second.find(key);
+  return value == it->second.end() ? nullptr : &*value;
+}
+
+json rank_field(const Record& record, const json& entry, const std::string& key) {
+  if (entry.is_object()) {
+    if (const auto own = entry.find(key); own != entry.end())
+      return *own;
+  }
+  if (record.identities && record.per_rank_run == record.identities->run_id()) {
+    if (const json* from_header = record.identities->field(entry, key))
+      return *from_header;
+  }
+  return nullptr;
+}
+
 void RankIdentities::restore(Record& record) const {
-  if (record.per_rank_run.empty() || record.per_rank_run != run_id_ || by_rank_.empty() ||
-      !record.per_rank.is_array() || record.per_rank.size() > by_rank_.size())
+  if (!speaks_for(record))
     return;
   for (json& entry : record.per_rank)
     restore(entry);

@@ -4,9 +4,11 @@
 // otherwise repeat it in every record: at 1,024 nodes x 8 GPUs and a few hundred records that is
 // hundreds of megabytes of the same names. Writers leave out of each entry what the header of the
 // file they write already says for that rank, and tag the record with that header's run id
-// (per_rank_run); loaders put the fields back where the tag is their header's. A record copied
-// into another run's file keeps its tag and is not given that file's hosts: its entries then lack
-// the fields rather than name the wrong machines.
+// (per_rank_run); loaders give such a record the header (Record::identities) where the tag is
+// their header's, and rank_field() reads an entry's fields through it. A record copied into
+// another run's file keeps its tag and is not given that file's hosts: its entries then lack the
+// fields rather than name the wrong machines. Written into another run's file, a record read with
+// its header has its entries made whole again first.
 #include <string>
 #include <unordered_map>
 
@@ -34,12 +36,22 @@ public:
   // run's id; the tag is then cleared), and of no other record. A record with more entries than
   // the header has ranks is left as it is.
   void restore(Record& record) const;
+  // Whether the entries of `record` were written against this header (its tag is this run's id,
+  // and it has no more entries than the header has ranks).
+  bool speaks_for(const Record& record) const;
+  // The header's `key` for the rank of `entry`; nullptr when the header does not say it.
+  const nlohmann::json* field(const nlohmann::json& entry, const std::string& key) const;
 
 private:
   std::string run_id_;
   // The fields as per_rank entries spell them.
   std::unordered_map<long long, nlohmann::json> by_rank_;
 };
+
+// A rank's `key` (host, node, device, uuid or any figure) in `entry`, one of record.per_rank:
+// the entry's own, else the header's the record was read with, else null.
+nlohmann::json rank_field(const Record& record, const nlohmann::json& entry,
+                          const std::string& key);
 
 inline constexpr std::size_t kMaxIdentityHostBytes = 255; // a DNS name
 inline constexpr std::size_t kMaxIdentityUuidBytes = 128; // a GPU UUID is 40

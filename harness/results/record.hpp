@@ -2,6 +2,7 @@
 // The results schema (v1) as C++ types. results/results.schema.json is the contract; this is its
 // in-memory form. Free-form parts (params, metrics, per-rank figures, extras such as a link
 // matrix) stay JSON so every family can carry what it needs without touching this header.
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -33,6 +34,8 @@ struct StragglerRank {
   double others_median_s = 0; // the median of the other ranks' median own times
 };
 
+class RankIdentities;
+
 struct Record {
   std::string suite;     // compute | links | collectives | storage
   std::string case_name; // "case" in JSON
@@ -48,6 +51,10 @@ struct Record {
   // The run whose header says where the per_rank entries ran, when they leave it out (written
   // "per_rank_run"; results/rank_identity.hpp); empty when the entries say it themselves.
   std::string per_rank_run;
+  // That header, where the loader read the record with it: the entries are not given the fields
+  // back (a copy of every rank's host and UUID in every record: a quarter of the memory of a
+  // whole cluster's file); rank_field() reads them through it. Shared by a file's records.
+  std::shared_ptr<const RankIdentities> identities;
   std::optional<StragglerRank> straggler;            // collectives: the rank waited for, if any
   DataCheck check = DataCheck::skipped;              // pass | fail | skipped
   RecordStatus status = RecordStatus::ok;            // ok | noisy | skipped | failed

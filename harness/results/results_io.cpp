@@ -6,8 +6,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
+#include <memory>
 
 #include "core/error.hpp"
+#include "results/rank_identity.hpp"
 #include "results/record_figures.hpp"
 #include "results/results_file_writer.hpp"
 
@@ -374,10 +376,13 @@ ResultsFile results_from_top_level(const json& j, const std::string& source,
   f.run = require(j, "run", json::value_t::object, source);
   escape_controls(f.run);
   read_records(require(j, "records", json::value_t::array, source), f.records);
-  // Each entry whole again: the writer left out what the header says of its rank.
-  if (const RankIdentities ids(f.run); !ids.empty()) {
-    for (Record& r : f.records)
-      ids.restore(r);
+  // The writer left out of each entry what the header says of its rank: the records it did that
+  // for are given the header, through which rank_field() reads them.
+  if (auto ids = std::make_shared<const RankIdentities>(f.run); !ids->empty()) {
+    for (Record& r : f.records) {
+      if (ids->speaks_for(r))
+        r.identities = ids;
+    }
   }
   if (j.contains("fits")) {
     f.fits = require(j, "fits", json::value_t::object, source);

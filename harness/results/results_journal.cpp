@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <memory>
 
 #include "core/error.hpp"
 #include "core/text_file.hpp"
@@ -107,7 +108,8 @@ std::size_t merge_results_journal(ResultsFile& results, const std::string& path)
   std::size_t index = static_cast<std::size_t>(before);
   std::size_t added = 0;
   std::size_t line = 1;
-  const RankIdentities ids(results.run); // the run's: the journal's records are written as its
+  // The run's: the journal's records are written against it, as the file's are.
+  const auto ids = std::make_shared<const RankIdentities>(results.run);
   for (std::size_t pos = header_end + 1; pos < text.size(); ++index) {
     const auto end = text.find('\n', pos);
     if (end == std::string::npos)
@@ -118,7 +120,8 @@ std::size_t merge_results_journal(ResultsFile& results, const std::string& path)
       json j = parse_json_text(text.substr(pos, end - pos), where);
       results.records.push_back(
           reading_json(where, [&] { return record_from_json(std::move(j), where); }));
-      ids.restore(results.records.back());
+      if (ids->speaks_for(results.records.back()))
+        results.records.back().identities = ids;
       ++added;
     }
     pos = end + 1;

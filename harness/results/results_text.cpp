@@ -114,13 +114,24 @@ void append_record_json(std::string& out, const Record& r, InvalidUtf8 utf8,
     w.key("params");
     w.value(r.params);
     w.key("per_rank");
-    // A record that still leaves its entries to another run's header keeps that tag and its
-    // entries as they are.
-    if (!r.per_rank_run.empty()) {
+    // Entries left to the header they were read with, written into another run's file: made
+    // whole again first, then stripped against this file's header.
+    const bool moved = !r.per_rank_run.empty() && r.identities &&
+                       r.per_rank_run == r.identities->run_id() && r.per_rank_run != ids.run_id();
+    json whole;
+    if (moved) {
+      whole = r.per_rank;
+      for (json& entry : whole)
+        r.identities->restore(entry);
+    }
+    const json& entries = moved ? whole : r.per_rank;
+    // A record that leaves its entries to this file's header, or to another run's that is not
+    // here to make them whole, keeps that tag and its entries as they are.
+    if (!r.per_rank_run.empty() && !moved) {
       w.value(r.per_rank);
       w.key("per_rank_run");
       w.value(json(r.per_rank_run));
-    } else if (w.entries(r.per_rank, ids)) {
+    } else if (w.entries(entries, ids)) {
       w.key("per_rank_run");
       w.value(json(ids.run_id()));
     }

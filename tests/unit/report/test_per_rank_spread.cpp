@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "results/rank_identity.hpp"
+
 #include <string>
 #include <vector>
 
@@ -51,6 +53,43 @@ TEST(PerRankSpread, NamesTheSlowestRank) {
   EXPECT_EQ(describe_rank({{"rank", 3}}), "rank 3");
   EXPECT_EQ(describe_rank({{"host", "n4"}}), "a rank (n4)");
   EXPECT_EQ(describe_rank("x"), "a rank");
+}
+
+// A latency's slowest rank is its highest: the lowest latency is the fastest rank.
+TEST(PerRankSpread, ALatencysSlowestRankIsItsHighest) {
+  const Record r = with_ranks({{{"rank", 0}, {"latency_us", 2.0}},
+                               {{"rank", 1}, {"latency_us", 8.0}},
+                               {{"rank", 2}, {"latency_us", 2.0}},
+                               {{"rank", 3}, {"latency_us", 1.0}}});
+  const auto s = per_rank_spread(r, "latency_us");
+  ASSERT_TRUE(s.has_value());
+  EXPECT_TRUE(s->lower_is_better);
+  EXPECT_EQ(s->slowest["rank"], 1);
+  EXPECT_DOUBLE_EQ(s->slowest_share(), 2.0 / 8.0); // the median over the highest
+  // A figure outside the table, a time by its suffix.
+  const Record own =
+      with_ranks({{{"rank", 0}, {"in_latency_us", 3.0}}, {{"rank", 1}, {"in_latency_us", 6.0}}});
+  EXPECT_EQ(per_rank_spread(own, "in_latency_us")->slowest["rank"], 1);
+  // A rate: the lowest, as before.
+  const Record rate = with_ranks({{{"rank", 0}, {"gbps", 4.0}}, {{"rank", 1}, {"gbps", 8.0}}});
+  EXPECT_DOUBLE_EQ(per_rank_spread(rate, "gbps")->slowest_share(), 4.0 / 6.0);
+}
+
+// Entries that leave the rank's host and device to the run header (results/rank_identity.hpp)
+// still name the slowest rank's machine.
+TEST(PerRankSpread, TheSlowestRanksMachineComesFromTheHeader) {
+  const nlohmann::json run = {
+      {"id", "r1"},
+      {"hosts",
+       {{{"host", "gpu-a"},
+         {"node", 0},
+         {"devices", {{{"index", 0}, {"rank", 0}}, {{"index", 1}, {"rank", 1}}}}}}}};
+  Record r = with_ranks({{{"rank", 0}, {"gbps", 5.0}}, {{"rank", 1}, {"gbps", 4.0}}});
+  r.per_rank_run = "r1";
+  r.identities = std::make_shared<const RankIdentities>(run);
+  const auto s = per_rank_spread(r, "gbps");
+  ASSERT_TRUE(s.has_value());
+  EXPECT_EQ(describe_rank(s->slowest), "rank 1 (gpu-a device 1)");
 }
 
 TEST(PerRankSpread, HeadlineMetricFirstThenKnownFigures) {
