@@ -57,18 +57,23 @@ RankIdentities::RankIdentities(const json& run) {
   }
 }
 
-bool RankIdentities::strip(const json& entry, json& out) const {
+const json* RankIdentities::identity_of(const json& entry) const {
   long long rank = 0;
   if (by_rank_.empty() || !rank_of(entry, rank))
-    return false;
+    return nullptr;
   const auto it = by_rank_.find(rank);
-  if (it == by_rank_.end())
+  return it == by_rank_.end() ? nullptr : &it->second;
+}
+
+bool RankIdentities::strip(const json& entry, json& out) const {
+  const json* identity = identity_of(entry);
+  if (!identity)
     return false;
   bool stripped = false;
   for (const char* key : kIdentityKeys) {
     const auto mine = entry.find(key);
-    const auto header = it->second.find(key);
-    if (mine == entry.end() || header == it->second.end() || *mine != *header)
+    const auto header = identity->find(key);
+    if (mine == entry.end() || header == identity->end() || *mine != *header)
       continue;
     if (!stripped)
       out = entry;
@@ -79,13 +84,10 @@ bool RankIdentities::strip(const json& entry, json& out) const {
 }
 
 void RankIdentities::restore(json& entry) const {
-  long long rank = 0;
-  if (by_rank_.empty() || !rank_of(entry, rank))
+  const json* identity = identity_of(entry);
+  if (!identity)
     return;
-  const auto it = by_rank_.find(rank);
-  if (it == by_rank_.end())
-    return;
-  for (const auto& [key, value] : it->second.items()) {
+  for (const auto& [key, value] : identity->items()) {
     if (!entry.contains(key))
       entry[key] = value;
   }
@@ -97,14 +99,11 @@ bool RankIdentities::speaks_for(const Record& record) const {
 }
 
 const json* RankIdentities::field(const json& entry, const std::string& key) const {
-  long long rank = 0;
-  if (by_rank_.empty() || !rank_of(entry, rank))
+  const json* identity = identity_of(entry);
+  if (!identity)
     return nullptr;
-  const auto it = by_rank_.find(rank);
-  if (it == by_rank_.end())
-    return nullptr;
-  const auto value = it->second.find(key);
-  return value == it->second.end() ? nullptr : &*value;
+  const auto value = identity->find(key);
+  return value == identity->end() ? nullptr : &*value;
 }
 
 json rank_field(const Record& record, const json& entry, const std::string& key) {

@@ -43,6 +43,9 @@ public:
   const nlohmann::json* field(const nlohmann::json& entry, const std::string& key) const;
 
 private:
+  // The header's fields for the rank of `entry`; nullptr when it has none.
+  const nlohmann::json* identity_of(const nlohmann::json& entry) const;
+
   std::string run_id_;
   // The fields as per_rank entries spell them.
   std::unordered_map<long long, nlohmann::json> by_rank_;

@@ -76,6 +76,15 @@ json whole_entries(const Record& r) {
   return out;
 }
 
+// Run B's file, written as a run writes it: entries stripped, the record tagged with B's id.
+void write_run_b(const std::string& path) {
+  ResultsFile b;
+  b.run = two_node_run();
+  b.run["id"] = "run-b";
+  b.records = {record_of_four()};
+  write_results_atomic(b, path);
+}
+
 std::string read(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), {}};
@@ -144,11 +153,7 @@ TEST(RankIdentities, AFileIsWrittenWithoutThemAndReadBackWhole) {
 // whole, then stripped against that file's header, so that they name the machines they ran on.
 TEST(RankIdentities, ARecordWrittenIntoAnotherRunsFileKeepsItsMachines) {
   Dir dir;
-  ResultsFile b;
-  b.run = two_node_run();
-  b.run["id"] = "run-b";
-  b.records = {record_of_four()};
-  write_results_atomic(b, dir.file("b.json"));
+  write_run_b(dir.file("b.json"));
   ResultsFile a = load_results(dir.file("b.json"));
   a.run["id"] = "run-a";
   a.run["hosts"][0]["host"] = "gpu-x"; // run A's ranks 0 and 1 ran elsewhere
@@ -179,12 +184,7 @@ TEST(RankIdentities, ARunsFileAndJournalAreReadBackWhole) {
 
 TEST(RankIdentities, ARecordCopiedFromAnotherRunIsNotGivenThisRunsHosts) {
   Dir dir;
-  // Run B's file, written as a run writes it: entries stripped, the record tagged with B's id.
-  ResultsFile b;
-  b.run = two_node_run();
-  b.run["id"] = "run-b";
-  b.records = {record_of_four()};
-  write_results_atomic(b, dir.file("b.json"));
+  write_run_b(dir.file("b.json"));
   ASSERT_NE(read(dir.file("b.json")).find("\"per_rank_run\":\"run-b\""), std::string::npos);
   // Its record pasted into run A's file (another id, other hosts at the same ranks).
   nlohmann::json a = nlohmann::json::parse(read(dir.file("b.json")));
