@@ -314,14 +314,7 @@ json spec_to_json(const Spec& spec) {
 }
 
 bool lower_is_better(std::string_view metric) {
-  if (const MetricDefinition* known = find_metric(metric))
-    return !known->higher_is_better;
-  auto ends_with = [&](std::string_view suffix) {
-    return metric.size() >= suffix.size() && metric.substr(metric.size() - suffix.size()) == suffix;
-  };
-  if (ends_with("_us") || ends_with("_ms") || ends_with("_ns") || ends_with("_s"))
-    return true;
-  return metric.rfind("latency", 0) == 0 || metric.rfind("time", 0) == 0;
+  return metric_lower_is_better(metric);
 }
 
 std::string metric_unit(std::string_view metric) {

@@ -85,7 +85,8 @@ nlohmann::json spec_to_json(const Spec& spec);
 
 // Latencies and times are better when lower; bandwidths and flop rates when higher. The metric
 // table (results/metrics.json) decides for the metrics it knows; others by their unit suffix
-// (_us, _ms, _ns, _s) or a latency/time prefix.
+// (_us, _ms, _ns, _s) or a latency/time prefix (results/metric_table.hpp, which the report's
+// per-rank spread reads too).
 bool lower_is_better(std::string_view metric);
 // "GB/s", "TFLOP/s", "us" ... from the metric's name (the metric table's unit suffixes).
 std::string metric_unit(std::string_view metric);

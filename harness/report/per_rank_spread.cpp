@@ -16,16 +16,6 @@ struct Figures {
   const nlohmann::json* slowest = nullptr;
 };
 
-// A time or latency (results/metrics.json says which way is better; else the unit, by the
-// name's suffix): its slowest rank has the highest figure.
-bool lower_is_better(const std::string& key) {
-  if (const MetricDefinition* m = find_metric(key))
-    return !m->higher_is_better;
-  const MetricUnitSuffix* unit = unit_suffix_of(key);
-  return unit &&
-         (unit->unit == "s" || unit->unit == "ms" || unit->unit == "us" || unit->unit == "ns");
-}
-
 // `lower_is_better`: the slowest rank is the one with the highest figure (a time or latency).
 Figures figures_named(const nlohmann::json& per_rank, const std::string& key,
                       bool lower_is_better) {
@@ -67,7 +57,8 @@ std::optional<PerRankSpread> per_rank_spread(const Record& record, const std::st
       keys.push_back(m->name);
   }
   for (const auto& key : keys) {
-    const bool lower = lower_is_better(key);
+    // A time or latency: its slowest rank has the highest figure.
+    const bool lower = metric_lower_is_better(key);
     const Figures figures = figures_named(record.per_rank, key, lower);
     const auto& values = figures.values;
     if (values.empty())
@@ -81,13 +72,7 @@ std::optional<PerRankSpread> per_rank_spread(const Record& record, const std::st
     spread.median = median(values);
     spread.cv = coefficient_of_variation(values);
     // Whole: where the run's header says the rank's host and device, the entry leaves them out.
-    spread.slowest = *figures.slowest;
-    for (const char* key : {"host", "node", "device", "uuid"}) {
-      if (spread.slowest.contains(key))
-        continue;
-      if (nlohmann::json value = rank_field(record, spread.slowest, key); !value.is_null())
-        spread.slowest[key] = std::move(value);
-    }
+    spread.slowest = whole_entry(record, *figures.slowest);
     spread.includes_waiting = per_rank_figures_include_waiting(record);
     return spread;
   }

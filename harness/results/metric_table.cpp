@@ -113,4 +113,13 @@ const MetricUnitSuffix* unit_suffix_of(std::string_view name) {
   return nullptr;
 }
 
+bool metric_lower_is_better(std::string_view metric) {
+  if (const MetricDefinition* known = find_metric(metric))
+    return !known->higher_is_better;
+  if (ends_with(metric, "_us") || ends_with(metric, "_ms") || ends_with(metric, "_ns") ||
+      ends_with(metric, "_s"))
+    return true;
+  return metric.rfind("latency", 0) == 0 || metric.rfind("time", 0) == 0;
+}
+
 } // namespace cb

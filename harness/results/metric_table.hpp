@@ -42,6 +42,9 @@ std::vector<const MetricDefinition*> per_rank_metric_definitions();
 const std::vector<MetricUnitSuffix>& metric_unit_suffixes();
 // The first suffix `name` ends with (or is); nullptr when none.
 const MetricUnitSuffix* unit_suffix_of(std::string_view name);
+// Whether a smaller value of `metric` is better: the table's `better` for a metric it has, else a
+// time by its name (a _us, _ms, _ns or _s suffix, or a name starting with latency or time).
+bool metric_lower_is_better(std::string_view metric);
 
 // The embedded text of results/metrics.json (generated at configure time).
 std::string_view metric_table_json();

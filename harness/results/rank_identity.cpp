@@ -118,6 +118,13 @@ json rank_field(const Record& record, const json& entry, const std::string& key)
   return nullptr;
 }
 
+json whole_entry(const Record& record, const json& entry) {
+  json whole = entry;
+  if (record.identities && record.per_rank_run == record.identities->run_id())
+    record.identities->restore(whole);
+  return whole;
+}
+
 void RankIdentities::restore(Record& record) const {
   if (!speaks_for(record))
     return;

@@ -55,6 +55,9 @@ private:
 // the entry's own, else the header's the record was read with, else null.
 nlohmann::json rank_field(const Record& record, const nlohmann::json& entry,
                           const std::string& key);
+// `entry`, one of record.per_rank, with the fields the header says of its rank added where it
+// leaves them out (a copy: for the one entry a caller names, not for every rank).
+nlohmann::json whole_entry(const Record& record, const nlohmann::json& entry);
 
 inline constexpr std::size_t kMaxIdentityHostBytes = 255; // a DNS name
 inline constexpr std::size_t kMaxIdentityUuidBytes = 128; // a GPU UUID is 40

@@ -62,17 +62,11 @@ Record record_of_four() {
   return r;
 }
 
-// The record's entries as rank_field reads them: each field its own or the header's.
+// The record's entries, each with the fields the header says of its rank.
 json whole_entries(const Record& r) {
   json out = json::array();
-  for (const json& e : r.per_rank) {
-    json whole = e;
-    for (const char* key : {"host", "node", "device", "uuid"}) {
-      if (json value = rank_field(r, e, key); !value.is_null())
-        whole[key] = value;
-    }
-    out.push_back(std::move(whole));
-  }
+  for (const json& e : r.per_rank)
+    out.push_back(whole_entry(r, e));
   return out;
 }
 
