@@ -205,6 +205,9 @@ public:
     runner->reset_measurements();
     std::vector<StepParts> mine;
     Measurement m;
+    // The device's clocks and throttling over the measured steps: a step's GEMM rate is the
+    // rate at the clocks a sustained load holds, which a reader must see beside it.
+    const nlohmann::json state_before = ctx.backend.state();
     const auto sampling = Clock::now();
     bool stopped_by_error = false;
     while (true) {
@@ -230,6 +233,7 @@ public:
         break;
       }
     }
+    const nlohmann::json state_after = ctx.backend.state();
     if (stopped_by_error || ctx.comm.sum(static_cast<long long>(!read_error.empty())) > 0) {
       record.status = RecordStatus::failed;
       record.check = DataCheck::fail;
@@ -270,6 +274,7 @@ public:
       return nlohmann::json{{"time_us", seconds * 1e6},
                             {"tokens_per_s", weak_scaling_rate(tokens, ranks, seconds, whole, 1)}};
     });
+    ctx.note_device_state(record, state_before, state_after);
 
     // Checks: the all-reduced gradients, and the input that arrived.
     const long long wrong = ctx.comm.sum(runner->gradient_values_wrong());

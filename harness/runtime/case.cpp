@@ -46,6 +46,12 @@ CaseContext::measure_timed_into(Record& record, const std::function<double(int)>
   Measurement m = measure(comm, config.measure, timed_batch);
   const nlohmann::json after = backend.state();
   finish_record(record, m, metrics);
+  note_device_state(record, before, after);
+  return m;
+}
+
+void CaseContext::note_device_state(Record& record, const nlohmann::json& before,
+                                    const nlohmann::json& after) const {
   if (!before.empty() || !after.empty()) {
     record.extra["state_before"] = before;
     record.extra["state_after"] = after;
@@ -63,7 +69,6 @@ CaseContext::measure_timed_into(Record& record, const std::function<double(int)>
                           ? ""
                           : " (" + throttling.causes + " on rank " + std::to_string(comm.rank()) + ")");
   }
-  return m;
 }
 
 void CaseContext::finish_record(Record& record, const Measurement& m,

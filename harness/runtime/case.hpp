@@ -50,6 +50,11 @@ struct CaseContext {
   // The same, for an operation that times itself: timed_batch(k) returns this rank's seconds.
   Measurement measure_timed_into(Record& record, const std::function<double(int)>& timed_batch,
                                  const std::function<nlohmann::json(double, bool)>& metrics) const;
+  // The device's state (power, clocks, temperature, throttling) read before and after a
+  // measurement, kept in the record; a record taken while any rank throttled says so in its
+  // reason (collective: every member calls it).
+  void note_device_state(Record& record, const nlohmann::json& before,
+                         const nlohmann::json& after) const;
   // Fills samples, stats, status and per-rank figures from a finished measurement (collective:
   // every member calls it).
   void finish_record(Record& record, const Measurement& m,
