@@ -181,6 +181,7 @@ std::optional<MeasuredWorkload> measured_workload(const ResultsFile& results) {
     s.utilization = number(r.metrics, "utilization");
     s.tokens_per_s = number(r.metrics, "tokens_per_s");
     s.largest_loss = r.extra.value("largest_loss", std::string());
+    s.sm_clock_mhz = sm_clock_at_end(r);
     std::erase_if(w.steps, [&](const MeasuredStep& o) { return o.gpus == s.gpus; });
     w.steps.push_back(s);
   }
@@ -317,6 +318,15 @@ std::optional<StepValidation> validate_step(const ResultsFile& results, const st
                        text(v.model->gemm_tflops_per_gpu * 1e3, "%.1f") + " from " +
                        v.model->gemm_from + ": compute/gemm alone puts the step's compute at " +
                        ms(parts_at_largest.compute_s) + ", measured " + ms(largest.compute_s);
+      // A GPU under sustained GEMM load holds its power cap's clock; a GEMM record of a few
+      // milliseconds runs at the boost clock. The clocks say which of the two the gap is.
+      if (largest.sm_clock_mhz && v.model->gemm_sm_clock_mhz &&
+          *largest.sm_clock_mhz < kSustainedClockShare * *v.model->gemm_sm_clock_mhz) {
+        v.compute_note += " (the step's GPU ended at " + text(*largest.sm_clock_mhz, "%.0f") +
+                          " MHz, compute/gemm's at " + text(*v.model->gemm_sm_clock_mhz, "%.0f") +
+                          " MHz: GEMMs back to back hold the power cap's clock, a short GEMM "
+                          "record the boost clock)";
+      }
     }
   }
   const MeasuredStep* top = nullptr;

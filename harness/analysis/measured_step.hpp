@@ -30,6 +30,8 @@ namespace cb {
 
 // Predictions further off than this (either way) say which term is off.
 inline constexpr double kPredictionTolerance = 0.15;
+// A step's GPU clock under this share of compute/gemm's is named beside a compute gap.
+inline constexpr double kSustainedClockShare = 0.95;
 
 struct MeasuredStep {
   int gpus = 0;
@@ -45,6 +47,7 @@ struct MeasuredStep {
   std::optional<double> efficiency; // step(1) / step(N), where one GPU was measured
   double tokens_per_s = 0;
   std::string largest_loss;
+  std::optional<double> sm_clock_mhz; // the GPU's SM clock as the measured steps ended
 };
 
 struct MeasuredWorkload {

@@ -10,6 +10,17 @@
 #include "core/error.hpp"
 
 namespace cb {
+
+std::optional<double> sm_clock_at_end(const Record& record) {
+  const auto state = record.extra.find("state_after");
+  if (state == record.extra.end() || !state->is_object())
+    return std::nullopt;
+  const auto clock = state->find("sm_clock_mhz");
+  if (clock == state->end() || !clock->is_number() || !(clock->get<double>() > 0))
+    return std::nullopt;
+  return clock->get<double>();
+}
+
 namespace {
 
 std::string plain(double v) {
@@ -66,6 +77,7 @@ void choose_gemm(const ResultsFile& results, const std::string& source, Training
   model.gemm_tflops_per_gpu = best->tflops / best->record->gpus;
   model.gemm_from = "compute/gemm " + best->record->params.dump() + " on " +
                     std::to_string(best->record->gpus) + " GPU(s)";
+  model.gemm_sm_clock_mhz = sm_clock_at_end(*best->record);
 }
 
 void choose_ring(const ResultsFile& results, const std::string& source, TrainingStepModel& model) {

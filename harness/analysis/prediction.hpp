@@ -67,10 +67,15 @@ struct StepTime {
   bool extrapolated = false; // beyond the GPU counts all_reduce was measured at
 };
 
+// The SM clock a record's device read as its measurement ended (extra.state_after, rank 0's),
+// where the backend reads one; none when absent or not a positive number.
+std::optional<double> sm_clock_at_end(const Record& record);
+
 struct TrainingStepModel {
   PredictionConfig config;
   double gemm_tflops_per_gpu = 0;
   std::string gemm_from;              // which measurement it came from
+  std::optional<double> gemm_sm_clock_mhz; // the GPU's SM clock as that measurement ended
   std::vector<RingAllReduceFit> ring; // fits with numbers, one per tier
   int gpus_per_node = 1;
   int largest_measured_gpus = 0;

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "analysis/measured_step.hpp"
 #include "analysis_test_data.hpp"
 
@@ -173,6 +175,30 @@ TEST(MeasuredStep, GemmsSlowerThanComputeGemmAreSaidButDoNotMakeTheError) {
       << v->compute_note;
   EXPECT_NE(v->compute_note.find("100.0 ms"), std::string::npos) << v->compute_note;
   EXPECT_EQ(step_validation_to_json(*v)["compute_note"], v->compute_note);
+}
+
+TEST(MeasuredStep, AStepAtALowerClockThanComputeGemmSaysSo) {
+  ResultsFile f = parts();
+  f.records.push_back(step_record(1, 0.2, 0.2, 0, 0));
+  f.records.back().extra["state_after"] = {{"sm_clock_mhz", 1485}, {"throttled", true}};
+  auto gemm = std::find_if(f.records.begin(), f.records.end(),
+                           [](const Record& r) { return r.case_name == "gemm"; });
+  ASSERT_NE(gemm, f.records.end());
+  gemm->extra["state_after"] = {{"sm_clock_mhz", 1980}};
+  auto v = validate_step(f, "r.json", 1);
+  ASSERT_TRUE(v && v->model);
+  EXPECT_NE(v->compute_note.find("the step's GPU ended at 1485 MHz, compute/gemm's at 1980 MHz"),
+            std::string::npos)
+      << v->compute_note;
+  // The same clock (within 5 %), or a clock that is no number, says nothing of clocks.
+  for (const nlohmann::json& clock :
+       {nlohmann::json(1900), nlohmann::json("fast"), nlohmann::json(-1)}) {
+    f.records.back().extra["state_after"]["sm_clock_mhz"] = clock;
+    v = validate_step(f, "r.json", 1);
+    ASSERT_TRUE(v && v->model);
+    EXPECT_NE(v->compute_note.find("the step's GEMMs ran at"), std::string::npos);
+    EXPECT_EQ(v->compute_note.find("MHz"), std::string::npos) << clock << ": " << v->compute_note;
+  }
 }
 
 TEST(MeasuredStep, TheGemmRateLeavesTheUpdateOut) {
