@@ -113,6 +113,13 @@ const MetricUnitSuffix* unit_suffix_of(std::string_view name) {
   return nullptr;
 }
 
+bool metric_is_seconds(std::string_view name) {
+  if (const MetricDefinition* known = find_metric(name))
+    return known->unit == "s";
+  const MetricUnitSuffix* suffix = unit_suffix_of(name);
+  return suffix && suffix->unit == "s";
+}
+
 bool metric_lower_is_better(std::string_view metric) {
   if (const MetricDefinition* known = find_metric(metric))
     return !known->higher_is_better;

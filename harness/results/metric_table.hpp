@@ -46,6 +46,10 @@ const MetricUnitSuffix* unit_suffix_of(std::string_view name);
 // time by its name (a _us, _ms, _ns or _s suffix, or a name starting with latency or time).
 bool metric_lower_is_better(std::string_view metric);
 
+// Whether `name` is a time in seconds: the table's unit for a metric it has, else a name ending
+// in _s (tokens_per_s, a rate, is in the table).
+bool metric_is_seconds(std::string_view name);
+
 // The embedded text of results/metrics.json (generated at configure time).
 std::string_view metric_table_json();
 

@@ -1,5 +1,7 @@
 #include "results/record.hpp"
 
+#include "results/per_rank_rates.hpp"
+
 namespace cb {
 
 nlohmann::json stats_to_json(const Stats& s) {
@@ -31,14 +33,30 @@ nlohmann::json straggler_to_json(const StragglerRank& s) {
 }
 
 nlohmann::json record_to_json(const Record& r) {
-  nlohmann::json j = {
-      {"suite", r.suite},     {"case", r.case_name},      {"params", r.params},
-      {"gpus", r.gpus},       {"nodes", r.nodes},         {"ranks_per_node", r.ranks_per_node},
-      {"tier", r.tier},       {"samples_s", r.samples_s}, {"stats", stats_to_json(r.stats)},
-      {"metrics", r.metrics}, {"per_rank", r.per_rank},   {"check", to_string(r.check)},
-      {"status", to_string(r.status)}};
+  // The rates each entry's median_s gives are left to the loader (per_rank_rates.hpp).
+  const std::vector<std::string> derived = derivable_rank_rates(r);
+  nlohmann::json per_rank = r.per_rank;
+  if (!derived.empty()) {
+    for (auto& entry : per_rank)
+      entry = without_rates(entry, derived);
+  }
+  nlohmann::json j = {{"suite", r.suite},
+                      {"case", r.case_name},
+                      {"params", r.params},
+                      {"gpus", r.gpus},
+                      {"nodes", r.nodes},
+                      {"ranks_per_node", r.ranks_per_node},
+                      {"tier", r.tier},
+                      {"samples_s", r.samples_s},
+                      {"stats", stats_to_json(r.stats)},
+                      {"metrics", r.metrics},
+                      {"per_rank", per_rank},
+                      {"check", to_string(r.check)},
+                      {"status", to_string(r.status)}};
   if (r.straggler)
     j["straggler"] = straggler_to_json(*r.straggler);
+  if (!derived.empty())
+    j["per_rank_derived"] = derived;
   if (!r.per_rank_run.empty())
     j["per_rank_run"] = r.per_rank_run;
   if (!r.reason.empty())

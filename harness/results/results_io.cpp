@@ -9,7 +9,10 @@
 #include <memory>
 
 #include "core/error.hpp"
+#include "results/metric_table.hpp"
+#include "results/per_rank_rates.hpp"
 #include "results/rank_identity.hpp"
+#include "results/record_bounds.hpp"
 #include "results/record_figures.hpp"
 #include "results/results_file_writer.hpp"
 
@@ -71,14 +74,6 @@ void require_one_of(const json& obj, const char* key, std::initializer_list<cons
     list += std::string(list.empty() ? "" : "|") + a;
   bad(where, std::string("field '") + key + "' is '" + shown(value) + "', allowed " + list);
 }
-
-// Bounds of the figures a record holds: nothing measured takes a million seconds per operation,
-// no rate or count reaches 1e12 of its unit, no run has a million nodes. A value past them is a
-// broken file, not a measurement (results/results.schema.json states the same bounds).
-constexpr long long kMaxCount = 1'000'000;
-constexpr double kMaxSeconds = 1e6;
-constexpr double kMaxMetric = 1e12;
-constexpr double kMaxSpike = 1e6;
 
 long long bounded_integer(const json& obj, const char* key, long long min, long long max,
                           const std::string& where) {
@@ -163,7 +158,7 @@ void check_per_rank(const json& per_rank, const std::string& where) {
     // Every figure of a rank is a count, an index, a time or a rate: none is negative.
     for (const auto& [key, value] : entry.items()) {
       if (value.is_number()) {
-        const bool seconds = key.size() > 2 && key.compare(key.size() - 2, 2, "_s") == 0;
+        const bool seconds = metric_is_seconds(key);
         bounded_number(value, name + key, seconds ? kMaxSeconds : kMaxMetric, false, where);
       }
     }
@@ -336,6 +331,8 @@ Record record_from_json(const json& j, const std::string& where) {
   r.metrics = j.at("metrics");
   if (auto it = j.find("per_rank"); it != j.end())
     r.per_rank = *it;
+  if (auto it = j.find("per_rank_derived"); it != j.end())
+    restore_rank_rates(r, *it, where);
   if (auto it = j.find("extra"); it != j.end())
     r.extra = *it;
   check_record_figures(r, where);
@@ -350,6 +347,8 @@ Record record_from_json(json&& j, const std::string& where) {
   r.metrics = std::move(j.at("metrics"));
   if (auto it = j.find("per_rank"); it != j.end())
     r.per_rank = std::move(*it);
+  if (auto it = j.find("per_rank_derived"); it != j.end())
+    restore_rank_rates(r, *it, where);
   if (auto it = j.find("extra"); it != j.end())
     r.extra = std::move(*it);
   check_record_figures(r, where);

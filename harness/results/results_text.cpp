@@ -1,5 +1,7 @@
 #include "results/results_text.hpp"
 
+#include "results/per_rank_rates.hpp"
+
 #include <initializer_list>
 #include <utility>
 
@@ -41,9 +43,11 @@ public:
     }
     out_ += ']';
   }
-  // per_rank: each entry without what `ids` says of its rank already; whether any was.
-  bool entries(const json& array, const RankIdentities& ids) {
-    if (!array.is_array() || ids.empty()) {
+  // per_rank: each entry without the rates `derived` names and without what `ids` says of its
+  // rank already; whether any entry left identities to `ids`.
+  bool entries(const json& array, const RankIdentities& ids,
+               const std::vector<std::string>& derived) {
+    if (!array.is_array() || (ids.empty() && derived.empty())) {
       value(array);
       return false;
     }
@@ -53,8 +57,9 @@ public:
     for (std::size_t i = 0; i < array.size(); ++i) {
       if (i > 0)
         out_ += ',';
-      const bool mine = ids.strip(array[i], stripped);
-      value(mine ? stripped : array[i]);
+      const json own = without_rates(array[i], derived);
+      const bool mine = !ids.empty() && ids.strip(own, stripped);
+      value(mine ? stripped : own);
       any = any || mine;
     }
     out_ += ']';
@@ -125,15 +130,19 @@ void append_record_json(std::string& out, const Record& r, InvalidUtf8 utf8,
         r.identities->restore(entry);
     }
     const json& entries = moved ? whole : r.per_rank;
+    // The rates each entry's median_s gives are left to the loader (per_rank_rates.hpp).
+    const std::vector<std::string> derived = derivable_rank_rates(r);
     // A record that leaves its entries to this file's header, or to another run's that is not
-    // here to make them whole, keeps that tag and its entries as they are.
-    if (!r.per_rank_run.empty() && !moved) {
-      w.value(r.per_rank);
+    // here to make them whole, keeps that tag and its entries' identities as they are.
+    const bool keeps_tag = !r.per_rank_run.empty() && !moved;
+    const bool left_to_ids = w.entries(entries, keeps_tag ? kNoIdentities : ids, derived);
+    if (!derived.empty()) {
+      w.key("per_rank_derived");
+      w.value(json(derived));
+    }
+    if (keeps_tag || left_to_ids) {
       w.key("per_rank_run");
-      w.value(json(r.per_rank_run));
-    } else if (w.entries(entries, ids)) {
-      w.key("per_rank_run");
-      w.value(json(ids.run_id()));
+      w.value(json(keeps_tag ? r.per_rank_run : ids.run_id()));
     }
     w.key("ranks_per_node");
     w.value(json(r.ranks_per_node));

@@ -114,8 +114,9 @@ void CaseContext::finish_record(Record& record, const Measurement& m,
                             {"uuid", device.value("uuid", "")},
                             {"median_s", round_significant(m.rank_median_s[i], 6)}};
     // The rank's own rates; its time is median_s (a time_us beside it would say it again, at a
-    // thousand ranks per record a megabyte of a whole-cluster file).
-    const nlohmann::json figures = metrics(m.rank_median_s[i], false);
+    // thousand ranks per record a megabyte of a whole-cluster file). They are those of median_s
+    // as written, so that a reader derives the same figures from it (results/per_rank_rates.hpp).
+    const nlohmann::json figures = metrics(entry["median_s"].get<double>(), false);
     for (const auto& [key, value] : figures.items()) {
       if (key == "time_us")
         continue;

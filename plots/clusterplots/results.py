@@ -106,6 +106,8 @@ def record_from_json(obj, where):
     extra = obj.get("extra", {})
     if not isinstance(extra, dict):
         raise ResultsError(f"{where}: field 'extra' must be an object")
+    if "per_rank_derived" in obj:
+        _restore_rank_rates(obj["per_rank_derived"], metrics, obj.get("stats"), per_rank, where)
     return Record(
         suite=_require(obj, "suite", str, where),
         case=_require(obj, "case", str, where),
@@ -124,6 +126,42 @@ def record_from_json(obj, where):
         extra=extra,
         where=where,
     )
+
+
+def _restore_rank_rates(derived, metrics, stats, per_rank, where):
+    """The rates a writer left out of every per_rank entry (harness/results/per_rank_rates.hpp):
+    the record's metric times stats.median_s / the entry's median_s, to 6 significant digits."""
+    field = "field 'per_rank_derived'"
+    if not isinstance(derived, list) or not 1 <= len(derived) <= 64:
+        raise ResultsError(f"{where}: {field} must be an array of 1 to 64 metric names")
+    if not all(isinstance(name, str) for name in derived) or len(set(derived)) != len(derived):
+        raise ResultsError(f"{where}: {field} must hold distinct metric names")
+    for name in derived:
+        if name in ("rank", "node", "device", "shortest_share") or \
+                (name.endswith("_s") and name != "tokens_per_s"):
+            raise ResultsError(f"{where}: {field} names '{name}', which is no rate of a rank's time")
+        if name not in metrics:
+            raise ResultsError(f"{where}: {field} names '{name}', which is not among the "
+                               "record's metrics")
+    median = stats.get("median_s") if isinstance(stats, dict) else None
+    if not _finite_number(median) or median <= 0:
+        raise ResultsError(f"{where}: {field} needs a positive stats.median_s")
+    if not per_rank:
+        raise ResultsError(f"{where}: {field} given without per_rank entries")
+    for i, entry in enumerate(per_rank):
+        own = entry.get("median_s") if isinstance(entry, dict) else None
+        if not _finite_number(own) or own <= 0:
+            raise ResultsError(f"{where}: per_rank[{i}] has no positive median_s, which {field} "
+                               "derives its rates from")
+        for name in derived:
+            if name in entry:
+                raise ResultsError(f"{where}: per_rank[{i}] has '{name}', which {field} says "
+                                   "is derived")
+            value = float(f"{metrics[name] * median / own:.6g}")
+            if not math.isfinite(value) or value > 1e12:
+                raise ResultsError(f"{where}: per_rank[{i}].{name}, which {field} derives from "
+                                   f"median_s {own}, is out of bounds")
+            entry[name] = value
 
 
 def results_from_json(obj, source):

@@ -379,6 +379,31 @@ def test_per_rank_entries_get_back_what_the_header_says_of_their_rank():
     assert records[1].per_rank[0] == {"rank": 0, "median_s": 1.0}
 
 
+def test_per_rank_rates_left_to_the_median_come_back_and_contradictions_are_refused():
+    # A writer leaves out the rates each entry's median_s gives (per_rank_derived).
+    rec = record("collectives", "all_reduce", {"bytes": 8}, 2, {"busbw_gbps": 3.0, "time_us": 1e6})
+    rec["stats"] = {"median_s": 2.0}
+    rec["per_rank"] = [{"rank": 0, "median_s": 2.0}, {"rank": 1, "median_s": 3.0}]
+    rec["per_rank_derived"] = ["busbw_gbps"]
+    (back,) = parse([copy.deepcopy(rec)]).records
+    assert back.per_rank[0]["busbw_gbps"] == 3.0
+    assert back.per_rank[1]["busbw_gbps"] == 2.0
+    spoiled = [({"per_rank_derived": "busbw_gbps"}, "array of 1 to 64"),
+               ({"per_rank_derived": ["busbw_gbps", "busbw_gbps"]}, "distinct"),
+               ({"per_rank_derived": ["gbps"]}, "not among the record's metrics"),
+               ({"per_rank_derived": ["median_s"]}, "no rate"),
+               ({"per_rank": [{"rank": 0, "median_s": 2.0, "busbw_gbps": 1.0}]}, "says is derived"),
+               ({"per_rank": [{"rank": 0}]}, "no positive median_s"),
+               ({"per_rank": [{"rank": 0, "median_s": 1e-300}]}, "out of bounds"),
+               ({"per_rank": []}, "without per_rank entries"),
+               ({"stats": {"median_s": 0}}, "positive stats.median_s")]
+    for change, why in spoiled:
+        bad = copy.deepcopy(rec)
+        bad.update(change)
+        with pytest.raises(ResultsError, match=why):
+            parse([bad])
+
+
 def test_link_matrix_reading():
     host = load_results(HOST_RUN)
     (uni,) = [r for r in host.records if r.params.get("direction") == "uni"]

@@ -36,10 +36,17 @@ def check_compute(r, problems):
         if not close(r["metrics"]["gflops"], gpus * flops / median / 1e9):
             problems.append(f"fma_peak on {gpus}: gflops is not gpus x flops / median")
     metric = "gbps" if name in STREAM_ARRAYS else "gflops"
+    derived = metric in r.get("per_rank_derived", [])
     for p in r["per_rank"]:
+        # A rate the file leaves to the reader (per_rank_derived) is the record's scaled by the
+        # rank's own median: one the reader computes as the loaders do.
+        if derived == (metric in p):
+            problems.append(f"{name} on {gpus}: per-rank {metric} both derived and written, or neither")
+            continue
+        own = r["metrics"][metric] * median / p["median_s"] if derived else p[metric]
         # Each rank's own rate: the same work per rank over its own median time. Per-rank figures
         # are stored to 6 significant digits (both the rate and median_s), hence the tolerance.
-        if not close(p[metric], r["metrics"][metric] / gpus * median / p["median_s"], tol=2e-5):
+        if not close(own, r["metrics"][metric] / gpus * median / p["median_s"], tol=2e-5):
             problems.append(f"{name} on {gpus}: per-rank {metric} is not the rank's own rate")
 
 
