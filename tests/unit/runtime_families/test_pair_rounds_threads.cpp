@@ -19,7 +19,9 @@ namespace {
 
 class RoundsUnderTest : public LinksCase {
 public:
+  using LinksCase::measure_rounds;
   using LinksCase::PairProbe;
+  using LinksCase::PairTimes;
   using LinksCase::run_pair_test;
   std::string name() const override { return "rounds_under_test"; }
   std::vector<nlohmann::json> instances(const RunConfig&) const override { return {}; }
@@ -90,6 +92,61 @@ Outcome run_on_threads(int n, const std::vector<double>& rate, const std::string
     }
   }
   return out;
+}
+
+// With rails rank 0 keeps one entry per node pair of a (sub-)round, its slowest rail's: 2 nodes
+// of 2 ranks, rank 3 at a fifth of the others' rate, a directed round of rails (0,2) and (1,3).
+TEST(PairRoundsOnThreads, RailsKeepEachNodePairOnceByItsSlowestRail) {
+  const int n = 4;
+  std::vector<Communicator> worlds = Communicator::threads(n);
+  const NodeLayout layout = make_layout({0, 0, 1, 1}, {"n1", "n1", "n2", "n2"});
+  const std::vector<nlohmann::json> devices(static_cast<std::size_t>(n), {{"index", 0}});
+  RunConfig config;
+  config.backend = "host";
+  config.measure.min_samples = 3;
+  config.measure.min_time_s = 0;
+  config.measure.warmup_batches = 1;
+  const std::vector<int> members = {0, 1, 2, 3};
+  const std::vector<double> rate = {10, 10, 10, 2};
+  std::map<bool, RoundsUnderTest::PairTimes> kept; // by whether unit_of was given
+  for (const bool by_node : {false, true}) {
+    std::vector<std::jthread> threads;
+    for (int r = 0; r < n; ++r) {
+      threads.emplace_back([&, r] {
+        HostBackend backend(0);
+        const CaseContext ctx{
+            backend, worlds[static_cast<std::size_t>(r)], config, layout, members, Placement{2, 2},
+            devices};
+        RoundsUnderTest::PairProbe probe;
+        probe.before = [] {};
+        probe.timed = [&](std::pair<int, int> p, int k) {
+          return k / std::min(rate[static_cast<std::size_t>(p.first)],
+                              rate[static_cast<std::size_t>(p.second)]);
+        };
+        probe.check = [](std::pair<int, int>) { return 0LL; };
+        probe.directed = true;
+        std::function<int(int)> unit_of;
+        if (by_node)
+          unit_of = [](int rank) { return rank / 2; };
+        const auto t = RoundsUnderTest::measure_rounds(
+            ctx, 1,
+            [](int) {
+              return std::vector<std::pair<int, int>>{{0, 2}, {1, 3}};
+            },
+            probe, {}, unit_of);
+        if (r == 0)
+          kept[by_node] = t;
+      });
+    }
+  }
+  EXPECT_EQ(kept[false].pairs.size(), 4u); // every rail of both directions
+  const auto& t = kept[true];
+  ASSERT_EQ(t.pairs.size(), 2u); // the node pair once per direction
+  EXPECT_EQ(t.pairs[0], (std::pair<int, int>{1, 3}));
+  EXPECT_EQ(t.pairs[1], (std::pair<int, int>{3, 1}));
+  EXPECT_EQ(t.round_of, (std::vector<int>{0, 0}));
+  for (double s : t.median_s)
+    EXPECT_NEAR(s, 0.5, 1e-9); // 1 GB at 2 GB/s
 }
 
 TEST(PairRoundsOnThreads, TwoHundredFiftySixRanksMeetEveryPartnerOnceIn255Rounds) {
