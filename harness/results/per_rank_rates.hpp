@@ -13,8 +13,8 @@
 namespace cb {
 
 // The figures of r.per_rank that are derived from the entries' median_s within the six
-// significant digits per-rank figures are written with (sorted; empty when none is, or when the
-// record has no positive median or an entry has no positive median_s).
+// significant digits per-rank figures are written with (sorted; empty when none is, when the
+// record has fewer than two entries or no positive median, or an entry has no positive median_s).
 std::vector<std::string> derivable_rank_rates(const Record& r);
 
 // One per_rank entry as written: without the figures named in `derived`.

@@ -89,6 +89,10 @@ TEST(PerRankRates, ARateThatOneRankDoesNotFollowStaysInEveryEntry) {
   const json j = written(r);
   EXPECT_TRUE(j["per_rank"][0].contains("busbw_gbps"));
   EXPECT_EQ(record_from_json(j, "r.json").per_rank, r.per_rank);
+  // One entry: nothing is derived (every figure of it is the record's own).
+  Record alone = collective_record();
+  alone.per_rank.erase(alone.per_rank.begin() + 1, alone.per_rank.end());
+  EXPECT_TRUE(derivable_rank_rates(alone).empty());
   // An entry without a positive median_s: nothing is derived.
   r.per_rank[1]["median_s"] = 0.0;
   EXPECT_TRUE(derivable_rank_rates(r).empty());
