@@ -74,11 +74,14 @@ std::string json_error_reason(const nlohmann::json::exception& e) {
   return shown(what, 160);
 }
 
+InputError nested_too_deep(const std::string& source) {
+  return InputError(source + ": nested deeper than " + std::to_string(kMaxJsonDepth) +
+                    " levels, which no file clusterbench reads is");
+}
+
 void check_json_depth(const std::string& text, const std::string& source) {
-  if (nesting_depth(text, kMaxJsonDepth) > kMaxJsonDepth) {
-    throw InputError(source + ": nested deeper than " + std::to_string(kMaxJsonDepth) +
-                     " levels, which no file clusterbench reads is");
-  }
+  if (nesting_depth(text, kMaxJsonDepth) > kMaxJsonDepth)
+    throw nested_too_deep(source);
 }
 
 nlohmann::json parse_json_text(const std::string& text, const std::string& source) {

@@ -28,6 +28,9 @@ nlohmann::json parse_json_text(const std::string& text, const std::string& sourc
 // The nesting bound alone: InputError "SOURCE: nested deeper than 64 levels ..." (a linear scan,
 // for a loader that parses the text itself).
 void check_json_depth(const std::string& text, const std::string& source);
+// That error, for a loader that counts the depth as it parses (the results loader, which never
+// holds the whole text).
+InputError nested_too_deep(const std::string& source);
 // The error for text nlohmann could not parse: "SOURCE: not valid JSON (REASON)".
 InputError not_valid_json(const std::string& source, const nlohmann::json::exception& e);
 

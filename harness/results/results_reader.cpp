@@ -1,13 +1,17 @@
-// load_results: the file's text parsed as a stream of events (nlohmann's SAX interface). The
-// records array is read one record at a time: each record is built as a small tree, validated and
-// moved into its Record, and the tree dropped, so that a whole cluster's file never exists as one
-// tree beside its records (the tree of every per-rank figure was as large as the records).
+// load_results: the file's text, read a megabyte at a time, parsed as a stream of events
+// (nlohmann's SAX interface), never held whole. The records array is read one record at a time:
+// each record is built as a small tree, validated and moved into its Record, and the tree
+// dropped, so that a whole cluster's file never exists as one tree beside its records (the tree
+// of every per-rank figure was as large as the records).
 // Everything else builds the tree results_from_top_level checks, with the records array empty;
 // the records are handed over when the checks reach them, so the errors come in the order
 // results_from_json gives them.
+#include <cstddef>
 #include <exception>
+#include <iterator>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "core/text_file.hpp"
 #include "results/json_file.hpp"
@@ -21,6 +25,54 @@ namespace cb {
 namespace results_reading {
 
 using nlohmann::json;
+
+// A file's characters as an input iterator range for nlohmann's parser, read a chunk at a time.
+class FileChars {
+public:
+  explicit FileChars(TextFileStream& file) : file_(file), chunk_(kChunkBytes) { fill(); }
+
+  class iterator {
+  public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = char;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const char*;
+    using reference = const char&;
+
+    iterator() = default;
+    explicit iterator(FileChars* chars) : chars_(chars) {}
+    reference operator*() const { return chars_->chunk_[chars_->at_]; }
+    iterator& operator++() {
+      chars_->next();
+      return *this;
+    }
+    // Only an iterator at the end equals the end: one range, read once.
+    bool operator==(const iterator& other) const { return ended() == other.ended(); }
+    bool operator!=(const iterator& other) const { return !(*this == other); }
+
+  private:
+    bool ended() const { return !chars_ || chars_->at_ == chars_->size_; }
+    FileChars* chars_ = nullptr;
+  };
+
+  iterator begin() { return iterator(this); }
+  iterator end() { return iterator(); }
+
+private:
+  static constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
+  void next() {
+    if (++at_ == size_)
+      fill();
+  }
+  void fill() {
+    size_ = file_.read(chunk_.data(), chunk_.size());
+    at_ = 0;
+  }
+
+  TextFileStream& file_;
+  std::vector<char> chunk_;
+  std::size_t at_ = 0, size_ = 0;
+};
 
 class ResultsEvents {
 public:
@@ -36,7 +88,7 @@ public:
 
   bool start_object(std::size_t n) {
     begin_value();
-    ++depth_;
+    deeper();
     return target().start_object(n);
   }
   bool end_object() {
@@ -46,7 +98,7 @@ public:
   bool start_array(std::size_t n) {
     const bool records_array = depth_ == 1 && next_is_records_;
     begin_value();
-    ++depth_;
+    deeper();
     if (records_array) {
       in_records_ = true;
       return top_.start_array(n);
@@ -80,6 +132,13 @@ public:
 
 private:
   JsonTreeBuilder& target() { return element_ ? element_->dom : top_; }
+
+  // The text is parsed as it is read, so the nesting bound is counted here, before the deeper
+  // level is built (json_file.hpp: the trees' copies and comparisons recurse on depth).
+  void deeper() {
+    if (++depth_ > kMaxJsonDepth)
+      throw nested_too_deep(source_);
+  }
 
   // A value starts at the current depth: at the records array's level, it is a record.
   void begin_value() {
@@ -178,10 +237,12 @@ struct ResultsDocument::Reading {
 
 ResultsDocument::ResultsDocument(const std::string& path)
     : path_(path), reading_(std::make_unique<Reading>(top_, path)) {
-  const std::string text = read_text_file(path);
-  check_json_depth(text, path);
+  // The file in chunks, parsed as they come: a whole cluster's file (260 MB at 1,024 nodes of 8
+  // GPUs) is never held as text beside the records it becomes.
+  TextFileStream file(path);
+  results_reading::FileChars chars(file);
   try {
-    json::sax_parse(text, &reading_->events);
+    json::sax_parse(chars.begin(), chars.end(), &reading_->events);
   } catch (const json::exception& e) {
     throw not_valid_json(path, e);
   }

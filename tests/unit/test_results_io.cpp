@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 
 #include "core/error.hpp"
 #include "results/output_target.hpp"
@@ -337,6 +338,34 @@ TEST(ResultsIo, LoaderRefusesEveryFileOfTheSharedBadSet) {
     EXPECT_EQ(error.find('\n'), std::string::npos) << error;
   }
   EXPECT_GE(seen, 20);
+}
+
+// The loader reads a file a chunk (1 MiB) at a time: a file of several chunks, whose tokens and
+// strings straddle their edges, reads back whole; brackets inside a string are no nesting.
+TEST(ResultsIo, AFileOfManyChunksReadsBackWhole) {
+  TempDir dir;
+  ResultsFile f;
+  for (int i = 0; i < 6000; ++i) {
+    Record r = sample_record();
+    r.params["label"] =
+        std::string(static_cast<std::size_t>(100 + i % 397), '[') + "{" + std::to_string(i);
+    f.records.push_back(r);
+  }
+  write_results_atomic(f, dir.file("big.json"));
+  ASSERT_GT(fs::file_size(dir.file("big.json")), 3u << 20);
+  const ResultsFile back = load_results(dir.file("big.json"));
+  ASSERT_EQ(back.records.size(), f.records.size());
+  for (std::size_t i = 0; i < f.records.size(); i += 997)
+    EXPECT_EQ(back.records[i].params, f.records[i].params);
+  EXPECT_EQ(back.records.back().params, f.records.back().params);
+  // Cut anywhere, it is a truncated file, said as one.
+  std::string text;
+  {
+    std::ifstream in(dir.file("big.json"));
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  write(dir.file("cut.json"), text.substr(0, (std::size_t{1} << 20) + 17));
+  EXPECT_NE(load_error(dir.file("cut.json")).find("not valid JSON"), std::string::npos);
 }
 
 TEST(ResultsIo, LoaderRefusesOverflowDepthAndWrappingIntegers) {
