@@ -106,8 +106,10 @@ def record_from_json(obj, where):
     extra = obj.get("extra", {})
     if not isinstance(extra, dict):
         raise ResultsError(f"{where}: field 'extra' must be an object")
+    stats = _require(obj, "stats", dict, where)
+    _check_record_figures(obj, stats, samples, metrics, where)
     if "per_rank_derived" in obj:
-        _restore_rank_rates(obj["per_rank_derived"], metrics, obj.get("stats"), per_rank, where)
+        _restore_rank_rates(obj["per_rank_derived"], metrics, stats, per_rank, where)
     return Record(
         suite=_require(obj, "suite", str, where),
         case=_require(obj, "case", str, where),
@@ -117,7 +119,7 @@ def record_from_json(obj, where):
         ranks_per_node=_require(obj, "ranks_per_node", int, where),
         tier=obj.get("tier", "inter" if nodes > 1 else "intra"),
         samples_s=[float(s) for s in samples],
-        stats=_require(obj, "stats", dict, where),
+        stats=stats,
         metrics={name: float(value) for name, value in metrics.items()},
         per_rank=per_rank,
         check=_require_one_of(obj, "check", _CHECKS, where),
@@ -126,6 +128,58 @@ def record_from_json(obj, where):
         extra=extra,
         where=where,
     )
+
+
+# The checks of harness/results/record_figures.cpp: a record whose figures contradict each other
+# (an edited median, samples outside min..max) is refused, as the C++ loader refuses it. The slack
+# is for figures written to 6 significant digits; imports keep a tool's 2 decimals.
+_SLACK = 1e-5
+
+
+def _close(a, b, relative, absolute=0.0):
+    return abs(a - b) <= max(absolute, relative * max(abs(a), abs(b)))
+
+
+def _check_record_figures(obj, stats, samples, metrics, where):
+    def contradiction(what):
+        raise ResultsError(f"{where}: {what}; the record's figures contradict each other")
+
+    def number(key):
+        value = stats.get(key)
+        return float(value) if _finite_number(value) else None
+
+    order = [(k, number(k)) for k in ("min_s", "p05_s", "median_s", "p95_s", "p99_s", "max_s")]
+    order = [(k, v) for k, v in order if v is not None and not (k == "p99_s" and v <= 0)]
+    for (low_name, low), (high_name, high) in zip(order, order[1:]):
+        if low > high + _SLACK * max(abs(low), abs(high)):
+            contradiction(f"stats.{low_name} {low:.6g} is above stats.{high_name} {high:.6g}")
+    low, high, median = number("min_s"), number("max_s"), number("median_s")
+    if samples and low is not None and high is not None:
+        count = stats.get("count")
+        if isinstance(count, int) and count < len(samples):
+            contradiction(f"stats.count is {count} and samples_s holds {len(samples)}")
+        if not _close(min(samples), low, _SLACK) or not _close(max(samples), high, _SLACK):
+            contradiction(f"samples_s spans {min(samples):.6g}..{max(samples):.6g} s and "
+                          f"stats.min_s..stats.max_s say {low:.6g}..{high:.6g}")
+        if count == len(samples) and median is not None:
+            ordered = sorted(samples)
+            mid = len(ordered) // 2
+            own = ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+            if not _close(own, median, _SLACK):
+                contradiction(f"stats.median_s is {median:.6g} and the median of samples_s "
+                              f"{own:.6g}")
+    if median is None or median <= 0:
+        return
+    if "time_us" in metrics and not _close(metrics["time_us"], median * 1e6, 1e-3, 0.006):
+        contradiction(f"metrics.time_us is {metrics['time_us']:.6g} and stats.median_s "
+                      f"{median:.6g} s")
+    params = obj.get("params")
+    size = params.get("bytes") if isinstance(params, dict) else None
+    if obj.get("suite") == "collectives" and "algbw_gbps" in metrics and _finite_number(size):
+        expected = size / median / 1e9
+        if not _close(metrics["algbw_gbps"], expected, 0.01, 0.006):
+            contradiction(f"metrics.algbw_gbps is {metrics['algbw_gbps']:.6g} and params.bytes / "
+                          f"stats.median_s is {expected:.6g} GB/s")
 
 
 def _restore_rank_rates(derived, metrics, stats, per_rank, where):

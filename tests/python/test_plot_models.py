@@ -128,7 +128,7 @@ def test_collective_efficiency_is_busbw_ratio_to_two_at_the_largest_size():
     for n, small, large in [(1, 0.0, 0.0), (2, 1.0, 10.0), (4, 0.9, 8.0), (8, 0.5, 5.0)]:
         for size, busbw in ((1024, small), (1 << 20, large)):
             rows.append(record("collectives", "all_reduce", {"bytes": size, "in_place": False}, n,
-                               {"algbw_gbps": 1.0, "busbw_gbps": busbw}))
+                               {"algbw_gbps": size / 1e9, "busbw_gbps": busbw}))
     (curve,) = cv.build_scaling_curves(parse(rows).records)
     assert curve.params["bytes"] == 1 << 20
     assert curve.gpus == [2, 4, 8]
@@ -381,8 +381,9 @@ def test_per_rank_entries_get_back_what_the_header_says_of_their_rank():
 
 def test_per_rank_rates_left_to_the_median_come_back_and_contradictions_are_refused():
     # A writer leaves out the rates each entry's median_s gives (per_rank_derived).
-    rec = record("collectives", "all_reduce", {"bytes": 8}, 2, {"busbw_gbps": 3.0, "time_us": 1e6})
+    rec = record("collectives", "all_reduce", {"bytes": 8}, 2, {"busbw_gbps": 3.0, "time_us": 2e6})
     rec["stats"] = {"median_s": 2.0}
+    rec["samples_s"] = [2.0]
     rec["per_rank"] = [{"rank": 0, "median_s": 2.0}, {"rank": 1, "median_s": 3.0}]
     rec["per_rank_derived"] = ["busbw_gbps"]
     (back,) = parse([copy.deepcopy(rec)]).records
@@ -402,6 +403,31 @@ def test_per_rank_rates_left_to_the_median_come_back_and_contradictions_are_refu
         bad.update(change)
         with pytest.raises(ResultsError, match=why):
             parse([bad])
+
+
+def test_a_record_whose_figures_contradict_each_other_is_refused():
+    # The checks of the C++ loader (harness/results/record_figures.cpp), to the same slack.
+    good = record("collectives", "all_reduce", {"bytes": 1e9}, 2,
+                  {"time_us": 1e6, "algbw_gbps": 1.0, "busbw_gbps": 1.0},
+                  samples=[0.9, 1.0, 1.1])
+    good["stats"] = {"count": 3, "min_s": 0.9, "p05_s": 0.91, "median_s": 1.0, "p95_s": 1.09,
+                     "p99_s": 1.099, "max_s": 1.1}
+    parse([copy.deepcopy(good)])
+    spoiled = [(("stats", "median_s", 1.2), "stats.median_s 1.2 is above stats.p95_s"),
+               (("stats", "count", 2), "stats.count is 2 and samples_s holds 3"),
+               (("stats", "max_s", 1.5), "samples_s spans"),
+               (("metrics", "time_us", 1.5e6), "metrics.time_us"),
+               (("metrics", "algbw_gbps", 2.0), "metrics.algbw_gbps is 2")]
+    for (part, key, value), why in spoiled:
+        bad = copy.deepcopy(good)
+        bad[part][key] = value
+        with pytest.raises(ResultsError, match=why):
+            parse([bad])
+    # Every sample kept: the median is theirs.
+    bad = copy.deepcopy(good)
+    bad["samples_s"] = [0.9, 0.95, 1.1]
+    with pytest.raises(ResultsError, match="median of samples_s 0.95"):
+        parse([bad])
 
 
 def test_link_matrix_reading():
