@@ -64,11 +64,13 @@ protected:
   // unit_of(rank), where given (a node's rails), maps each rank to its unit: rank 0 then keeps one
   // entry per unit pair of a (sub-)round, its slowest rank pair (a round's unit pairs are
   // disjoint), so that it holds node pairs, not rank pairs (1 M, not 8.4 M, at 1,024 nodes of 8).
+  // each_pair(pair, seconds), where given, sees every rank pair on rank 0 before that.
   static PairTimes measure_rounds(const CaseContext& ctx, int rounds,
                                   const std::function<std::vector<Pair>(int)>& round_pairs,
                                   const PairProbe& probe,
                                   const std::function<void(int)>& on_round = {},
-                                  const std::function<int(int)>& unit_of = {});
+                                  const std::function<int(int)>& unit_of = {},
+                                  const std::function<void(Pair, double)>& each_pair = {});
 
   // The whole pair test: the pairs within each node and the node pairs across nodes, in rounds
   // (or one at a time with --pairs sequential), the second pass across nodes, and the record.

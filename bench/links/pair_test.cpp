@@ -67,7 +67,8 @@ LinksCase::PairTimes
 LinksCase::measure_rounds(const CaseContext& ctx, int rounds,
                           const std::function<std::vector<Pair>(int)>& round_pairs,
                           const PairProbe& probe, const std::function<void(int)>& on_round,
-                          const std::function<int(int)>& unit_of) {
+                          const std::function<int(int)>& unit_of,
+                          const std::function<void(Pair, double)>& each_pair) {
   PairTimes out;
   out.rounds = rounds;
   const int me = ctx.comm.rank();
@@ -105,6 +106,8 @@ LinksCase::measure_rounds(const CaseContext& ctx, int rounds,
         const Pair p = sub == 0 ? pairs[i] : Pair{pairs[i].second, pairs[i].first};
         const double seconds = std::max(m.rank_median_s[static_cast<std::size_t>(p.first)],
                                         m.rank_median_s[static_cast<std::size_t>(p.second)]);
+        if (each_pair)
+          each_pair(p, seconds);
         if (unit_of) {
           const auto [it, added] =
               unit_entry.try_emplace(Pair{unit_of(p.first), unit_of(p.second)}, out.pairs.size());
@@ -197,10 +200,31 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
       tiers.all_intra());
   const PairTimes intra = measure_rounds(ctx, intra_run.rounds, intra_run.round_pairs, probe,
                                          track("intra", intra_run.rounds));
-  // With rails rank 0 keeps each node pair's slowest rail, not every rail.
+  // Each rank's figure: the median of the pairs it was the source of (and destination of),
+  // gathered on rank 0 as the pairs are measured.
+  const int n = ctx.comm.size();
+  const bool symmetric = !probe.directed;
+  std::vector<std::vector<double>> out_of(root ? static_cast<std::size_t>(n) : 0),
+      into(root ? static_cast<std::size_t>(n) : 0);
+  auto add_pair = [&](Pair p, double seconds) {
+    const double v = value_of(seconds);
+    out_of[static_cast<std::size_t>(p.first)].push_back(v);
+    into[static_cast<std::size_t>(p.second)].push_back(v);
+    if (symmetric) {
+      out_of[static_cast<std::size_t>(p.second)].push_back(v);
+      into[static_cast<std::size_t>(p.first)].push_back(v);
+    }
+  };
+  for (std::size_t i = 0; root && i < intra.pairs.size(); ++i)
+    add_pair(intra.pairs[i], intra.median_s[i]);
+  // With rails rank 0 keeps each node pair's slowest rail, not every rail; every rail still
+  // counts in its two ranks' figures.
   std::function<int(int)> node_of_rails;
-  if (rails)
+  std::function<void(Pair, double)> each_rail;
+  if (rails) {
     node_of_rails = [&tiers](int rank) { return tiers.node_index_of_rank(rank); };
+    each_rail = add_pair;
+  }
   PairTimes inter;
   if (multi_node) {
     // The unit is the node pair (with rails, all of its rails at once); sequential: one node
@@ -225,7 +249,11 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
           return sequential ? ranks_of({node_pairs[static_cast<std::size_t>(r)]})
                             : ranks_of(circle_round(tiers.nodes(), r));
         },
-        probe, track("inter", inter_rounds), node_of_rails);
+        probe, track("inter", inter_rounds), node_of_rails, each_rail);
+    if (!rails) {
+      for (std::size_t i = 0; root && i < inter.pairs.size(); ++i)
+        add_pair(inter.pairs[i], inter.median_s[i]);
+    }
   }
 
   // The second pass, across nodes: rank 0 judges, every rank measures the retests it is given.
@@ -381,7 +409,6 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
   }
 
   // The figures: each node's own rank x rank matrix, and across nodes the node x node matrix.
-  const int n = ctx.comm.size();
   LinkMatrix intra_matrix(multi_node ? 0 : n);
   std::vector<LinkMatrix> per_node;
   for (int node = 0; node < tiers.nodes(); ++node)
@@ -390,7 +417,6 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
     const auto& m = tiers.members(tiers.node_index_of_rank(rank));
     return static_cast<int>(std::find(m.begin(), m.end(), rank) - m.begin());
   };
-  const bool symmetric = !probe.directed;
   for (std::size_t i = 0; i < intra.pairs.size(); ++i) {
     const auto [a, b] = intra.pairs[i];
     const double v = value_of(intra.median_s[i]);
@@ -541,23 +567,7 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
     if (!cells.empty())
       record.metrics["intra_" + metric] = median(cells);
   }
-  // Each rank's figure: the median of the pairs it was the source of (and destination of).
   record.per_rank = nlohmann::json::array();
-  std::vector<std::vector<double>> out_of(static_cast<std::size_t>(n)),
-      into(static_cast<std::size_t>(n));
-  auto add = [&](const PairTimes& t) {
-    for (std::size_t i = 0; i < t.pairs.size(); ++i) {
-      const double v = value_of(t.median_s[i]);
-      out_of[static_cast<std::size_t>(t.pairs[i].first)].push_back(v);
-      into[static_cast<std::size_t>(t.pairs[i].second)].push_back(v);
-      if (symmetric) {
-        out_of[static_cast<std::size_t>(t.pairs[i].second)].push_back(v);
-        into[static_cast<std::size_t>(t.pairs[i].first)].push_back(v);
-      }
-    }
-  };
-  add(intra);
-  add(inter);
   for (int r = 0; r < n; ++r) {
     nlohmann::json entry = rank_identity(ctx, r);
     if (!out_of[static_cast<std::size_t>(r)].empty())

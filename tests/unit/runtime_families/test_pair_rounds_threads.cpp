@@ -271,6 +271,13 @@ TEST(PairRoundsOnThreads, RailsNameTheNodeAndTheGpuOfItsSlowRail) {
   // Node n4's pairs are its slowest rail's figure; the others run at 12.
   EXPECT_DOUBLE_EQ(x["matrix"][3][0].get<double>(), 4.0);
   EXPECT_DOUBLE_EQ(x["matrix"][0][1].get<double>(), 12.0);
+  // Each GPU's own figure counts every rail it ran, not only the slowest rail of each node pair:
+  // rank 6, n4's healthy rail, ran 5 node pairs at 12 and its own node's pair at 4.
+  const auto& ranks = out.record.per_rank;
+  ASSERT_EQ(ranks.size(), 12u);
+  EXPECT_DOUBLE_EQ(ranks[6]["gbps"].get<double>(), 12.0) << ranks[6].dump();
+  EXPECT_DOUBLE_EQ(ranks[7]["gbps"].get<double>(), 4.0) << ranks[7].dump();
+  EXPECT_DOUBLE_EQ(ranks[1]["gbps"].get<double>(), 12.0) << ranks[1].dump();
 }
 
 TEST(PairRoundsOnThreads, SequentialMeasuresOnePairPerRound) {
