@@ -14,19 +14,22 @@ namespace {
 
 using nlohmann::json;
 
-// Per-rank figures are written to 6 significant digits (runtime/case.cpp), and so is median_s:
-// the rate computed again from the rounded median_s is within 1e-5 of the one written.
+// Per-rank figures are written to 6 significant digits (runtime/case.cpp), each rate from the
+// median_s as written: computed again here it is the same figure, but for the last bit of a
+// product taken in another order. Only such figures are left out, so that a file read and written
+// again holds the same figures; one a few units off in its 6th digit (a file whose rates came
+// from the unrounded time) is kept as written.
 constexpr int kRankDigits = 6;
-constexpr double kRateSlack = 2e-5;
+constexpr double kRateSlack = 1e-9;
 // A name list longer than any metric table is not one.
 constexpr std::size_t kMaxDerived = 64;
 
-// Figures that are no rate of the rank's own time: identities, counts, times and shares.
+// A rate of the rank's own time: better when higher (metric table; a time by its name is not),
+// and none of an entry's identities, times, shares or samples.
 bool rate_candidate(const std::string& key) {
-  static const std::set<std::string> kept = {"rank", "node", "device", "shortest_share"};
-  if (kept.count(key) != 0)
-    return false;
-  return !metric_is_seconds(key);
+  static const std::set<std::string> kept = {
+      "rank", "host", "node", "device", "uuid", "shortest_share", "p99_s", "median_s", "samples_s"};
+  return kept.count(key) == 0 && !metric_is_seconds(key) && !metric_lower_is_better(key);
 }
 
 double positive(const json& value) {
@@ -104,12 +107,14 @@ void restore_rank_rates(Record& r, const json& derived, const std::string& where
       refuse(where, field + " must hold metric names");
     const std::string key = name.get<std::string>();
     if (!seen.insert(key).second)
-      refuse(where, field + " names '" + key + "' twice");
+      refuse(where, field + " names '" + shown(key) + "' twice");
     if (!rate_candidate(key))
-      refuse(where, field + " names '" + key + "', which is no rate of a rank's time");
+      refuse(where, field + " names '" + shown(key) + "', which is no rate of a rank's time");
     const auto metric = r.metrics.find(key);
     if (metric == r.metrics.end() || !metric->is_number())
-      refuse(where, field + " names '" + key + "', which is not among the record's metrics");
+      refuse(where, field + " names '" + shown(key) + "', which is not among the record's metrics");
+    if (!(metric->get<double>() > 0))
+      refuse(where, field + " names '" + shown(key) + "', whose metric is not positive");
     rates.emplace_back(key, metric->get<double>());
   }
   if (!(r.stats.median > 0))
@@ -124,10 +129,10 @@ void restore_rank_rates(Record& r, const json& derived, const std::string& where
       refuse(where, name + " has no positive median_s, which " + field + " derives its rates from");
     for (const auto& [key, metric] : rates) {
       if (entry.contains(key))
-        refuse(where, name + " has '" + key + "', which " + field + " says is derived");
+        refuse(where, name + " has '" + shown(key) + "', which " + field + " says is derived");
       const double value = derived_rate(metric, r.stats.median, rank_median);
       if (!std::isfinite(value) || value > kMaxMetric) {
-        refuse(where, name + "." + key + ", which " + field + " derives from median_s " +
+        refuse(where, name + "." + shown(key) + ", which " + field + " derives from median_s " +
                           std::to_string(rank_median) + ", is out of bounds");
       }
       entry[key] = value;

@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <map>
-#include <mutex>
 #include <set>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -248,16 +249,15 @@ ClusterComparison compare_clusters(const ResultsFile& a, const ResultsFile& b,
   // files of a whole cluster).
   comparison.cases.resize(match.both.size());
   std::atomic<std::size_t> next{0};
-  std::exception_ptr failed;
-  std::mutex failed_lock;
+  // A case that throws: the first of them in the cases' order is the one said, as one thread
+  // would say it, whichever thread met it first.
+  std::vector<std::exception_ptr> failed(match.both.size());
   auto work = [&] {
     for (std::size_t i = next++; i < match.both.size(); i = next++) {
       try {
         comparison.cases[i] = contrast_case(*match.both[i].first, *match.both[i].second, options);
       } catch (...) {
-        const std::lock_guard<std::mutex> hold(failed_lock);
-        if (!failed)
-          failed = std::current_exception();
+        failed[i] = std::current_exception();
       }
     }
   };
@@ -265,12 +265,19 @@ ClusterComparison compare_clusters(const ResultsFile& a, const ResultsFile& b,
     const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
     const std::size_t helpers = std::min<std::size_t>(cores, match.both.size() / 64 + 1) - 1;
     std::vector<std::jthread> threads;
-    for (std::size_t t = 0; t < helpers; ++t)
-      threads.emplace_back(work);
+    for (std::size_t t = 0; t < helpers; ++t) {
+      try {
+        threads.emplace_back(work);
+      } catch (const std::system_error&) {
+        break; // no more threads to be had: those started and this one do the rest
+      }
+    }
     work();
   }
-  if (failed)
-    std::rethrow_exception(failed);
+  for (const auto& e : failed) {
+    if (e)
+      std::rethrow_exception(e);
+  }
   comparison.only_in_a = match.only_in_a;
   comparison.only_in_b = match.only_in_b;
   contrast_scaling(a, b, comparison);

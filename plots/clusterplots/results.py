@@ -9,6 +9,8 @@ import json
 import math
 from dataclasses import dataclass, field
 
+from .metric_table import BY_NAME
+
 SCHEMA_NAME = "clusterbench.results"
 SCHEMA_VERSION = 1
 USABLE_STATUSES = ("ok", "noisy")
@@ -182,6 +184,21 @@ def _check_record_figures(obj, stats, samples, metrics, where):
                           f"stats.median_s is {expected:.6g} GB/s")
 
 
+def _rank_rate(name):
+    """As harness/results/per_rank_rates.cpp: better when higher, and no identity, time, share or
+    samples of an entry."""
+    if name in ("rank", "host", "node", "device", "uuid", "shortest_share", "p99_s", "median_s",
+                "samples_s"):
+        return False
+    known = BY_NAME.get(name)
+    if known is not None:
+        return known.higher_is_better and known.unit != "s"
+    if name.endswith("tokens_per_s"):
+        return True
+    times = ("_us", "_ms", "_ns", "_s")
+    return not name.endswith(times) and not name.startswith(("latency", "time"))
+
+
 def _restore_rank_rates(derived, metrics, stats, per_rank, where):
     """The rates a writer left out of every per_rank entry (harness/results/per_rank_rates.hpp):
     the record's metric times stats.median_s / the entry's median_s, to 6 significant digits."""
@@ -191,12 +208,15 @@ def _restore_rank_rates(derived, metrics, stats, per_rank, where):
     if not all(isinstance(name, str) for name in derived) or len(set(derived)) != len(derived):
         raise ResultsError(f"{where}: {field} must hold distinct metric names")
     for name in derived:
-        if name in ("rank", "node", "device", "shortest_share") or \
-                (name.endswith("_s") and name != "tokens_per_s"):
-            raise ResultsError(f"{where}: {field} names '{name}', which is no rate of a rank's time")
+        if not _rank_rate(name):
+            raise ResultsError(f"{where}: {field} names {name[:80]!r}, which is no rate of a "
+                               "rank's time")
         if name not in metrics:
-            raise ResultsError(f"{where}: {field} names '{name}', which is not among the "
+            raise ResultsError(f"{where}: {field} names {name[:80]!r}, which is not among the "
                                "record's metrics")
+        if not metrics[name] > 0:
+            raise ResultsError(f"{where}: {field} names {name[:80]!r}, whose metric is not "
+                               "positive")
     median = stats.get("median_s") if isinstance(stats, dict) else None
     if not _finite_number(median) or median <= 0:
         raise ResultsError(f"{where}: {field} needs a positive stats.median_s")
@@ -209,7 +229,7 @@ def _restore_rank_rates(derived, metrics, stats, per_rank, where):
                                "derives its rates from")
         for name in derived:
             if name in entry:
-                raise ResultsError(f"{where}: per_rank[{i}] has '{name}', which {field} says "
+                raise ResultsError(f"{where}: per_rank[{i}] has {name[:80]!r}, which {field} says "
                                    "is derived")
             value = float(f"{metrics[name] * median / own:.6g}")
             if not math.isfinite(value) or value > 1e12:

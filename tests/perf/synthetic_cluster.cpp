@@ -96,10 +96,11 @@ struct Maker {
     r.extra = {{"batch", 8}, {"robust_spread", 0.01}, {"stop", "converged"}, {"sampling_s", 0.1}};
     r.per_rank = nlohmann::json::array();
     for (int rank = 0; rank < r.gpus; ++rank) {
-      // As the engine writes them (runtime/case.cpp): six significant digits, no time_us.
-      const double mine = seconds * jitter() * (rank == late ? 0.7 : 1.0);
+      // As the engine writes them (runtime/case.cpp): six significant digits, the rates of the
+      // median_s as written, no time_us.
+      const double mine = round_significant(seconds * jitter() * (rank == late ? 0.7 : 1.0), 6);
       nlohmann::json entry = identity(rank);
-      entry["median_s"] = round_significant(mine, 6);
+      entry["median_s"] = mine;
       const nlohmann::json figures = metric(mine);
       for (const auto& [key, value] : figures.items()) {
         if (key != "time_us") // median_s is the rank's time

@@ -117,6 +117,18 @@ TEST(PerRankRates, AListThatContradictsTheRecordIsRefusedNamingIt) {
       {[](json& j) { j["per_rank"][0]["median_s"] = 1e-300; }, "out of bounds"},
       {[](json& j) { j.erase("per_rank"); }, "without per_rank entries"},
       {[](json& j) { j["per_rank_derived"] = json::array(); }, "array of 1 to 64"},
+      {[](json& j) {
+         j["metrics"]["host"] = 1.0; // an identity dressed as a metric
+         j["per_rank_derived"] = {"host"};
+       },
+       "no rate"},
+      {[](json& j) {
+         j["metrics"]["latency_us"] = 3.0; // a time: lower is better
+         j["per_rank_derived"] = {"latency_us"};
+       },
+       "no rate"},
+      {[](json& j) { j["metrics"]["algbw_gbps"] = 0.0; }, "not positive"},
+      {[](json& j) { j["per_rank_derived"] = {"gbps\n\u001b[31m"}; }, "not among"},
   };
   for (const auto& [spoil, why] : cases) {
     const std::string error = spoiled(spoil);
