@@ -39,6 +39,7 @@
 #include "cuda/cuda_handles.hpp"
 #include "cuda/device_kernels.hpp"
 #include "cuda/lt_matmul.hpp"
+#include "gemm_choice.hpp"
 #include "runtime/host_backend.hpp"
 #include "storage/storage_dir.hpp"
 #include "workload/batch_loader.hpp"
@@ -96,12 +97,6 @@ std::uint64_t input_batch_bytes(const RunConfig& config) {
   const StorageReads reads = storage_reads("data_parallel_step", config);
   const std::uint64_t block = reads.blocks.empty() ? (1ull << 20) : reads.blocks.front();
   return batch_bytes(config.input_bytes_per_step, block);
-}
-
-// "TN 8192x8192x8192": how compute/gemm names the same problem (op, m, n, k).
-std::string shape_key(const cuda::MatmulShape& s) {
-  return std::string(s.transa ? "T" : "N") + (s.transb ? "T" : "N") + " " + std::to_string(s.m) +
-         "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
 }
 
 // Pins the loader's ring for the step's lifetime, so that its copies are DMA from pinned memory.
@@ -463,55 +458,19 @@ private:
   // Rank 0 times each distinct GEMM problem's candidates on the step's own buffers and every
   // rank uses its choice. The trial runs write only outputs the first step writes again.
   void choose_algorithms(const CaseContext& ctx) {
-    std::vector<cuda::LtMatmul*> all;
+    std::vector<GemmTrial> trials;
     for (auto& layer : layers_) {
-      all.push_back(layer.forward.get());
-      all.push_back(layer.input_gradient.get());
-      all.push_back(layer.weight_gradient.get());
+      trials.push_back({layer.forward.get(), layer.w, layer.x, layer.y});
+      trials.push_back({layer.input_gradient.get(), layer.w, output_gradient_.get(),
+                        input_gradient_.get()});
+      trials.push_back({layer.weight_gradient.get(), layer.x, output_gradient_.get(), layer.g});
     }
-    std::vector<int> choice(all.size(), 0);
-    if (rank_ == 0) {
-      std::map<std::string, int> chosen; // by problem, layouts and types
-      for (std::size_t i = 0; i < all.size(); ++i) {
-        const cuda::MatmulShape& s = all[i]->shape();
-        const std::string key = shape_key(s) + " " + std::to_string(s.lda) + "," +
-                                std::to_string(s.ldb) + "," + std::to_string(s.ldc) + " " +
-                                std::to_string(static_cast<int>(s.out));
-        if (const auto it = chosen.find(key); it != chosen.end()) {
-          choice[i] = it->second;
-          continue;
-        }
-        const GpuLayer& layer = layers_[i / 3];
-        const void* a = nullptr;
-        const void* b = nullptr;
-        void* c = nullptr;
-        switch (i % 3) {
-        case 0:
-          a = layer.w, b = layer.x, c = layer.y;
-          break;
-        case 1:
-          a = layer.w, b = output_gradient_.get(), c = input_gradient_.get();
-          break;
-        default:
-          a = layer.x, b = output_gradient_.get(), c = layer.g;
-          break;
-        }
-        int best = 0;
-        double best_s = std::numeric_limits<double>::infinity();
-        for (int k = 0; k < all[i]->candidates(); ++k) {
-          const double t =
-              all[i]->time_candidate(k, a, b, c, workspace_.get(), backend_.stream());
-          if (t < best_s) {
-            best_s = t;
-            best = k;
-          }
-        }
-        chosen[key] = choice[i] = best;
-      }
-    }
+    std::vector<int> choice(trials.size(), 0);
+    if (rank_ == 0)
+      choice = fastest_candidates(trials, workspace_.get(), backend_.stream());
     ctx.comm.broadcast(choice.data(), static_cast<int>(choice.size() * sizeof(int)));
-    for (std::size_t i = 0; i < all.size(); ++i)
-      all[i]->use(choice[i]);
+    for (std::size_t i = 0; i < trials.size(); ++i)
+      trials[i].matmul->use(choice[i]);
     backend_.synchronize();
   }
 
