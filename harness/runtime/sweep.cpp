@@ -55,6 +55,29 @@ int SweepRunner::planned_phase(const BenchmarkCase& c, int n) const {
   return -1;
 }
 
+namespace {
+
+// One record written, counted in the run's closing tally (SweepSummary).
+void count_record(SweepSummary& summary, const Record& r) {
+  ++summary.records;
+  if (r.status == RecordStatus::noisy) {
+    ++summary.noisy;
+    if (r.extra.value("stop", "") == "settled")
+      ++summary.settled;
+    summary.noisy_cv.push_back(r.stats.cv);
+  }
+  if (r.status == RecordStatus::skipped)
+    ++summary.skipped;
+  if (r.status == RecordStatus::failed)
+    ++summary.failed;
+  if (r.status == RecordStatus::failed && r.check != DataCheck::fail)
+    ++summary.failed_to_run;
+  if (r.check == DataCheck::fail)
+    ++summary.check_failed;
+}
+
+} // namespace
+
 SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases,
                               IncrementalResultsWriter* writer, std::ostream* table) {
   SweepSummary summary;
@@ -186,21 +209,7 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
           continue;
         for (const auto& r : records) {
           writer->append(r);
-          ++summary.records;
-          if (r.status == RecordStatus::noisy) {
-            ++summary.noisy;
-            if (r.extra.value("stop", "") == "settled")
-              ++summary.settled;
-            summary.noisy_cv.push_back(r.stats.cv);
-          }
-          if (r.status == RecordStatus::skipped)
-            ++summary.skipped;
-          if (r.status == RecordStatus::failed)
-            ++summary.failed;
-          if (r.status == RecordStatus::failed && r.check != DataCheck::fail)
-            ++summary.failed_to_run;
-          if (r.check == DataCheck::fail)
-            ++summary.check_failed;
+          count_record(summary, r);
         }
         progress.clear();
         printer->rows(*table, records);
