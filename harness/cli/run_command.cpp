@@ -3,13 +3,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
-#include <mutex>
-#include <thread>
 
 #include "cli/command.hpp"
 #include "core/duration.hpp"
@@ -28,6 +25,7 @@
 #include "runtime/launcher_output.hpp"
 #include "runtime/launcher_watch.hpp"
 #include "runtime/network_interfaces.hpp"
+#include "runtime/rank_threads.hpp"
 #include "runtime/run_metadata.hpp"
 #include "runtime/run_options.hpp"
 #include "runtime/run_summary.hpp"
@@ -497,61 +495,24 @@ int run_threads(const RunConfig& config, const std::vector<std::string>& argv) {
   resolved.backend = backend;
   const auto& binder = BackendRegistry::instance().find(backend)->bind_thread;
   std::vector<Communicator> worlds = Communicator::threads(ranks);
-  std::vector<int> codes(static_cast<std::size_t>(ranks), 0);
-  std::exception_ptr root_error;
-  // The threads report back here, so that once a rank has failed the process ends even if a
-  // thread never returns (stuck in a device call): after a grace period, as MPI_Abort would.
-  std::mutex mutex;
-  std::condition_variable returned;
-  int finished = 0;
-  bool stopped = false;
-  int stop_code = 3;
-  std::vector<std::jthread> threads;
-  for (int r = 0; r < ranks; ++r) {
-    threads.emplace_back([&, r] {
-      name_this_thread_rank(r);
-      int code = 0;
-      try {
-        // Bound as a launcher would bind a rank: the host's to its core, a GPU's to its CPUs.
-        if (const std::string why = binder(r); !why.empty() && r == 0)
-          std::cerr << "clusterbench run: threads left unbound: " << why << "\n";
-        code = run_sweep(worlds[static_cast<std::size_t>(r)], resolved, argv,
-                         LaunchMode::single_process);
-      } catch (const RankStopped& e) {
-        const std::lock_guard lock(mutex);
-        stopped = true;
-        stop_code = static_cast<int>(e.code());
-        code = stop_code;
-      } catch (...) {
-        if (r == 0)
-          root_error = std::current_exception();
-        code = 2;
-      }
-      {
-        const std::lock_guard lock(mutex);
-        codes[static_cast<std::size_t>(r)] = code;
-        ++finished;
-      }
-      returned.notify_all();
-    });
-  }
-  {
-    std::unique_lock lock(mutex);
-    returned.wait(lock, [&] { return finished == ranks || stopped; });
-    if (!returned.wait_for(lock, std::chrono::seconds(30), [&] { return finished == ranks; })) {
-      std::fprintf(stderr,
-                   "clusterbench run: %d rank thread(s) did not stop within 30 s of a failed "
-                   "rank; ending the process\n",
-                   ranks - finished);
-      std::fflush(stdout);
-      std::fflush(stderr);
-      std::_Exit(stop_code);
-    }
-  }
-  threads.clear(); // joined
-  if (root_error)
-    std::rethrow_exception(root_error);
-  return stopped ? stop_code : codes[0];
+  return run_rank_threads(ranks, [&](int r) {
+    name_this_thread_rank(r);
+    // Bound as a launcher would bind a rank: the host's to its core, a GPU's to its CPUs.
+    if (const std::string why = binder(r); !why.empty() && r == 0)
+      std::cerr << "clusterbench run: threads left unbound: " << why << "\n";
+    return run_sweep(worlds[static_cast<std::size_t>(r)], resolved, argv,
+                     LaunchMode::single_process);
+  });
+}
+
+// The results file: --out, else results/<UTC timestamp>-<host>.json (the one place the default is
+// made). `check_given` also holds a given --out to the rules of every file we write.
+void settle_output_path(RunConfig& config, bool check_given) {
+  const bool is_default = config.out.empty();
+  if (is_default)
+    config.out = default_results_path();
+  if (is_default || check_given)
+    check_output_path(config.out, is_default);
 }
 
 int run_main(const std::vector<std::string>& args) {
@@ -581,25 +542,18 @@ int run_main(const std::vector<std::string>& args) {
                        launch_mode_name(mode) +
                        "; drop the flag, or start clusterbench without a launcher");
     }
-    const bool is_default = config.out.empty();
-    if (is_default)
-      config.out = default_results_path();
-    check_output_path(config.out, is_default);
+    settle_output_path(config, true);
     std::vector<std::string> argv{"clusterbench", "run"};
     argv.insert(argv.end(), args.begin(), args.end());
     return run_threads(config, argv);
   }
   if (mode == LaunchMode::needs_launch) {
-    const bool is_default = config.out.empty();
-    if (is_default)
-      config.out = default_results_path();
-    check_output_path(config.out, is_default);
+    settle_output_path(config, true);
     return launch_ranks(config, args);
   }
-  if (config.out.empty()) {
-    config.out = default_results_path();
-    check_output_path(config.out, true);
-  }
+  // A rank of a launched job checks only the default it makes: the launching process (ours, or
+  // the user's sbatch script) is where a user's --out is checked.
+  settle_output_path(config, false);
   std::vector<std::string> argv{"clusterbench", "run"};
   argv.insert(argv.end(), args.begin(), args.end());
   return run_ranks(config, argv, mode);
