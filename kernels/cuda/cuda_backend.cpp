@@ -10,6 +10,7 @@
 #include "cuda/device_info.hpp"
 #include "cuda/nccl_collectives.hpp"
 #include "cuda/nvml_state.hpp"
+#include "runtime/cpu_affinity.hpp"
 
 namespace cb::cuda {
 namespace {
@@ -19,12 +20,15 @@ std::string version_text(int code) {
   return std::to_string(code / 1000) + "." + std::to_string((code % 1000) / 10);
 }
 
-int select_device(int local_rank) {
+// The ordinal run_command chose for this rank among the node's ranks (runtime/gpu_assignment.hpp).
+int select_device(int device) {
   std::string why;
   const int count = count_cuda_devices(why);
   if (count <= 0)
     CB_RUN_ERROR("no usable CUDA device: " + why);
-  const int device = local_rank % count;
+  if (device < 0 || device >= count)
+    CB_RUN_ERROR("CUDA device " + std::to_string(device) + " asked for, " + std::to_string(count) +
+                 " visible");
   CB_CUDA(cudaSetDevice(device));
   return device;
 }
@@ -58,13 +62,31 @@ std::string cuda_build_summary() {
   return out;
 }
 
-std::string bind_thread_to_gpu(int local_rank) {
+std::string bind_thread_to_gpu(int device) {
   std::string why;
   const int count = count_cuda_devices(why);
   if (count <= 0)
     return why;
-  const std::string bus_id = describe_device(local_rank % count).value("pci_bus_id", "");
-  return NvmlState(bus_id).bind_calling_thread();
+  if (device < 0 || device >= count)
+    return "no CUDA device " + std::to_string(device);
+  const NvmlState nvml(describe_device(device).value("pci_bus_id", ""));
+  const std::vector<int> near_gpu = cpus_of_mask(nvml.cpu_affinity_words());
+  if (near_gpu.empty())
+    return "NVML does not say which CPUs are near GPU " + std::to_string(device);
+  // The launcher's cores are kept when they are on the GPU's side: only a rank put on the far
+  // socket, or not bound at all, moves.
+  return bind_calling_thread(cpus_near_device(current_thread_cpus(), near_gpu));
+}
+
+std::vector<VisibleGpu> visible_gpus() {
+  std::string why;
+  const int count = count_cuda_devices(why);
+  std::vector<VisibleGpu> out;
+  for (int i = 0; i < count; ++i) {
+    const nlohmann::json d = describe_device(i);
+    out.push_back({d.value("uuid", ""), d.value("pci_bus_id", "")});
+  }
+  return out;
 }
 
 int count_cuda_devices(std::string& why) {
@@ -80,8 +102,8 @@ int count_cuda_devices(std::string& why) {
   return count;
 }
 
-CudaBackend::CudaBackend(int local_rank)
-    : device_(select_device(local_rank)), nccl_(std::make_unique<NcclCache>()),
+CudaBackend::CudaBackend(int device)
+    : device_(select_device(device)), nccl_(std::make_unique<NcclCache>()),
       nvml_(std::make_unique<NvmlState>(describe_device(device_).value("pci_bus_id", ""))) {}
 
 CudaBackend::~CudaBackend() {
