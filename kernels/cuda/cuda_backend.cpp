@@ -1,6 +1,7 @@
 #include "cuda/cuda_backend.hpp"
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 
@@ -117,7 +118,15 @@ CudaBackend::~CudaBackend() {
 }
 
 nlohmann::json CudaBackend::device() const {
-  return describe_device(device_);
+  nlohmann::json d = describe_device(device_);
+  // The names an operator finds the board by: nvidia-smi's index beside the bus id and UUID
+  // (the CUDA ordinal is 0 on every rank that sees one GPU).
+  if (const int nvml_index = nvml_->index(); nvml_index >= 0)
+    d["nvml_index"] = nvml_index;
+  // What the launcher or a wrapper showed this rank, for a first look at a new node.
+  if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES"))
+    d["cuda_visible_devices"] = shown(visible, 200);
+  return d;
 }
 
 nlohmann::json CudaBackend::versions() const {

@@ -180,6 +180,21 @@ TEST(GpuAssignment, VisibleListsTravelAsJson) {
   EXPECT_THROW(parse_visible_gpus("[{\"uuid\":\"\"}]"), InputError);
 }
 
+#include "runtime/case.hpp"
+
+TEST(GpuNames, EntriesNameTheBoardAsNvidiaSmiDoes) {
+  nlohmann::json entry = {{"rank", 9}, {"device", 0}};
+  add_gpu_names({{"index", 0}, {"nvml_index", 6}, {"pci_bus_id", "0000:BA:00.0"}}, entry);
+  EXPECT_EQ(entry,
+            (nlohmann::json{
+                {"rank", 9}, {"device", 0}, {"nvml_index", 6}, {"pci_bus_id", "0000:BA:00.0"}}));
+  // The host backend's device has no bus id and no NVML index: nothing added.
+  nlohmann::json host = {{"rank", 0}};
+  add_gpu_names({{"index", 0}, {"pci_bus_id", ""}}, host);
+  EXPECT_EQ(host, (nlohmann::json{{"rank", 0}}));
+  add_gpu_names("junk", host);
+  EXPECT_EQ(host, (nlohmann::json{{"rank", 0}}));
+}
 
 #include <thread>
 
