@@ -202,38 +202,74 @@ struct CapturedGraph {
 };
 } // namespace
 
-double CudaBackend::time_batch_graph(int k, const std::function<void()>& enqueue_one,
-                                     const std::function<void()>& before_launch) {
-  DeviceScope scope(device_);
-  CapturedGraph captured;
+// One record's graph: captured for a batch size, launched again for every sample of that size.
+class CudaGraphTimer : public Backend::GraphTimer {
+public:
+  CudaGraphTimer(CudaBackend& backend, std::function<void()> enqueue_one,
+                 std::function<void()> before_launch)
+      : backend_(backend), enqueue_one_(std::move(enqueue_one)),
+        before_launch_(std::move(before_launch)) {}
+
+  double time(int k) override {
+    DeviceScope scope(backend_.device_);
+    if (!captured_ || k != k_) {
+      captured_.reset();
+      captured_ = capture(k);
+      k_ = k;
+    }
+    // Capture and instantiation take each rank a different time, and so may the host's way to
+    // this launch: without lining the ranks up again here, the first to launch would wait inside
+    // the graph for the last, and that host-side spread would be timed (and the last to arrive
+    // would look like the fastest rank).
+    before_launch_();
+    cudaStream_t stream = backend_.stream_.get();
+    backend_.start_.record(stream);
+    CB_CUDA(cudaGraphLaunch(captured_->exec, stream));
+    backend_.stop_.record(stream);
+    backend_.wait(backend_.stop_.get());
+    return elapsed_seconds(backend_.start_, backend_.stop_);
+  }
+
+private:
   // Capture: nothing runs; NCCL records its kernels (and their peers' handshakes) into the graph.
   // Thread-local mode, so that another thread of a --single-process run may keep using its own
   // stream meanwhile.
-  CB_CUDA(cudaStreamBeginCapture(stream_.get(), cudaStreamCaptureModeThreadLocal));
-  try {
-    for (int i = 0; i < k; ++i)
-      enqueue_one();
-  } catch (...) {
-    cudaGraph_t partial = nullptr;
-    cudaStreamEndCapture(stream_.get(), &partial);
-    if (partial)
-      cudaGraphDestroy(partial);
-    throw;
+  std::unique_ptr<CapturedGraph> capture(int k) {
+    cudaStream_t stream = backend_.stream_.get();
+    auto captured = std::make_unique<CapturedGraph>();
+    CB_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    try {
+      for (int i = 0; i < k; ++i)
+        enqueue_one_();
+    } catch (...) {
+      cudaGraph_t partial = nullptr;
+      cudaStreamEndCapture(stream, &partial);
+      if (partial)
+        cudaGraphDestroy(partial);
+      throw;
+    }
+    CB_CUDA(cudaStreamEndCapture(stream, &captured->graph));
+    CB_CUDA(cudaGraphInstantiate(&captured->exec, captured->graph, 0));
+    // Uploaded before the clock starts: the first launch would otherwise carry the upload.
+    CB_CUDA(cudaGraphUpload(captured->exec, stream));
+    backend_.synchronize();
+    return captured;
   }
-  CB_CUDA(cudaStreamEndCapture(stream_.get(), &captured.graph));
-  CB_CUDA(cudaGraphInstantiate(&captured.exec, captured.graph, 0));
-  // Uploaded before the clock starts: the first launch would otherwise carry the upload.
-  CB_CUDA(cudaGraphUpload(captured.exec, stream_.get()));
-  synchronize();
-  // Capture and instantiation take each rank a different time: without lining the ranks up again
-  // here, the first to launch would wait inside the graph for the last, and that host-side spread
-  // would be timed (and the last to arrive would look like the fastest rank).
-  before_launch();
-  start_.record(stream_.get());
-  CB_CUDA(cudaGraphLaunch(captured.exec, stream_.get()));
-  stop_.record(stream_.get());
-  wait(stop_.get());
-  return elapsed_seconds(start_, stop_);
+
+  CudaBackend& backend_;
+  std::function<void()> enqueue_one_, before_launch_;
+  std::unique_ptr<CapturedGraph> captured_;
+  int k_ = 0;
+};
+
+double CudaBackend::time_batch_graph(int k, const std::function<void()>& enqueue_one,
+                                     const std::function<void()>& before_launch) {
+  return CudaGraphTimer(*this, enqueue_one, before_launch).time(k);
+}
+
+std::unique_ptr<Backend::GraphTimer> CudaBackend::graph_timer(std::function<void()> enqueue_one,
+                                                              std::function<void()> before_launch) {
+  return std::make_unique<CudaGraphTimer>(*this, std::move(enqueue_one), std::move(before_launch));
 }
 
 void CudaBackend::synchronize() {

@@ -37,6 +37,9 @@ public:
   std::string why_no_graphs() const override { return ""; }
   double time_batch_graph(int k, const std::function<void()>& enqueue_one,
                           const std::function<void()>& before_launch) override;
+  // A record's graphs: captured once per batch size, launched for every sample.
+  std::unique_ptr<GraphTimer> graph_timer(std::function<void()> enqueue_one,
+                                          std::function<void()> before_launch) override;
   void synchronize() override;
   std::unique_ptr<CollectiveComm> collectives(const Communicator& comm) override;
   // The same communicator's collectives enqueued on another stream of this GPU (a training
@@ -66,6 +69,7 @@ public:
   static constexpr double kWaitTimeoutS = 600;
 
 private:
+  friend class CudaGraphTimer;
   int device_;
   Stream stream_;
   Event start_, stop_;
