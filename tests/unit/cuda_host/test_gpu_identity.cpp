@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "cuda/device_info.hpp"
+#include "cuda/memory_check.hpp"
 
 namespace cb::cuda {
 namespace {
@@ -39,6 +40,18 @@ TEST_F(FakeSysfs, UnknownMissingOrHostileIsMinusOne) {
   EXPECT_EQ(numa_node_of_pci_device("", root_.string()), -1);
   EXPECT_EQ(numa_node_of_pci_device("../../../etc", root_.string()), -1);
   EXPECT_EQ(numa_node_of_pci_device("0000:9a:00.0/..", root_.string()), -1);
+}
+
+// Free memory, not total: 141 GB total with NCCL's buffers and another case's left 2 GB free.
+TEST(DeviceMemory, ACaseFitsInWhatIsFreeBesideTheReserve) {
+  constexpr std::size_t GiB = 1ull << 30;
+  EXPECT_EQ(device_memory_shortfall(1 * GiB, 2 * GiB, "0000:18:00.0"), "");
+  EXPECT_EQ(device_memory_shortfall(2 * GiB, 2 * GiB, "0000:18:00.0"),
+            "needs 2.0 GiB of GPU memory (and 512.0 MiB kept free), 2.0 GiB free on GPU "
+            "0000:18:00.0");
+  EXPECT_NE(device_memory_shortfall(64 * GiB, 1 * GiB, "x"), "");
+  EXPECT_NE(device_memory_shortfall(0, kDeviceMemoryReserve - 1, "x"), "");
+  EXPECT_EQ(device_memory_shortfall(0, kDeviceMemoryReserve, "x"), "");
 }
 
 } // namespace
