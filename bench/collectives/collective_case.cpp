@@ -181,7 +181,7 @@ Record CollectiveCase::run_one(const CaseContext& ctx, CollectiveComm& comm,
       m["node_link_gbps"] = algbw * node_factor;
     return m;
   };
-  // The batch of k calls is captured once per sample and launched as one graph (--cuda-graph).
+  // The batch of k calls is captured into one graph and launched as one (--cuda-graph).
   // One call on the stream first: NCCL connects a communicator's peers on its first use, which
   // allocates memory and is best done outside a capture (nccl-tests does the same).
   if (ctx.config.cuda_graph) {
@@ -190,12 +190,15 @@ Record CollectiveCase::run_one(const CaseContext& ctx, CollectiveComm& comm,
     ctx.backend.synchronize();
   }
   const auto line_up = [&] { ctx.comm.barrier(); };
-  const Measurement m =
-      ctx.config.cuda_graph
-          ? ctx.measure_timed_into(
-                record, [&](int k) { return ctx.backend.time_batch_graph(k, one_op, line_up); },
-                metrics)
-          : ctx.measure_into(record, one_op, metrics);
+  // Captured once per batch size for the record and launched for every sample, as nccl-tests -G
+  // does; the graph goes with the timer at the end of the record.
+  std::unique_ptr<Backend::GraphTimer> graph;
+  if (ctx.config.cuda_graph)
+    graph = ctx.backend.graph_timer(one_op, line_up);
+  const Measurement m = ctx.config.cuda_graph
+                            ? ctx.measure_timed_into(
+                                  record, [&](int k) { return graph->time(k); }, metrics)
+                            : ctx.measure_into(record, one_op, metrics);
   ctx.add_rank_timing(record, m, waits_for_every_rank());
 
   // Verification outside the timed region: fresh data (in-place timing overwrote it), one call.

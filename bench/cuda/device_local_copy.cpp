@@ -28,6 +28,10 @@ protected:
     const std::size_t bytes = params.at("bytes").get<std::size_t>();
     const bool by_sm = params.at("initiator") == "sm";
     Record record = ctx.new_record(suite(), name(), params);
+    if (const std::string why = short_of_device_memory(ctx, backend, 2 * bytes); !why.empty()) {
+      CaseContext::skip(record, why);
+      return {record};
+    }
     cuda::DeviceScope scope(backend.device_index());
     cuda::DeviceMemory src(bytes), dst(bytes);
     const std::size_t floats = bytes / sizeof(float);

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 
+#include "core/units.hpp"
 #include "cuda/cuda_handles.hpp"
 #include "cuda/device_kernels.hpp"
+#include "cuda/memory_check.hpp"
 
 namespace cb {
 
@@ -30,6 +32,22 @@ std::vector<double> held_copy_seconds_each(const std::vector<cuda::CopyStream>& 
     k -= n;
   }
   return total;
+}
+
+std::string short_of_device_memory(const CaseContext& ctx, cuda::CudaBackend& backend,
+                                   std::size_t bytes) {
+  cuda::DeviceScope scope(backend.device_index());
+  std::size_t free_bytes = 0, total_bytes = 0;
+  CB_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const std::string mine = cuda::device_memory_shortfall(
+      bytes, free_bytes, backend.device().value("pci_bus_id", std::string("?")));
+  const long long short_ranks = ctx.comm.sum(static_cast<long long>(!mine.empty()));
+  if (short_ranks == 0)
+    return "";
+  if (!mine.empty() && ctx.comm.rank() == 0)
+    return mine;
+  return std::to_string(short_ranks) + " rank(s) short of GPU memory: each needs " +
+         approximate_size(bytes) + " free beside a reserve";
 }
 
 std::size_t count_float_mismatches(cuda::CudaBackend& backend, const void* p, std::size_t n,

@@ -40,6 +40,13 @@ protected:
                                       const nlohmann::json& params) = 0;
 };
 
+// "" when every rank's GPU has `bytes` free now (cudaMemGetInfo, beside a reserve:
+// cuda/memory_check.hpp), else why not; the same decision on every rank (collective over
+// ctx.comm), rank 0's reason where it is short itself. A case skips its record with it rather
+// than let an allocation fail and end the run.
+std::string short_of_device_memory(const CaseContext& ctx, cuda::CudaBackend& backend,
+                                   std::size_t bytes);
+
 // Runs k timed copies as rounds of at most 32 held copies (the launch queue must hold a round).
 double held_copy_seconds(const std::vector<cuda::CopyStream>& streams, int k);
 // The same, each stream's own seconds (its own events), for streams of different pairs running

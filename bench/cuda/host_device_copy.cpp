@@ -34,6 +34,10 @@ protected:
     const std::size_t bytes = params.at("bytes").get<std::size_t>();
     const bool pinned = params.at("memory") == "pinned";
     Record record = ctx.new_record(suite(), name(), params);
+    if (const std::string why = short_of_device_memory(ctx, backend, bytes); !why.empty()) {
+      CaseContext::skip(record, why);
+      return {record};
+    }
     cuda::DeviceScope scope(backend.device_index());
     cuda::HostMemory host(bytes, pinned);
     cuda::DeviceMemory device(bytes);

@@ -5,7 +5,9 @@
 // take part in the engine's barriers only. Pairs without peer access are skipped with the reason.
 // The pairs run in round-robin rounds (all disjoint pairs of a round at once, each timed by its
 // own stream events: 7 rounds on 8 GPUs instead of 56 one-way pairs in turn); --pairs sequential
-// measures one pair at a time, as nvbandwidth does.
+// measures one pair at a time, as nvbandwidth does. One process must see every GPU of the node in
+// the default compute mode: otherwise (one GPU per rank, an exclusive compute mode) the record is
+// a skip that says how many of the node's GPUs it covers and why (cuda/p2p_plan.hpp).
 #include <algorithm>
 #include <map>
 
@@ -57,9 +59,24 @@ protected:
     Record record = ctx.new_record(suite(), name(), params);
     std::string why;
     const int devices = ctx.comm.broadcast_int(root ? cuda::count_cuda_devices(why) : 0);
-    if (devices < 2) {
-      CaseContext::skip(record, "needs at least 2 GPUs on the node; " + std::to_string(devices) +
-                                    " visible to rank 0");
+    // The node's GPUs: one per rank of the first node at this count.
+    const int node_gpus = ctx.placement.ranks_per_node;
+    record.extra["gpus_covered"] = devices;
+    record.extra["node_gpus"] = node_gpus;
+    // Checked before rank 0 makes a context on another rank's GPU: in an exclusive compute mode
+    // that fails, and a failed CUDA call ends the run.
+    std::string refusal;
+    if (root) {
+      std::vector<int> modes;
+      for (int d = 0; d < devices; ++d) {
+        int mode = 0;
+        CB_CUDA(cudaDeviceGetAttribute(&mode, cudaDevAttrComputeMode, d));
+        modes.push_back(mode);
+      }
+      refusal = cuda::why_no_node_matrix(devices, node_gpus, modes);
+    }
+    if (ctx.comm.broadcast_int(refusal.empty() ? 0 : 1) != 0) {
+      CaseContext::skip(record, root ? refusal : "as rank 0 found"); // rank 0's record is kept
       return {record};
     }
     std::map<std::pair<int, int>, double> values;

@@ -9,11 +9,13 @@ nlohmann::json rank_identity(const CaseContext& ctx, int comm_rank) {
   const auto world_rank =
       static_cast<std::size_t>(ctx.members[static_cast<std::size_t>(comm_rank)]);
   const auto& device = ctx.world_devices[world_rank];
-  return {{"rank", world_rank},
-          {"host", ctx.layout.host_of_rank[world_rank]},
-          {"node", ctx.layout.node_of_rank[world_rank]},
-          {"device", device.value("index", 0)},
-          {"uuid", device.value("uuid", "")}};
+  nlohmann::json identity = {{"rank", world_rank},
+                             {"host", ctx.layout.host_of_rank[world_rank]},
+                             {"node", ctx.layout.node_of_rank[world_rank]},
+                             {"device", device.value("index", 0)},
+                             {"uuid", device.value("uuid", "")}};
+  add_gpu_names(device, identity);
+  return identity;
 }
 
 namespace {

@@ -70,7 +70,8 @@ int circle_round_of(int n, int a, int b) {
   return static_cast<int>((static_cast<long long>(a + b) * ((ring + 1) / 2)) % ring);
 }
 
-PairTiers::PairTiers(const std::vector<int>& node_of_rank) {
+PairTiers::PairTiers(const std::vector<int>& node_of_rank,
+                     const std::vector<std::string>& rail_key_of_rank) {
   std::map<int, int> index_of_node; // node id -> dense index
   for (std::size_t r = 0; r < node_of_rank.size(); ++r) {
     const auto [it, added] =
@@ -80,6 +81,20 @@ PairTiers::PairTiers(const std::vector<int>& node_of_rank) {
     const int index = it->second;
     members_[static_cast<std::size_t>(index)].push_back(static_cast<int>(r));
     index_of_rank_.push_back(index);
+  }
+  auto key_of = [&](int rank) {
+    const auto r = static_cast<std::size_t>(rank);
+    return r < rail_key_of_rank.size() ? rail_key_of_rank[r] : std::string();
+  };
+  for (auto rail : members_) {
+    std::stable_sort(rail.begin(), rail.end(), [&](int x, int y) {
+      const std::string kx = key_of(x), ky = key_of(y);
+      // Ranks without a key keep rank order, after those with one.
+      if (kx.empty() != ky.empty())
+        return ky.empty();
+      return kx < ky;
+    });
+    rails_.push_back(std::move(rail));
   }
 }
 
@@ -113,8 +128,8 @@ std::vector<MemberPair> PairTiers::node_pair_ranks(int a, int b, bool rails) con
   if (!rails)
     return {{leader(a), leader(b)}};
   std::vector<MemberPair> out;
-  const auto& ma = members(a);
-  const auto& mb = members(b);
+  const auto& ma = rails_[static_cast<std::size_t>(a)];
+  const auto& mb = rails_[static_cast<std::size_t>(b)];
   for (std::size_t i = 0; i < std::min(ma.size(), mb.size()); ++i)
     out.emplace_back(ma[i], mb[i]);
   return out;
@@ -123,6 +138,11 @@ std::vector<MemberPair> PairTiers::node_pair_ranks(int a, int b, bool rails) con
 int PairTiers::local_index_of_rank(int rank) const {
   const auto& m = members(node_index_of_rank(rank));
   return static_cast<int>(std::find(m.begin(), m.end(), rank) - m.begin());
+}
+
+int PairTiers::rail_of_rank(int rank) const {
+  const auto& rail = rails_[static_cast<std::size_t>(node_index_of_rank(rank))];
+  return static_cast<int>(std::find(rail.begin(), rail.end(), rank) - rail.begin());
 }
 
 std::vector<MemberPair> PairTiers::all_intra() const {

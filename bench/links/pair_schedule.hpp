@@ -8,6 +8,7 @@
 //
 // Pure and O(1) per lookup: a rank asks for its own partner in a round without the schedule of
 // the whole fleet (n^2 / 2 pairs at 1,024 nodes would be half a million entries on every rank).
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -30,7 +31,11 @@ int circle_round_of(int n, int a, int b);
 // node in the inter-node rounds).
 class PairTiers {
 public:
-  explicit PairTiers(const std::vector<int>& node_of_rank);
+  // `rail_key_of_rank`: what puts a rank on a rail, the PCI bus id of its GPU (a node's GPU in the
+  // same slot as another node's sits on the same rail, whatever rank drives it); empty, or an
+  // empty key, for rank order.
+  explicit PairTiers(const std::vector<int>& node_of_rank,
+                     const std::vector<std::string>& rail_key_of_rank = {});
   int nodes() const { return static_cast<int>(members_.size()); }
   // The ranks of node i (dense node order: by first appearance), ascending.
   const std::vector<int>& members(int node) const {
@@ -43,16 +48,20 @@ public:
   int inter_rounds() const { return circle_round_count(nodes()); }
   std::vector<MemberPair> intra_round(int round) const; // rank pairs, every node's at once
   std::vector<MemberPair> inter_round(int round) const; // leader pairs
-  // The rank pairs that stand for node pair (a, b): the leaders, or with `rails` every local
-  // rank i of a with local rank i of b (a GPU node's rails, one NIC per GPU, all at once).
+  // The rank pairs that stand for node pair (a, b): the leaders, or with `rails` the ranks of
+  // rail i of a and of b (a GPU node's rails, one NIC per GPU, all at once).
   std::vector<MemberPair> node_pair_ranks(int a, int b, bool rails) const;
   int local_index_of_rank(int rank) const;
+  // The rail of `rank`: the position of its rail key (its GPU's bus id) among its node's, ties
+  // and missing keys by rank. The same GPU slot is the same rail on every node.
+  int rail_of_rank(int rank) const;
   // Every pair of a tier, in schedule order (for --pairs sequential).
   std::vector<MemberPair> all_intra() const;
   std::vector<MemberPair> all_inter() const;
 
 private:
   std::vector<std::vector<int>> members_;
+  std::vector<std::vector<int>> rails_; // each node's ranks in rail order
   std::vector<int> index_of_rank_;
 };
 

@@ -161,12 +161,23 @@ nlohmann::json pair_rounds_json(const std::vector<Pair>& pairs, const std::vecto
   return out;
 }
 
+// Each member's GPU by PCI bus id, in comm rank order: a rail is a GPU slot, not a rank
+// position (under srun or a wrapper rank i of one node need not drive the GPU that rank i of
+// another does). One short string per member, once per record.
+std::vector<std::string> rail_keys(const CaseContext& ctx) {
+  const auto me = static_cast<std::size_t>(ctx.members[static_cast<std::size_t>(ctx.comm.rank())]);
+  const std::string mine = me < ctx.world_devices.size() && ctx.world_devices[me].is_object()
+                               ? ctx.world_devices[me].value("pci_bus_id", "")
+                               : std::string();
+  return ctx.comm.all_gather_string(mine);
+}
+
 } // namespace
 
 void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const PairProbe& probe,
                               const std::function<double(double)>& value_of,
                               const std::string& metric, bool rails) {
-  const PairTiers tiers(node_of_members(ctx));
+  const PairTiers tiers(node_of_members(ctx), rails ? rail_keys(ctx) : std::vector<std::string>{});
   const bool sequential = ctx.config.pairs == "sequential";
   const bool root = ctx.comm.rank() == 0;
   const bool multi_node = tiers.nodes() > 1;
@@ -646,7 +657,7 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
       if (rails && i < end_worst.size() && end_worst[i].first >= 0) {
         const auto [x, y] = end_worst[i];
         const int mine = tiers.node_index_of_rank(x) == node ? x : y;
-        named["rail"] = tiers.local_index_of_rank(mine);
+        named["rail"] = tiers.rail_of_rank(mine);
         named["device"] = rank_identity(ctx, mine)["device"];
       }
     }

@@ -20,6 +20,8 @@
 #include "runtime/backend_registry.hpp"
 #include "runtime/case_list.hpp"
 #include "runtime/communicator.hpp"
+#include "runtime/cpu_affinity.hpp"
+#include "runtime/device_choice.hpp"
 #include "runtime/host_backend.hpp"
 #include "runtime/launcher.hpp"
 #include "runtime/launcher_output.hpp"
@@ -82,6 +84,7 @@ std::vector<SweepPhasePlan> sweep_plan_of(const RunPlan& plan) {
 struct LaunchPlan {
   std::string backend; // "auto" resolved
   int ranks = 0;
+  int devices = 0; // this node's
 };
 
 // What the launching process settles before any rank starts, so that bad input is one line and no
@@ -95,6 +98,7 @@ LaunchPlan plan_launch(const RunConfig& config, bool spread_over_nodes) {
   std::string why;
   const int devices = BackendRegistry::instance().find(plan.backend)->count_devices(why);
   plan.ranks = config.np > 0 ? config.np : devices;
+  plan.devices = devices;
   if (config.gpus != "auto")
     parse_gpu_counts(config.gpus, plan.ranks);
   const int local_ranks = spread_over_nodes ? 1 : plan.ranks;
@@ -159,8 +163,10 @@ int launch_ranks(const RunConfig& config, const std::vector<std::string>& args) 
     cmd.insert(cmd.end(), child_args.begin(), child_args.end());
     return run_child(cmd);
   }
+  // GPU ranks share a node's cores out; over a hostfile each node runs one rank per GPU.
+  const int gpu_ranks_per_node = backend == "host" ? 0 : std::min(np, std::max(1, plan.devices));
   auto cmd = mpirun_command(mpirun, self_executable(), child_args, np, ::geteuid() == 0,
-                            physical_core_count());
+                            physical_core_count(), gpu_ranks_per_node);
   // Remote starts over ssh give up after 10 s instead of waiting for TCP's own timeout, and never
   // stop at a password prompt; an rsh agent of the user's own (or one set by their MPI
   // configuration) is left alone.
@@ -228,7 +234,7 @@ struct JobView {
 // rank 0, and each node's devices to its first rank. Only the layout goes to every rank (an int
 // and a host name per rank): devices and adapters to every rank were ~8 MB on each of 8,192.
 JobView discover_job(const Communicator& world, const Communicator& node, const RunConfig& config,
-                     std::unique_ptr<Backend>& backend) {
+                     int device, std::unique_ptr<Backend>& backend) {
   JobView job;
   int node_key = world.rank();
   node.broadcast(&node_key, sizeof node_key);
@@ -237,8 +243,10 @@ JobView discover_job(const Communicator& world, const Communicator& node, const 
                                      : parse_gpu_counts(config.gpus, world.size());
   std::string note;
   job.backend_name = BackendRegistry::instance().resolve(config.backend, note);
-  backend = BackendRegistry::instance().find(job.backend_name)->create(node.rank());
-  const nlohmann::json mine = backend->device();
+  backend = BackendRegistry::instance().find(job.backend_name)->create(device);
+  nlohmann::json mine = backend->device();
+  // Where the rank runs, as the launcher and the binding beside its GPU left it.
+  mine["cpus"] = cpu_list_text(current_thread_cpus());
   const std::string mine_text = mine.dump();
   const auto all = world.gather_string(mine_text);
   if (world.rank() == 0) {
@@ -408,7 +416,14 @@ int run_sweep(const Communicator& world, const RunConfig& config,
   bool sweeping = false;
   try {
     const Communicator node = world.split_shared();
-    const JobView job = discover_job(world, node, config, backend);
+    std::string note;
+    const BackendInfo& info = *BackendRegistry::instance().find(
+        BackendRegistry::instance().resolve(config.backend, note));
+    // Every node's ranks agree who drives which GPU, each bound near its own, before any record.
+    const DeviceChoice choice = choose_device(node, info, host_name());
+    if (const std::string problem = first_problem_anywhere(world, choice.problem); !problem.empty())
+      return refuse(world, problem);
+    const JobView job = discover_job(world, node, config, choice.device, backend);
     std::vector<std::unique_ptr<BenchmarkCase>> cases = chosen_cases(config);
     if (const std::string problem = job_input_problem(world, node, config, job, cases);
         !problem.empty())
@@ -494,11 +509,15 @@ int run_threads(const RunConfig& config, const std::vector<std::string>& argv) {
   RunConfig resolved = config;
   resolved.backend = backend;
   const auto& binder = BackendRegistry::instance().find(backend)->bind_thread;
+  const bool gpus_chosen_later =
+      static_cast<bool>(BackendRegistry::instance().find(backend)->visible_devices);
   std::vector<Communicator> worlds = Communicator::threads(ranks);
   return run_rank_threads(ranks, [&](int r) {
     name_this_thread_rank(r);
-    // Bound as a launcher would bind a rank: the host's to its core, a GPU's to its CPUs.
-    if (const std::string why = binder(r); !why.empty() && r == 0)
+    // Bound as a launcher would bind a rank: the host's to its core. A GPU's thread is bound
+    // beside the GPU its node's ranks choose for it (run_sweep).
+    if (const std::string why = gpus_chosen_later ? std::string() : binder(r);
+        !why.empty() && r == 0)
       std::cerr << "clusterbench run: threads left unbound: " << why << "\n";
     return run_sweep(worlds[static_cast<std::size_t>(r)], resolved, argv,
                      LaunchMode::single_process);

@@ -65,7 +65,8 @@ int slurm_main(const std::vector<std::string>& args) {
               "GPUs per node, one task each (required; ranks per node "
               "with --host-backend)")
       .flag("host-backend", "a CPU cluster: no GPU request, no --gpu-bind, run --backend host")
-      .option("cpus-per-task", "C", "CPUs per task (default 1)")
+      .option("cpus-per-task", "C",
+              "CPUs per task (default: the node's CPUs per GPU; 1 with --host-backend)")
       .option("partition", "P", "Slurm partition (default: the cluster's default)")
       .option("time", "T", "time limit: M, H:M:S, D-H:M:S, ... (default: the partition's)")
       .option("account", "A", "account to charge")
@@ -94,7 +95,7 @@ int slurm_main(const std::vector<std::string>& args) {
   request.nodes = count_flag(parser, "nodes", 0);
   request.gpus_per_node = count_flag(parser, "gpus-per-node", 0);
   request.host_backend = parser.has("host-backend");
-  request.cpus_per_task = count_flag(parser, "cpus-per-task", 1);
+  request.cpus_per_task = count_flag(parser, "cpus-per-task", request.host_backend ? 1 : 0);
   request.partition = parser.get_or("partition", "");
   request.time_limit = parser.get_or("time", "");
   request.account = parser.get_or("account", "");

@@ -5,7 +5,8 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* kIdentityKeys[] = {"device", "host", "node", "uuid"};
+constexpr const char* kIdentityKeys[] = {"device", "host",       "node",
+                                         "uuid",   "nvml_index", "pci_bus_id"};
 
 // The entry's rank, when it is a whole number.
 bool rank_of(const json& entry, long long& rank) {
@@ -52,6 +53,14 @@ RankIdentities::RankIdentities(const json& run) {
           continue;
         identity["uuid"] = *uuid;
       }
+      // The names an operator finds a GPU by (runtime/case.hpp add_gpu_names), where known.
+      if (const auto index = device.find("nvml_index");
+          index != device.end() && index->is_number_integer())
+        identity["nvml_index"] = *index;
+      if (const auto bus = device.find("pci_bus_id");
+          bus != device.end() && bus->is_string() && !bus->get_ref<const std::string&>().empty() &&
+          bus->get_ref<const std::string&>().size() <= kMaxIdentityUuidBytes)
+        identity["pci_bus_id"] = *bus;
       by_rank_.emplace(rank, std::move(identity)); // the first device of a rank, as plots read it
     }
   }

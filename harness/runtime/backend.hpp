@@ -75,6 +75,16 @@ public:
     before_launch();
     return time_batch(k, enqueue_one);
   }
+  // One record's graph timing: the batch is captured once per batch size and the same graph is
+  // launched for every sample (nccl-tests captures once per size), instead of a capture per
+  // sample. The timer lives no longer than the record; the default captures every time.
+  class GraphTimer {
+  public:
+    virtual ~GraphTimer() = default;
+    virtual double time(int k) = 0;
+  };
+  virtual std::unique_ptr<GraphTimer> graph_timer(std::function<void()> enqueue_one,
+                                                  std::function<void()> before_launch);
   virtual void synchronize() = 0;
   virtual std::unique_ptr<CollectiveComm> collectives(const Communicator& comm) = 0;
   // Why this backend has no collectives at all for these ranks ("" when it has): cheap, without
@@ -91,5 +101,25 @@ public:
   // family should use its host kernels. Owned by the backend.
   virtual ComputeKernels* compute() { return nullptr; }
 };
+
+// The default graph timer: time_batch_graph, a capture per sample.
+class CaptureEverySample : public Backend::GraphTimer {
+public:
+  CaptureEverySample(Backend& backend, std::function<void()> enqueue_one,
+                     std::function<void()> before_launch)
+      : backend_(backend), enqueue_one_(std::move(enqueue_one)),
+        before_launch_(std::move(before_launch)) {}
+  double time(int k) override { return backend_.time_batch_graph(k, enqueue_one_, before_launch_); }
+
+private:
+  Backend& backend_;
+  std::function<void()> enqueue_one_, before_launch_;
+};
+
+inline std::unique_ptr<Backend::GraphTimer>
+Backend::graph_timer(std::function<void()> enqueue_one, std::function<void()> before_launch) {
+  return std::make_unique<CaptureEverySample>(*this, std::move(enqueue_one),
+                                              std::move(before_launch));
+}
 
 } // namespace cb

@@ -12,7 +12,9 @@ BackendRegistry& BackendRegistry::instance() {
   static BackendRegistry registry = [] {
     BackendRegistry r;
     // The host backend is always there: one rank per physical core.
-    r.add({"host", 0, [](std::string&) { return physical_core_count(); },
+    r.add({"host",
+           0,
+           [](std::string&) { return physical_core_count(); },
            [](int local_rank) -> std::unique_ptr<Backend> {
              return std::make_unique<HostBackend>(local_rank);
            },
@@ -22,7 +24,8 @@ BackendRegistry& BackendRegistry::instance() {
            [](int local_rank) {
              return pin_this_thread_to_cpu(local_rank) ? std::string()
                                                        : std::string("the CPU set cannot be set");
-           }});
+           },
+           {}});
     return r;
   }();
   return registry;

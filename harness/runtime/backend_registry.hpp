@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/backend.hpp"
+#include "runtime/gpu_assignment.hpp"
 
 namespace cb {
 
@@ -15,12 +16,17 @@ struct BackendInfo {
   int priority = 0; // auto picks the highest-priority backend that has devices
   // Devices this process can use on this node; 0 with `why` filled when none (driver message).
   std::function<int(std::string& why)> count_devices;
-  std::function<std::unique_ptr<Backend>(int local_rank)> create;
+  // `device`: the device this rank drives: the one chosen_devices() chose where the backend
+  // lists its devices, else the rank's index among its node's ranks.
+  std::function<std::unique_ptr<Backend>(int device)> create;
   // What this build of the backend can do and what it left out, for `run --help`.
   std::string build_summary;
-  // Binds the calling thread, which will drive device `local_rank`, to the CPUs that suit it, as
+  // Binds the calling thread, which will drive device `device`, to the CPUs that suit it, as
   // a launcher binds a rank (`run --single-process`). Returns "" or why it could not.
-  std::function<std::string(int local_rank)> bind_thread;
+  std::function<std::string(int device)> bind_thread;
+  // The devices this process sees, for backends whose ranks must agree who drives which (GPUs:
+  // runtime/gpu_assignment.hpp); empty for the host backend, whose "device" is a core.
+  std::function<std::vector<VisibleGpu>()> visible_devices;
 };
 
 class BackendRegistry {

@@ -113,6 +113,7 @@ void CaseContext::finish_record(Record& record, const Measurement& m,
                             {"device", device.value("index", 0)},
                             {"uuid", device.value("uuid", "")},
                             {"median_s", round_significant(m.rank_median_s[i], 6)}};
+    add_gpu_names(device, entry);
     // The rank's own rates; its time is median_s (a time_us beside it would say it again, at a
     // thousand ranks per record a megabyte of a whole-cluster file). They are those of median_s
     // as written, so that a reader derives the same figures from it (results/per_rank_rates.hpp).
@@ -172,6 +173,17 @@ void CaseContext::add_rank_timing(Record& record, const Measurement& m, bool nam
     s.others_median_s = round_significant(straggler->others_median_s, 6);
     record.straggler = s;
   }
+}
+
+void add_gpu_names(const nlohmann::json& device, nlohmann::json& entry) {
+  if (!device.is_object())
+    return;
+  if (const auto index = device.find("nvml_index");
+      index != device.end() && index->is_number_integer())
+    entry["nvml_index"] = *index;
+  if (const auto bus = device.find("pci_bus_id");
+      bus != device.end() && bus->is_string() && !bus->get_ref<const std::string&>().empty())
+    entry["pci_bus_id"] = *bus;
 }
 
 void CaseContext::progressing() const {

@@ -25,6 +25,11 @@ namespace cb {
 
 class Watchdog;
 
+// Adds to a rank's identity `entry` the names an operator finds its GPU by, where `device` (the
+// backend's device()) has them: nvidia-smi's index (nvml_index) and the PCI bus id. The CUDA
+// ordinal ("device") is 0 on every rank that sees one GPU, and need not be nvidia-smi's order.
+void add_gpu_names(const nlohmann::json& device, nlohmann::json& entry);
+
 // Everything a case needs to run at one GPU count.
 struct CaseContext {
   Backend& backend;

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <csignal>
@@ -60,14 +61,27 @@ std::string launch_mode_name(LaunchMode mode) {
   return "?";
 }
 
+int cores_per_gpu_rank(int cores, int gpu_ranks_per_node) {
+  return std::max(1, cores / std::max(1, gpu_ranks_per_node));
+}
+
 std::vector<std::string> mpirun_command(const std::string& mpirun, const std::string& exe,
                                         const std::vector<std::string>& args, int np, bool as_root,
-                                        int cores) {
+                                        int cores, int gpu_ranks_per_node) {
   std::vector<std::string> cmd{mpirun, "-np", std::to_string(np)};
   if (as_root)
     cmd.push_back("--allow-run-as-root");
-  if (np > cores) {
+  const int ranks_here = gpu_ranks_per_node > 0 ? std::min(np, gpu_ranks_per_node) : np;
+  if (ranks_here > cores) {
     cmd.push_back("--oversubscribe");
+  } else if (gpu_ranks_per_node > 0) {
+    // A GPU's rank needs cores near its GPU, not one core: NCCL's proxy thread, the loader
+    // threads and the event polling run beside each other. Consecutive slots with PE cores each
+    // fill the first package before the second, as the GPUs are numbered (Open MPI 4.1 and 5
+    // both take slot:PE=n); the rank then narrows its binding to its GPU's side (NVML).
+    cmd.insert(cmd.end(),
+               {"--map-by", "slot:PE=" + std::to_string(cores_per_gpu_rank(cores, ranks_here)),
+                "--bind-to", "core"});
   } else {
     // One rank per core, pinned: the host backend's "device" is a core.
     cmd.insert(cmd.end(), {"--bind-to", "core", "--map-by", "core"});

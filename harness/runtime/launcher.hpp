@@ -20,11 +20,15 @@ enum class LaunchMode {
 LaunchMode detect_launch_mode();
 std::string launch_mode_name(LaunchMode mode);
 
-// mpirun -np N [--allow-run-as-root] [--oversubscribe | --bind-to core --map-by core] EXE ARGS...
-// --oversubscribe only when more ranks than cores are asked for.
+// mpirun -np N [--allow-run-as-root] [placement] EXE ARGS...; placement: --oversubscribe when a
+// node gets more ranks than cores; host ranks (gpu_ranks_per_node 0) one per core,
+// --bind-to core --map-by core; GPU ranks the node's cores shared out,
+// --map-by slot:PE=<cores / ranks on the node> --bind-to core. `cores`: a node's physical cores.
 std::vector<std::string> mpirun_command(const std::string& mpirun, const std::string& exe,
                                         const std::vector<std::string>& args, int np, bool as_root,
-                                        int cores);
+                                        int cores, int gpu_ranks_per_node = 0);
+// The cores each GPU rank of a node gets: at least one.
+int cores_per_gpu_rank(int cores, int gpu_ranks_per_node);
 
 std::string self_executable();
 

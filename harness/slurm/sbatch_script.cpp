@@ -55,7 +55,8 @@ void validate_sbatch_request(const SbatchRequest& request) {
   require_positive(request.nodes, "--nodes", "the number of nodes");
   require_positive(request.gpus_per_node, "--gpus-per-node",
                    request.host_backend ? "ranks per node" : "GPUs per node, one task each");
-  require_positive(request.cpus_per_task, "--cpus-per-task", "CPUs for each task");
+  if (request.cpus_per_task < 0)
+    require_positive(request.cpus_per_task, "--cpus-per-task", "CPUs for each task");
   if (!request.partition.empty()) {
     require_match(
         request.partition, kNameList, "--partition",
@@ -104,8 +105,12 @@ std::string render_sbatch_script(const SbatchRequest& request) {
   if (!request.host_backend) {
     script << "#SBATCH --gpus-per-node=" << request.gpus_per_node << "\n";
   }
-  script << "#SBATCH --cpus-per-task=" << request.cpus_per_task << "\n"
-         << "#SBATCH --exclusive\n";
+  // A host rank is a core: one CPU unless asked for more.
+  const int cpus_per_task =
+      request.host_backend ? std::max(1, request.cpus_per_task) : request.cpus_per_task;
+  if (cpus_per_task > 0)
+    script << "#SBATCH --cpus-per-task=" << cpus_per_task << "\n";
+  script << "#SBATCH --exclusive\n";
   if (!request.partition.empty())
     script << "#SBATCH --partition=" << request.partition << "\n";
   if (!request.account.empty())
@@ -115,11 +120,22 @@ std::string render_sbatch_script(const SbatchRequest& request) {
   script << "#SBATCH --output=" << request.output_dir << "/clusterbench-%j.out\n"
          << "set -euo pipefail\n"
          << "out=" << quote_shell_word(request.output_dir)
-         << "/clusterbench-\"${SLURM_JOB_ID}\".json\n"
-         // srun (22.05) no longer takes --cpus-per-task from the allocation: say it again.
-         << "srun --mpi=pmix --cpus-per-task=" << request.cpus_per_task
-         << (request.host_backend ? "" : " --gpu-bind=closest") << " \\\n  "
-         << quote_shell_word(request.clusterbench) << " run --out \"$out\"";
+         << "/clusterbench-\"${SLURM_JOB_ID}\".json\n";
+  std::string cpus = std::to_string(cpus_per_task);
+  if (cpus_per_task == 0) {
+    // The whole node is the job's (--exclusive): its CPUs shared out over its GPUs.
+    script << "# Each task: one GPU of its own, near its CPUs, and the node's CPUs per GPU.\n"
+           << "cpus_per_task=$(( ${SLURM_CPUS_ON_NODE:-$(nproc)} / " << request.gpus_per_node
+           << " ))\n"
+           << "[ \"$cpus_per_task\" -ge 1 ] || cpus_per_task=1\n";
+    cpus = "\"$cpus_per_task\"";
+  }
+  // srun (22.05) no longer takes --cpus-per-task from the allocation: say it again. A GPU task is
+  // bound to one GPU near its cores (single:1; closest would show it its NUMA domain's GPUs), and
+  // consecutive tasks fill a socket before the next (block:block), as the GPUs are numbered.
+  script << "srun --mpi=pmix --cpus-per-task=" << cpus
+         << (request.host_backend ? "" : " --distribution=block:block --gpu-bind=single:1")
+         << " \\\n  " << quote_shell_word(request.clusterbench) << " run --out \"$out\"";
   std::vector<std::string> run_flags = request.run_flags;
   if (request.host_backend && !has_flag(run_flags, "--backend")) {
     run_flags.insert(run_flags.begin(), {"--backend", "host"});

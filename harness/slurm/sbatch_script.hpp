@@ -1,8 +1,9 @@
 #pragma once
 // The batch script `clusterbench slurm` prints: #SBATCH directives for N nodes with one task per
-// GPU, then one srun that starts `clusterbench run` on every task. Every value that reaches the
-// script is either checked against what Slurm allows or single-quoted, so no flag can inject a
-// command.
+// GPU, then one srun that starts `clusterbench run` on every task, each task bound to one GPU of
+// its own near its CPUs (--gpu-bind=single:1) and given the node's CPUs per GPU. Every value that
+// reaches the script is either checked against what Slurm allows or single-quoted, so no flag can
+// inject a command.
 #include <string>
 #include <vector>
 
@@ -14,7 +15,10 @@ struct SbatchRequest {
   int gpus_per_node = 0;
   // A CPU cluster: no --gpus-per-node, no --gpu-bind, and `--backend host` for the run.
   bool host_backend = false;
-  int cpus_per_task = 1;
+  // CPUs per task; 0: one CPU for a host rank, the node's CPUs shared out over its GPUs for a
+  // GPU task (worked out in the script from SLURM_CPUS_ON_NODE: NCCL's proxy thread, the loader
+  // threads and the event polling each need a core, near the GPU).
+  int cpus_per_task = 0;
   std::string partition;  // empty: the cluster's default partition
   std::string time_limit; // empty: the partition's default limit
   std::string account;    // empty: the user's default account

@@ -1,6 +1,7 @@
 #include "cuda/cuda_backend.hpp"
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 
@@ -10,6 +11,7 @@
 #include "cuda/device_info.hpp"
 #include "cuda/nccl_collectives.hpp"
 #include "cuda/nvml_state.hpp"
+#include "runtime/cpu_affinity.hpp"
 
 namespace cb::cuda {
 namespace {
@@ -19,12 +21,15 @@ std::string version_text(int code) {
   return std::to_string(code / 1000) + "." + std::to_string((code % 1000) / 10);
 }
 
-int select_device(int local_rank) {
+// The ordinal run_command chose for this rank among the node's ranks (runtime/gpu_assignment.hpp).
+int select_device(int device) {
   std::string why;
   const int count = count_cuda_devices(why);
   if (count <= 0)
     CB_RUN_ERROR("no usable CUDA device: " + why);
-  const int device = local_rank % count;
+  if (device < 0 || device >= count)
+    CB_RUN_ERROR("CUDA device " + std::to_string(device) + " asked for, " + std::to_string(count) +
+                 " visible");
   CB_CUDA(cudaSetDevice(device));
   return device;
 }
@@ -58,13 +63,31 @@ std::string cuda_build_summary() {
   return out;
 }
 
-std::string bind_thread_to_gpu(int local_rank) {
+std::string bind_thread_to_gpu(int device) {
   std::string why;
   const int count = count_cuda_devices(why);
   if (count <= 0)
     return why;
-  const std::string bus_id = describe_device(local_rank % count).value("pci_bus_id", "");
-  return NvmlState(bus_id).bind_calling_thread();
+  if (device < 0 || device >= count)
+    return "no CUDA device " + std::to_string(device);
+  const NvmlState nvml(describe_device(device).value("pci_bus_id", ""));
+  const std::vector<int> near_gpu = cpus_of_mask(nvml.cpu_affinity_words());
+  if (near_gpu.empty())
+    return "NVML does not say which CPUs are near GPU " + std::to_string(device);
+  // The launcher's cores are kept when they are on the GPU's side: only a rank put on the far
+  // socket, or not bound at all, moves.
+  return bind_calling_thread(cpus_near_device(current_thread_cpus(), near_gpu));
+}
+
+std::vector<VisibleGpu> visible_gpus() {
+  std::string why;
+  const int count = count_cuda_devices(why);
+  std::vector<VisibleGpu> out;
+  for (int i = 0; i < count; ++i) {
+    const nlohmann::json d = describe_device(i);
+    out.push_back({d.value("uuid", ""), d.value("pci_bus_id", "")});
+  }
+  return out;
 }
 
 int count_cuda_devices(std::string& why) {
@@ -80,8 +103,8 @@ int count_cuda_devices(std::string& why) {
   return count;
 }
 
-CudaBackend::CudaBackend(int local_rank)
-    : device_(select_device(local_rank)), nccl_(std::make_unique<NcclCache>()),
+CudaBackend::CudaBackend(int device)
+    : device_(select_device(device)), nccl_(std::make_unique<NcclCache>()),
       nvml_(std::make_unique<NvmlState>(describe_device(device_).value("pci_bus_id", ""))) {}
 
 CudaBackend::~CudaBackend() {
@@ -95,7 +118,15 @@ CudaBackend::~CudaBackend() {
 }
 
 nlohmann::json CudaBackend::device() const {
-  return describe_device(device_);
+  nlohmann::json d = describe_device(device_);
+  // The names an operator finds the board by: nvidia-smi's index beside the bus id and UUID
+  // (the CUDA ordinal is 0 on every rank that sees one GPU).
+  if (const int nvml_index = nvml_->index(); nvml_index >= 0)
+    d["nvml_index"] = nvml_index;
+  // What the launcher or a wrapper showed this rank, for a first look at a new node.
+  if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES"))
+    d["cuda_visible_devices"] = shown(visible, 200);
+  return d;
 }
 
 nlohmann::json CudaBackend::versions() const {
@@ -171,38 +202,74 @@ struct CapturedGraph {
 };
 } // namespace
 
-double CudaBackend::time_batch_graph(int k, const std::function<void()>& enqueue_one,
-                                     const std::function<void()>& before_launch) {
-  DeviceScope scope(device_);
-  CapturedGraph captured;
+// One record's graph: captured for a batch size, launched again for every sample of that size.
+class CudaGraphTimer : public Backend::GraphTimer {
+public:
+  CudaGraphTimer(CudaBackend& backend, std::function<void()> enqueue_one,
+                 std::function<void()> before_launch)
+      : backend_(backend), enqueue_one_(std::move(enqueue_one)),
+        before_launch_(std::move(before_launch)) {}
+
+  double time(int k) override {
+    DeviceScope scope(backend_.device_);
+    if (!captured_ || k != k_) {
+      captured_.reset();
+      captured_ = capture(k);
+      k_ = k;
+    }
+    // Capture and instantiation take each rank a different time, and so may the host's way to
+    // this launch: without lining the ranks up again here, the first to launch would wait inside
+    // the graph for the last, and that host-side spread would be timed (and the last to arrive
+    // would look like the fastest rank).
+    before_launch_();
+    cudaStream_t stream = backend_.stream_.get();
+    backend_.start_.record(stream);
+    CB_CUDA(cudaGraphLaunch(captured_->exec, stream));
+    backend_.stop_.record(stream);
+    backend_.wait(backend_.stop_.get());
+    return elapsed_seconds(backend_.start_, backend_.stop_);
+  }
+
+private:
   // Capture: nothing runs; NCCL records its kernels (and their peers' handshakes) into the graph.
   // Thread-local mode, so that another thread of a --single-process run may keep using its own
   // stream meanwhile.
-  CB_CUDA(cudaStreamBeginCapture(stream_.get(), cudaStreamCaptureModeThreadLocal));
-  try {
-    for (int i = 0; i < k; ++i)
-      enqueue_one();
-  } catch (...) {
-    cudaGraph_t partial = nullptr;
-    cudaStreamEndCapture(stream_.get(), &partial);
-    if (partial)
-      cudaGraphDestroy(partial);
-    throw;
+  std::unique_ptr<CapturedGraph> capture(int k) {
+    cudaStream_t stream = backend_.stream_.get();
+    auto captured = std::make_unique<CapturedGraph>();
+    CB_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    try {
+      for (int i = 0; i < k; ++i)
+        enqueue_one_();
+    } catch (...) {
+      cudaGraph_t partial = nullptr;
+      cudaStreamEndCapture(stream, &partial);
+      if (partial)
+        cudaGraphDestroy(partial);
+      throw;
+    }
+    CB_CUDA(cudaStreamEndCapture(stream, &captured->graph));
+    CB_CUDA(cudaGraphInstantiate(&captured->exec, captured->graph, 0));
+    // Uploaded before the clock starts: the first launch would otherwise carry the upload.
+    CB_CUDA(cudaGraphUpload(captured->exec, stream));
+    backend_.synchronize();
+    return captured;
   }
-  CB_CUDA(cudaStreamEndCapture(stream_.get(), &captured.graph));
-  CB_CUDA(cudaGraphInstantiate(&captured.exec, captured.graph, 0));
-  // Uploaded before the clock starts: the first launch would otherwise carry the upload.
-  CB_CUDA(cudaGraphUpload(captured.exec, stream_.get()));
-  synchronize();
-  // Capture and instantiation take each rank a different time: without lining the ranks up again
-  // here, the first to launch would wait inside the graph for the last, and that host-side spread
-  // would be timed (and the last to arrive would look like the fastest rank).
-  before_launch();
-  start_.record(stream_.get());
-  CB_CUDA(cudaGraphLaunch(captured.exec, stream_.get()));
-  stop_.record(stream_.get());
-  wait(stop_.get());
-  return elapsed_seconds(start_, stop_);
+
+  CudaBackend& backend_;
+  std::function<void()> enqueue_one_, before_launch_;
+  std::unique_ptr<CapturedGraph> captured_;
+  int k_ = 0;
+};
+
+double CudaBackend::time_batch_graph(int k, const std::function<void()>& enqueue_one,
+                                     const std::function<void()>& before_launch) {
+  return CudaGraphTimer(*this, enqueue_one, before_launch).time(k);
+}
+
+std::unique_ptr<Backend::GraphTimer> CudaBackend::graph_timer(std::function<void()> enqueue_one,
+                                                              std::function<void()> before_launch) {
+  return std::make_unique<CudaGraphTimer>(*this, std::move(enqueue_one), std::move(before_launch));
 }
 
 void CudaBackend::synchronize() {

@@ -1,12 +1,14 @@
 #pragma once
-// The cuda backend: one MPI rank drives one GPU (local rank modulo the visible devices). Memory is
-// device memory, batches are timed with CUDA events on the backend's stream (the host clock
-// alongside, as a cross-check), collectives are NCCL's, compute kernels are this directory's.
+// The cuda backend: one MPI rank drives one GPU (the one its node's ranks agreed on,
+// runtime/gpu_assignment.hpp). Memory is device memory, batches are timed with CUDA events on the
+// backend's stream (the host clock alongside, as a cross-check), collectives are NCCL's, compute
+// kernels are this directory's.
 #include <memory>
 #include <string>
 
 #include "cuda/cuda_handles.hpp"
 #include "runtime/backend.hpp"
+#include "runtime/gpu_assignment.hpp"
 
 namespace cb::cuda {
 
@@ -17,8 +19,8 @@ class NvmlState;
 
 class CudaBackend : public Backend {
 public:
-  // local_rank: this rank's index among its node's ranks.
-  explicit CudaBackend(int local_rank);
+  // device: the CUDA ordinal this rank drives, as assign_gpus chose it; RunError when not visible.
+  explicit CudaBackend(int device);
   ~CudaBackend() override;
   CudaBackend(const CudaBackend&) = delete;
   CudaBackend& operator=(const CudaBackend&) = delete;
@@ -35,6 +37,9 @@ public:
   std::string why_no_graphs() const override { return ""; }
   double time_batch_graph(int k, const std::function<void()>& enqueue_one,
                           const std::function<void()>& before_launch) override;
+  // A record's graphs: captured once per batch size, launched for every sample.
+  std::unique_ptr<GraphTimer> graph_timer(std::function<void()> enqueue_one,
+                                          std::function<void()> before_launch) override;
   void synchronize() override;
   std::unique_ptr<CollectiveComm> collectives(const Communicator& comm) override;
   // The same communicator's collectives enqueued on another stream of this GPU (a training
@@ -64,6 +69,7 @@ public:
   static constexpr double kWaitTimeoutS = 600;
 
 private:
+  friend class CudaGraphTimer;
   int device_;
   Stream stream_;
   Event start_, stop_;
@@ -77,9 +83,12 @@ private:
 // GPUDirect Storage (cuFile) was compiled in or out.
 std::string cuda_build_summary();
 
-// Binds the calling thread to the CPUs nearest the GPU that local rank `local_rank` drives (NVML):
-// "" when done, else why not.
-std::string bind_thread_to_gpu(int local_rank);
+// Binds the calling thread to CPUs near CUDA device `device` (NVML's CPU affinity), keeping the
+// launcher's CPUs where they are near it (runtime/cpu_affinity.hpp): "" when done, else why not.
+std::string bind_thread_to_gpu(int device);
+
+// The GPUs this process sees, in CUDA ordinal order, by UUID and PCI bus id (no context made).
+std::vector<VisibleGpu> visible_gpus();
 
 // The devices this process can use, 0 with `why` = the CUDA runtime's message when none.
 int count_cuda_devices(std::string& why);

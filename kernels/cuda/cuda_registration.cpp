@@ -9,10 +9,9 @@ namespace {
 
 const BackendRegistration kCudaBackend{
     {"cuda", 10, [](std::string& why) { return count_cuda_devices(why); },
-     [](int local_rank) -> std::unique_ptr<Backend> {
-       return std::make_unique<CudaBackend>(local_rank);
-     },
-     cuda_build_summary(), [](int local_rank) { return bind_thread_to_gpu(local_rank); }}};
+     [](int device) -> std::unique_ptr<Backend> { return std::make_unique<CudaBackend>(device); },
+     cuda_build_summary(), [](int device) { return bind_thread_to_gpu(device); },
+     [] { return visible_gpus(); }}};
 
 } // namespace
 } // namespace cb::cuda

@@ -188,7 +188,14 @@ private:
 
 } // namespace
 
-NcclCache::~NcclCache() = default;
+NcclCache::~NcclCache() {
+  // Destroying a communicator waits for its ranks of the node (ncclCommDestroy is intra-node
+  // collective): every rank destroys its communicators in one order, by their world ranks (the
+  // map's key order), so that no rank waits in one while its peer waits in another. How std::map
+  // frees its nodes is the library's choice, not that order.
+  while (!comms_.empty())
+    comms_.erase(comms_.begin());
+}
 
 void NcclCache::split_from(const Communicator& world, const std::vector<Communicator>& groups,
                            int device) {

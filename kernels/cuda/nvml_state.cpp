@@ -75,6 +75,8 @@ struct NvmlState::Api {
   int (*throttle)(Device, unsigned long long*) = nullptr;
   int (*driver_version)(char*, unsigned) = nullptr;
   int (*set_cpu_affinity)(Device) = nullptr;
+  int (*get_cpu_affinity)(Device, unsigned, unsigned long*) = nullptr;
+  int (*get_index)(Device, unsigned*) = nullptr;
   int (*violation_status)(Device, int, ViolationTime*) = nullptr;
 };
 
@@ -105,6 +107,8 @@ NvmlState::NvmlState(const std::string& pci_bus_id) {
     bind(library_, api_->throttle, "nvmlDeviceGetCurrentClocksThrottleReasons");
   bind(library_, api_->driver_version, "nvmlSystemGetDriverVersion");
   bind(library_, api_->set_cpu_affinity, "nvmlDeviceSetCpuAffinity");
+  bind(library_, api_->get_cpu_affinity, "nvmlDeviceGetCpuAffinity");
+  bind(library_, api_->get_index, "nvmlDeviceGetIndex");
   bind(library_, api_->violation_status, "nvmlDeviceGetViolationStatus");
   if (!api_->init || !api_->shutdown || !api_->handle_by_pci || api_->init() != 0) {
     why_unavailable_ = "nvmlInit failed";
@@ -185,6 +189,25 @@ std::string NvmlState::bind_calling_thread() const {
   const int rc = api_->set_cpu_affinity(device_);
   return rc == 0 ? std::string()
                  : "nvmlDeviceSetCpuAffinity failed (NVML error " + std::to_string(rc) + ")";
+}
+
+std::vector<std::uint64_t> NvmlState::cpu_affinity_words() const {
+  if (!device_ || !api_->get_cpu_affinity)
+    return {};
+  // 1,024 CPUs: more than any node this runs on has.
+  std::vector<unsigned long> words(1024 / (8 * sizeof(unsigned long)), 0);
+  if (api_->get_cpu_affinity(device_, static_cast<unsigned>(words.size()), words.data()) != 0)
+    return {};
+  static_assert(sizeof(unsigned long) == sizeof(std::uint64_t), "LP64 Linux only");
+  std::vector<std::uint64_t> out(words.begin(), words.end());
+  return out;
+}
+
+int NvmlState::index() const {
+  unsigned value = 0;
+  if (!device_ || !api_->get_index || api_->get_index(device_, &value) != 0)
+    return -1;
+  return static_cast<int>(value);
 }
 
 } // namespace cb::cuda

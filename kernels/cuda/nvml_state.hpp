@@ -46,6 +46,12 @@ public:
   // Binds the calling thread to the CPUs nearest the device (nvmlDeviceSetCpuAffinity): "" when
   // done, else why not.
   std::string bind_calling_thread() const;
+  // The CPUs nearest the device (nvmlDeviceGetCpuAffinity) as 64-bit mask words; empty when NVML
+  // cannot say.
+  std::vector<std::uint64_t> cpu_affinity_words() const;
+  // The device's index as NVML and nvidia-smi number it (not CUDA's ordinal: that depends on
+  // CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER); -1 when NVML cannot say.
+  int index() const;
 
 private:
   struct Api;

@@ -110,6 +110,28 @@ TEST(RankIdentities, StripLeavesOutOnlyWhatTheHeaderSays) {
   EXPECT_EQ(back, moved);
 }
 
+// A GPU rank's entry names the board as an operator finds it (nvidia-smi's index, the PCI bus
+// id) beside the CUDA ordinal; the header says them once, as it says the UUID.
+TEST(RankIdentities, GpuNamesAreLeftToTheHeaderAndRestored) {
+  json run = two_node_run();
+  run["hosts"][1]["devices"][0]["nvml_index"] = 5;
+  run["hosts"][1]["devices"][0]["pci_bus_id"] = "0000:AB:00.0";
+  run["hosts"][1]["devices"][1]["pci_bus_id"] = ""; // nothing known: nothing to restore
+  const RankIdentities ids(run);
+  json whole = entry(2, "gpu-b", 1, 0);
+  whole["nvml_index"] = 5;
+  whole["pci_bus_id"] = "0000:AB:00.0";
+  json out;
+  ASSERT_TRUE(ids.strip(whole, out));
+  EXPECT_EQ(out, (json{{"rank", 2}, {"median_s", 3e-3}}));
+  ids.restore(out);
+  EXPECT_EQ(out, whole);
+  json plain = {{"rank", 3}, {"median_s", 4e-3}};
+  ids.restore(plain);
+  EXPECT_FALSE(plain.contains("pci_bus_id"));
+  EXPECT_FALSE(plain.contains("nvml_index"));
+}
+
 TEST(RankIdentities, AHeaderWithoutRanksOrWithJunkStripsNothing) {
   EXPECT_TRUE(RankIdentities(json{{"hosts", {{{"host", "a"}}}}}).empty());
   EXPECT_TRUE(RankIdentities(json{{"hosts", "x"}}).empty());

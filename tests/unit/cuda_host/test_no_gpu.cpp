@@ -37,7 +37,8 @@ TEST(NoGpu, ExplicitCudaBackendIsBadInputWithTheReason) {
   static const BackendRegistration registration{
       {"cuda", 10, [](std::string& w) { return count_cuda_devices(w); },
        [](int r) -> std::unique_ptr<Backend> { return std::make_unique<CudaBackend>(r); },
-       cuda_build_summary(), [](int r) { return bind_thread_to_gpu(r); }}};
+       cuda_build_summary(), [](int r) { return bind_thread_to_gpu(r); },
+       [] { return visible_gpus(); }}};
   std::string why;
   if (count_cuda_devices(why) > 0)
     GTEST_SKIP() << "a GPU is present";

@@ -17,6 +17,29 @@ TEST(Launcher, OversubscribesOnlyWhenAskedForMoreRanksThanCores) {
   EXPECT_EQ(command_line(cmd), "mpirun -np 4 --allow-run-as-root --oversubscribe cb run");
 }
 
+// GPU ranks: the node's cores shared out, consecutive ranks on one package first (golden).
+// `--bind-to core --map-by core` put 8 GPU ranks on cores 0-7 of socket 0, one core each.
+TEST(Launcher, GpuRanksGetTheNodesCoresPerGpu) {
+  EXPECT_EQ(command_line(mpirun_command("mpirun", "/x/clusterbench", {"run"}, 8, false, 112, 8)),
+            "mpirun -np 8 --map-by slot:PE=14 --bind-to core /x/clusterbench run");
+  // A node whose cores do not divide: the remainder is left idle, never a rank over two packages
+  // because of it.
+  EXPECT_EQ(command_line(mpirun_command("mpirun", "cb", {"run"}, 8, true, 60, 8)),
+            "mpirun -np 8 --allow-run-as-root --map-by slot:PE=7 --bind-to core cb run");
+  // One GPU on a 2-core machine: both cores.
+  EXPECT_EQ(command_line(mpirun_command("mpirun", "cb", {"run"}, 1, false, 2, 1)),
+            "mpirun -np 1 --map-by slot:PE=2 --bind-to core cb run");
+  // Over a hostfile, 16 ranks on nodes of 8 GPUs: a node's cores over its 8 ranks.
+  EXPECT_EQ(command_line(mpirun_command("mpirun", "cb", {"run"}, 16, false, 64, 8)),
+            "mpirun -np 16 --map-by slot:PE=8 --bind-to core cb run");
+  // More GPU ranks on a node than cores: shared, as host ranks are.
+  EXPECT_EQ(command_line(mpirun_command("mpirun", "cb", {"run"}, 4, false, 2, 4)),
+            "mpirun -np 4 --oversubscribe cb run");
+  EXPECT_EQ(cores_per_gpu_rank(112, 8), 14);
+  EXPECT_EQ(cores_per_gpu_rank(4, 8), 1);
+  EXPECT_EQ(cores_per_gpu_rank(4, 0), 4);
+}
+
 TEST(Launcher, RefusesMoreRanksOnANodeThanGpus) {
   EXPECT_EQ(too_many_ranks_for_devices(8, 8, "gpu-01"), "");
   EXPECT_EQ(too_many_ranks_for_devices(1, 4, "gpu-01"), "");

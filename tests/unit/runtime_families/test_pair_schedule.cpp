@@ -99,6 +99,35 @@ TEST(PairTiers, RailsPairLocalRankIWithLocalRankI) {
   EXPECT_EQ(tiers.local_index_of_rank(4), 1);
 }
 
+// Two 4-GPU nodes where srun (cyclic over sockets) or a wrapper gave node 1's ranks its GPUs in
+// another order: rank 4 drives the GPU in slot 3a, rank 5 slot 18, ... A rail is a GPU slot (and
+// the NIC beside it): pairing rank positions would have measured 18<->3a, crossing rails.
+TEST(PairTiers, RailsPairGpusOfTheSameSlotWhateverRankDrivesThem) {
+  const std::vector<std::string> bus = {"0000:18:00.0", "0000:2a:00.0", "0000:3a:00.0",
+                                        "0000:5d:00.0", "0000:3a:00.0", "0000:18:00.0",
+                                        "0000:5d:00.0", "0000:2a:00.0"};
+  const PairTiers tiers({0, 0, 0, 0, 1, 1, 1, 1}, bus);
+  const auto pairs = tiers.node_pair_ranks(0, 1, true);
+  EXPECT_EQ(pairs, (std::vector<MemberPair>{{0, 5}, {1, 7}, {2, 4}, {3, 6}}));
+  for (const auto& [a, b] : pairs)
+    EXPECT_EQ(bus[static_cast<std::size_t>(a)], bus[static_cast<std::size_t>(b)]);
+  EXPECT_EQ(tiers.rail_of_rank(5), 0);
+  EXPECT_EQ(tiers.rail_of_rank(4), 2);
+  // The node's own ranks still pair up in rank order within the node, and the leaders stand for
+  // node pairs without rails.
+  EXPECT_EQ(tiers.members(1), (std::vector<int>{4, 5, 6, 7}));
+  EXPECT_EQ(tiers.node_pair_ranks(0, 1, false), (std::vector<MemberPair>{{0, 4}}));
+}
+
+// Without bus ids (the host backend) rails stay in rank order; ranks with a key come first.
+TEST(PairTiers, RailsWithoutBusIdsKeepRankOrder) {
+  const PairTiers plain({0, 0, 1, 1}, {"", "", "", ""});
+  EXPECT_EQ(plain.node_pair_ranks(0, 1, true), (std::vector<MemberPair>{{0, 2}, {1, 3}}));
+  const PairTiers partial({0, 0, 1, 1}, {"", "0000:18:00.0", "", "0000:18:00.0"});
+  EXPECT_EQ(partial.node_pair_ranks(0, 1, true), (std::vector<MemberPair>{{1, 3}, {0, 2}}));
+  EXPECT_EQ(partial.rail_of_rank(0), 1);
+}
+
 TEST(PairTiers, OneRankPerNodeHasNoIntraRounds) {
   const PairTiers tiers({0, 1, 2, 3, 4, 5});
   EXPECT_FALSE(tiers.any_intra());

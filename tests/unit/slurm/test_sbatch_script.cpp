@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "core/error.hpp"
@@ -34,23 +36,50 @@ std::string refusal(const SbatchRequest& request) {
 
 } // namespace
 
-TEST(SbatchScript, GpuDirectivesAndStep) {
-  std::string script = render_sbatch_script(gpu_request());
-  EXPECT_EQ(script.rfind("#!/bin/bash\n", 0), 0u);
-  EXPECT_TRUE(has_line(script, "#SBATCH --job-name=clusterbench"));
-  EXPECT_TRUE(has_line(script, "#SBATCH --nodes=2"));
-  EXPECT_TRUE(has_line(script, "#SBATCH --ntasks-per-node=8"));
-  EXPECT_TRUE(has_line(script, "#SBATCH --gpus-per-node=8"));
-  EXPECT_TRUE(has_line(script, "#SBATCH --cpus-per-task=1"));
-  EXPECT_TRUE(has_line(script, "#SBATCH --exclusive"));
-  EXPECT_TRUE(has_line(script, "#SBATCH --output=/scratch/results/clusterbench-%j.out"));
-  EXPECT_TRUE(has_line(script, "out='/scratch/results'/clusterbench-\"${SLURM_JOB_ID}\".json"));
-  EXPECT_TRUE(has_line(script, "srun --mpi=pmix --cpus-per-task=1 --gpu-bind=closest \\"));
-  EXPECT_TRUE(has_line(script, "  '/opt/clusterbench/bin/clusterbench' run --out \"$out\""));
-  // Optional directives are left to the cluster's defaults when not asked for.
-  EXPECT_EQ(script.find("--partition"), std::string::npos);
-  EXPECT_EQ(script.find("--account"), std::string::npos);
-  EXPECT_EQ(script.find("--time"), std::string::npos);
+// The whole script, golden: each task gets one GPU of its own near its cores (srun
+// --gpu-bind=closest showed a task all four GPUs of its socket, and srun's cyclic distribution put
+// tasks 0, 2, 4, 6 on one socket) and the node's CPUs per GPU (one CPU left NCCL's proxy thread,
+// the loader threads and the event polling on one core).
+TEST(SbatchScript, GpuScriptGolden) {
+  EXPECT_EQ(render_sbatch_script(gpu_request()),
+            "#!/bin/bash\n"
+            "# clusterbench on 2 node(s) x 8 GPU(s), written by `clusterbench slurm`. Submit with: "
+            "sbatch <this file>\n"
+            "#SBATCH --job-name=clusterbench\n"
+            "#SBATCH --nodes=2\n"
+            "#SBATCH --ntasks-per-node=8\n"
+            "#SBATCH --gpus-per-node=8\n"
+            "#SBATCH --exclusive\n"
+            "#SBATCH --output=/scratch/results/clusterbench-%j.out\n"
+            "set -euo pipefail\n"
+            "out='/scratch/results'/clusterbench-\"${SLURM_JOB_ID}\".json\n"
+            "# Each task: one GPU of its own, near its CPUs, and the node's CPUs per GPU.\n"
+            "cpus_per_task=$(( ${SLURM_CPUS_ON_NODE:-$(nproc)} / 8 ))\n"
+            "[ \"$cpus_per_task\" -ge 1 ] || cpus_per_task=1\n"
+            "srun --mpi=pmix --cpus-per-task=\"$cpus_per_task\" --distribution=block:block "
+            "--gpu-bind=single:1 \\\n"
+            "  '/opt/clusterbench/bin/clusterbench' run --out \"$out\"\n");
+}
+
+// The script's arithmetic, run by bash as sbatch would: 224 CPUs over 8 GPUs, and a node with
+// fewer CPUs than GPUs still gives each task one.
+TEST(SbatchScript, CpusPerTaskIsTheNodesCpusPerGpu) {
+  const std::string script = render_sbatch_script(gpu_request());
+  const auto start = script.find("cpus_per_task=");
+  const auto end = script.find("srun ");
+  const std::string arithmetic = script.substr(start, end - start);
+  for (auto [cpus, expected] : {std::pair{224, 28}, std::pair{4, 1}, std::pair{15, 1}}) {
+    const std::string command = "SLURM_CPUS_ON_NODE=" + std::to_string(cpus) + " bash -c '" +
+                                arithmetic + "echo $cpus_per_task' > sbatch_cpus.txt";
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+    FILE* in = std::fopen("sbatch_cpus.txt", "r");
+    ASSERT_NE(in, nullptr);
+    int got = 0;
+    EXPECT_EQ(std::fscanf(in, "%d", &got), 1);
+    std::fclose(in);
+    std::remove("sbatch_cpus.txt");
+    EXPECT_EQ(got, expected) << cpus << " CPUs";
+  }
 }
 
 TEST(SbatchScript, OptionalDirectives) {
@@ -66,7 +95,14 @@ TEST(SbatchScript, OptionalDirectives) {
   EXPECT_TRUE(has_line(script, "#SBATCH --time=1-02:30:00"));
   EXPECT_TRUE(has_line(script, "#SBATCH --job-name=scaling.h100"));
   EXPECT_TRUE(has_line(script, "#SBATCH --cpus-per-task=12"));
-  EXPECT_TRUE(has_line(script, "srun --mpi=pmix --cpus-per-task=12 --gpu-bind=closest \\"));
+  EXPECT_TRUE(has_line(script, "srun --mpi=pmix --cpus-per-task=12 --distribution=block:block "
+                               "--gpu-bind=single:1 \\"));
+  EXPECT_EQ(script.find("SLURM_CPUS_ON_NODE"), std::string::npos);
+  // Optional directives are left to the cluster's defaults when not asked for.
+  const std::string plain = render_sbatch_script(gpu_request());
+  EXPECT_EQ(plain.find("--partition"), std::string::npos);
+  EXPECT_EQ(plain.find("--account"), std::string::npos);
+  EXPECT_EQ(plain.find("--time"), std::string::npos);
 }
 
 TEST(SbatchScript, HostBackendOmitsGpuRequestAndBinding) {
@@ -75,7 +111,9 @@ TEST(SbatchScript, HostBackendOmitsGpuRequestAndBinding) {
   request.gpus_per_node = 4;
   std::string script = render_sbatch_script(request);
   EXPECT_TRUE(has_line(script, "#SBATCH --ntasks-per-node=4"));
+  EXPECT_TRUE(has_line(script, "#SBATCH --cpus-per-task=1"));
   EXPECT_EQ(script.find("--gpus-per-node"), std::string::npos);
+  EXPECT_EQ(script.find("--distribution"), std::string::npos);
   EXPECT_EQ(script.find("--gpu-bind"), std::string::npos);
   EXPECT_TRUE(has_line(script, "srun --mpi=pmix --cpus-per-task=1 \\"));
   EXPECT_NE(script.find("run --out \"$out\" '--backend' 'host'\n"), std::string::npos);
