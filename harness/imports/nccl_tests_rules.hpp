@@ -33,9 +33,24 @@ struct Half {
   bool noisy = false;                  // clusterbench's "~" after the check: not settled
 };
 
-// "" or why a half's figures contradict one another or physics (see the definition).
-std::string implausible_half(const Half& h, long long bytes, const std::string& collective,
-                             int ranks);
+// A half held to the definitions of the version that printed it. nccl-tests defines algbw as
+// size / time and busbw as algbw times a factor of the collective and the rank count (its
+// PERFORMANCE.md), so an edited or garbled figure shows. A table with the "error" column
+// (nccl-tests before 2.13) may come from before June 2020, when all_gather and reduce_scatter
+// printed the total size but computed algbw from one rank's part (size x (n - 1) / n over the
+// time) and busbw equal to it: such a half is read by those definitions.
+struct HalfCheck {
+  std::string problem;        // "" or why the figures contradict one another or physics
+  bool per_rank_part = false; // it follows the pre-2020 all_gather/reduce_scatter definition
+};
+HalfCheck check_half(const Half& h, long long bytes, const std::string& collective, int ranks,
+                     CheckColumn column);
+// The pre-2020 definition in words, for the records that follow it. Their algbw_gbps is restated
+// as size / time, what the results schema and every other record mean by it (so runs of both
+// eras compare); busbw is one figure under both definitions, and the table's algbw is kept.
+inline constexpr const char* kPerRankPartDefinition =
+    "nccl-tests before June 2020: the table's algbw (extra.algbw_printed_gbps) is size x (n-1)/n "
+    "/ time and busbw equals it; algbw_gbps here is size / time";
 
 // The tolerance nccl-tests before 2.13 allowed a deviation of one element (DeltaMaxValue in its
 // common.cu), by the type name its table prints; nullopt for a type it had none for.

@@ -316,10 +316,10 @@ private:
   }
 
   Record record_of(const Row& row, const Half& half, bool in_place) const {
-    if (const std::string why = implausible_half(half, row.size, block_->case_name, block_->gpus);
-        !why.empty()) {
-      throw InputError(source_ + ":" + std::to_string(row.line) + ": " + why);
-    }
+    const HalfCheck checked =
+        check_half(half, row.size, block_->case_name, block_->gpus, block_->layout->check);
+    if (!checked.problem.empty())
+      throw InputError(source_ + ":" + std::to_string(row.line) + ": " + checked.problem);
     json params = {{"bytes", row.size}, {"dtype", nccl_dtype(row.type)}};
     if (row.redop != "none")
       params["op"] = row.redop;
@@ -339,6 +339,11 @@ private:
     if (half.max_deviation) {
       r.extra["max_deviation"] = *half.max_deviation;
       r.extra["nccl_type"] = row.type;
+    }
+    if (checked.per_rank_part) {
+      r.metrics["algbw_gbps"] = static_cast<double>(row.size) / (half.time_us * 1e3);
+      r.extra["algbw_printed_gbps"] = half.algbw;
+      r.extra["bandwidth_definition"] = kPerRankPartDefinition;
     }
     if (half.noisy) {
       r.status = RecordStatus::noisy;
