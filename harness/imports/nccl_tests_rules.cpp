@@ -45,10 +45,6 @@ bool fits_per_rank_part(const Half& h, double bytes, const std::string& collecti
   return algbw_fits(h, bytes, 0.5); // (n - 1) / n is in [1/2, 1) for any n >= 2
 }
 
-} // namespace
-
-namespace {
-
 // "" or why a half's figures break today's definitions (size / time, busbw = algbw x factor).
 std::string against_current_definition(const Half& h, long long bytes,
                                        const std::string& collective, int ranks) {
