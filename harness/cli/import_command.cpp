@@ -128,9 +128,10 @@ int import_main(const std::vector<std::string>& args) {
   std::cout << "imported " << records << " records from " << files.size() << " file"
             << (files.size() == 1 ? "" : "s") << " (" << cb::import_tool_name(tool) << ") into "
             << *out;
+  // Lines not read, and notes on what was read another tool's way (fio's repeated keys).
   if (!outcome.warnings.empty()) {
-    std::cout << "; " << outcome.warnings.size() << " line"
-              << (outcome.warnings.size() == 1 ? "" : "s") << " not imported (see stderr)";
+    std::cout << "; " << outcome.warnings.size() << " warning"
+              << (outcome.warnings.size() == 1 ? "" : "s") << " (see stderr)";
   }
   std::cout << "\n";
   return 0;

@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include <unistd.h> // environ
+
 namespace cb {
 
 EnvironmentLookup process_environment() {
@@ -24,6 +26,25 @@ bool running_under_slurm_step(const EnvironmentLookup& environment) {
 
 bool running_under_slurm_step() {
   return running_under_slurm_step(process_environment());
+}
+
+bool is_transport_variable(std::string_view name) {
+  for (std::string_view prefix : {"NCCL_", "UCX_", "OMPI_MCA_"}) {
+    if (name.size() > prefix.size() && name.substr(0, prefix.size()) == prefix)
+      return true;
+  }
+  return false;
+}
+
+std::vector<std::pair<std::string, std::string>> transport_variables() {
+  std::vector<std::pair<std::string, std::string>> found;
+  for (char** e = environ; *e; ++e) {
+    const std::string_view entry = *e;
+    const std::size_t eq = entry.find('=');
+    if (eq != std::string_view::npos && is_transport_variable(entry.substr(0, eq)))
+      found.emplace_back(entry.substr(0, eq), entry.substr(eq + 1));
+  }
+  return found;
 }
 
 } // namespace cb

@@ -4,6 +4,9 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace cb {
 
@@ -18,5 +21,11 @@ EnvironmentLookup process_environment();
 // `clusterbench run` still launches its ranks itself.
 bool running_under_slurm_step(const EnvironmentLookup& environment);
 bool running_under_slurm_step();
+
+// A variable that changes how collectives and transports behave: NCCL_*, UCX_*, OMPI_MCA_*.
+// Every run records them (run.environment); `clusterbench k8s` passes the caller's to the ranks.
+bool is_transport_variable(std::string_view name);
+// Those of the process's own environment, NAME and value, in the order the environment holds them.
+std::vector<std::pair<std::string, std::string>> transport_variables();
 
 } // namespace cb

@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "imports/fio_repeated_keys.hpp"
 #include "imports/text_lines.hpp"
 #include "results/json_file.hpp"
 
@@ -281,9 +282,9 @@ private:
           sample_s = seconds / passes;
       }
     }
-    Record r =
-        imported_record("storage", case_name, std::move(params), jobs, 1, sample_s,
-                        std::move(metrics), verifies ? (errors == 0 ? DataCheck::pass : DataCheck::fail) : DataCheck::skipped);
+    Record r = imported_record(
+        "storage", case_name, std::move(params), jobs, 1, sample_s, std::move(metrics),
+        verifies ? (errors == 0 ? DataCheck::pass : DataCheck::fail) : DataCheck::skipped);
     if (errors > 0) {
       r.status = RecordStatus::failed;
       r.reason = std::to_string(errors) + " fio job(s) reported an error";
@@ -394,8 +395,13 @@ ImportedRun import_fio_file(const std::string& path) {
   // reported. The shared reader parses it, with the bounds every JSON input gets.
   const std::size_t end = json_object_end(text, start);
   json j;
+  FioRepeatedKeys repeated(source);
   try {
-    j = parse_json_text(text.substr(start, end - start), source);
+    j = parse_json_text(
+        text.substr(start, end - start), source,
+        [&](json& object, const std::string& object_name, const std::string& key, json later) {
+          repeated.merge(object, object_name, key, std::move(later));
+        });
   } catch (const InputError& e) {
     throw InputError(shown(e.what(), 250)); // the parser quotes what it read, bytes and all
   }
@@ -403,6 +409,8 @@ ImportedRun import_fio_file(const std::string& path) {
     notes.push_back(source + ": text after the JSON document not imported ('" +
                     shown(trim(std::string_view(text).substr(end)), 60) + "')");
   }
+  const std::vector<std::string> merged = repeated.notes();
+  notes.insert(notes.end(), merged.begin(), merged.end());
   ImportedRun run = import_fio_json(j, source);
   run.warnings.insert(run.warnings.begin(), notes.begin(), notes.end());
   return run;

@@ -5,8 +5,8 @@
 // Text: the table as nccl-tests prints it, now and in older layouts (no root column, no redop
 // column in all_gather/broadcast, a blank redop in alltoall, no "# Collective test starting"
 // line), several runs concatenated in one file, lines behind launcher prefixes (srun --label,
-// Open MPI --tag-output, timestamps, "[host:rank]" or "host:" words), NCCL INFO lines between
-// them, inside Markdown code fences or indented. Each table row becomes two records,
+// Open MPI --tag-output, timestamps, "[host:rank]" or "host:" words, SkyPilot's "(head, rank=0,
+// pid=3808)"), NCCL INFO lines between them, inside Markdown code fences or indented. Each table row becomes two records,
 // out-of-place and in-place, with time_us, algbw_gbps and busbw_gbps as the tool computed them;
 // rows of 0 bytes are counted and left out. The check column means what the version meant:
 //   "#wrong" (2.13+): the number of wrong elements, extra.wrong_elements; 0 passes.

@@ -84,6 +84,32 @@ std::size_t label_word_length(std::string_view s) {
   return n;
 }
 
+// A wrapper's "(...)" label at the start of `s` (SkyPilot's "(head, rank=0, pid=3808)" and
+// "(worker1, rank=1, pid=2845, ip=10.0.0.5)", Ray's "(pid=4242)"): items separated by commas or
+// spaces, each a word or a key=value, at least one of them a key=value, so that a tool's own
+// "(B)" or "(elements)" is never taken for one. Its length with the closing parenthesis, or 0.
+std::size_t wrapper_label_length(std::string_view s) {
+  if (s.empty() || s[0] != '(')
+    return 0;
+  const std::size_t close = s.find(')');
+  if (close == std::string_view::npos || close > 160)
+    return 0;
+  bool key_value = false;
+  for (std::size_t i = 1; i < close; ++i) {
+    const char c = s[i];
+    if (c == '=') {
+      key_value = true;
+    } else if (!std::isalnum(static_cast<unsigned char>(c)) && c != ',' && c != ' ' && c != '.' &&
+               c != '_' && c != '-' && c != ':') {
+      return 0;
+    }
+  }
+  if (!key_value ||
+      (close + 1 < s.size() && !std::isspace(static_cast<unsigned char>(s[close + 1]))))
+    return 0;
+  return close + 1;
+}
+
 } // namespace
 
 std::vector<std::string> split_lines(const std::string& text) {
@@ -167,6 +193,10 @@ std::string_view strip_launcher_prefix(std::string_view line,
       if (!rest.empty() && rest[0] == ':')
         rest.remove_prefix(1);
       s = ltrim(rest);
+      continue;
+    }
+    if (const std::size_t n = wrapper_label_length(s); n > 0) {
+      s = ltrim(s.substr(n));
       continue;
     }
     if (const std::size_t n = timestamp_length(s); n > 0) {

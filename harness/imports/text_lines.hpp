@@ -24,7 +24,9 @@ std::string_view trim(std::string_view text);
 std::string_view strip_mpi_tag(std::string_view line);
 // Removes what launchers and log collectors put in front of a tool's line, as often as they are
 // stacked: Open MPI's "[1,0]<stdout>:", srun --label's " 0: ", any "[...]" group (wrappers'
-// "[node1:3]", "[2025-06-01 10:00:00]"), an ISO 8601 timestamp, and a "host:" or "host:rank:"
+// "[node1:3]", "[2025-06-01 10:00:00]"), a wrapper's "(...)" label of key=value items
+// (SkyPilot's "(head, rank=0, pid=3808)", Ray's "(pid=4242)"), an ISO 8601 timestamp, and a
+// "host:" or "host:rank:"
 // word. A word is removed only when what follows is the start of the tool's own output (`keep`
 // says so), so "Warning: ..." stays as it is.
 std::string_view strip_launcher_prefix(std::string_view line,

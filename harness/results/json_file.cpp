@@ -85,9 +85,14 @@ void check_json_depth(const std::string& text, const std::string& source) {
 }
 
 nlohmann::json parse_json_text(const std::string& text, const std::string& source) {
+  return parse_json_text(text, source, RepeatedKeyMerge());
+}
+
+nlohmann::json parse_json_text(const std::string& text, const std::string& source,
+                               const RepeatedKeyMerge& merge) {
   check_json_depth(text, source);
   nlohmann::json document;
-  JsonTreeBuilder builder(document, source);
+  JsonTreeBuilder builder(document, source, merge);
   try {
     nlohmann::json::sax_parse(text, &builder);
   } catch (const nlohmann::json::exception& e) {

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "results/json_tree_builder.hpp" // RepeatedKeyMerge
 
 namespace cb {
 
@@ -24,6 +25,9 @@ inline constexpr int kMaxJsonDepth = 64;
 nlohmann::json read_json_file(const std::string& path);
 // The same for text already read; `source` names it in the message.
 nlohmann::json parse_json_text(const std::string& text, const std::string& source);
+// Another tool's output, which may name a key twice in one object: `merge` says what it means.
+nlohmann::json parse_json_text(const std::string& text, const std::string& source,
+                               const RepeatedKeyMerge& merge);
 
 // The nesting bound alone: InputError "SOURCE: nested deeper than 64 levels ..." (a linear scan,
 // for a loader that parses the text itself).

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <ctime>
 
+#include "core/environment.hpp"
 #include "core/version.hpp"
 #include "runtime/host_backend.hpp"
 
@@ -62,13 +63,13 @@ nlohmann::json make_run_header(const std::vector<std::string>& argv, const std::
   nlohmann::json environment = nlohmann::json::object();
   for (char** e = environ; *e; ++e) {
     const std::string entry = *e;
-    // The variables that change how collectives and transports behave.
-    for (const char* prefix :
-         {"NCCL_", "UCX_", "OMPI_MCA_", "CUDA_VISIBLE_DEVICES", "SLURM_JOB_ID"}) {
-      if (entry.rfind(prefix, 0) == 0) {
-        const auto eq = entry.find('=');
-        environment[entry.substr(0, eq)] = entry.substr(eq + 1);
-      }
+    // The variables that change how collectives and transports behave, the GPUs this rank may
+    // see and the Slurm job it ran in.
+    const auto eq = entry.find('=');
+    const std::string name = entry.substr(0, eq);
+    if (is_transport_variable(name) || name.rfind("CUDA_VISIBLE_DEVICES", 0) == 0 ||
+        name.rfind("SLURM_JOB_ID", 0) == 0) {
+      environment[name] = entry.substr(eq + 1);
     }
   }
   return {{"id", utc_timestamp(true) + "-" + host_name() + "-" + std::to_string(::getpid())},

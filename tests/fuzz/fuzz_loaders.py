@@ -60,10 +60,13 @@ LOADERS = {
     # all_reduce records with per-rank p99, shortest shares, own samples and a straggler.
     "qualify-results": (["fleet.json", "results.json"],
                         lambda b, f, d: [b, "qualify", f, "--spec", "host-cpu", "--json"]),
-    "import-nccl-tests": (["nccl_tests.txt", "nccl_tests.json"],
+    # The 2019 layout (all_gather's algbw from one rank's part), a SkyPilot-wrapped log, and
+    # fio 2.x's repeated keys: what real tools print, quirks included.
+    "import-nccl-tests": (["nccl_tests.txt", "nccl_tests.json", "nccl_tests_2019.txt",
+                           "nccl_tests_skypilot.txt"],
                           lambda b, f, d: [b, "import", "nccl-tests", f, "--out",
                                            os.path.join(d, "out.json")]),
-    "import-fio": (["fio.json"],
+    "import-fio": (["fio.json", "fio2_repeated_keys.json"],
                    lambda b, f, d: [b, "import", "fio", f, "--out", os.path.join(d, "out.json")]),
     "import-osu": (["osu.txt"],
                    lambda b, f, d: [b, "import", "osu", f, "--np", "16", "--out",
