@@ -45,6 +45,8 @@ struct RingAllReduceFit {
   double r2 = 0;              // of T, weighted like the fit
   int points = 0;
   std::vector<int> gpus; // GPU counts the fit saw
+  // Not fitted: the inter-node tier priced on a link the user assumed (--plan-link).
+  bool assumed = false;
   std::vector<std::string> warnings;
 
   // Ring all-reduce time of `bytes` on `ranks` GPUs (0 on one GPU).

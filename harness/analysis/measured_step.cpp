@@ -6,6 +6,7 @@
 #include <map>
 
 #include "analysis/all_reduce_times.hpp"
+#include "analysis/pricing_basis.hpp"
 #include "analysis/record_values.hpp"
 #include "core/error.hpp"
 #include "core/stats.hpp"
@@ -241,13 +242,14 @@ PredictionConfig workload_prediction_config(const MeasuredWorkload& w, int predi
 }
 
 std::optional<StepValidation> validate_step(const ResultsFile& results, const std::string& source,
-                                            int predict_to) {
+                                            int predict_to, const AssumedLink& plan_link) {
   std::optional<MeasuredWorkload> workload = measured_workload(results);
   if (!workload)
     return std::nullopt;
   StepValidation v;
   v.workload = std::move(*workload);
-  const PredictionConfig config = workload_prediction_config(v.workload, predict_to);
+  PredictionConfig config = workload_prediction_config(v.workload, predict_to);
+  config.plan_link = plan_link;
   try {
     v.model = build_training_step_model(results, config, source);
   } catch (const InputError& e) {
@@ -387,7 +389,11 @@ std::optional<double> step_efficiency_at(const StepValidation& v, int gpus, std:
       *how = "measured";
       return row.measured->efficiency;
     }
-    if (row.calibrated_efficiency) {
+    if (row.calibrated_efficiency && v.model) {
+      if (std::string why = unpriced_across_nodes(*v.model, gpus); !why.empty()) {
+        *how = why;
+        return std::nullopt;
+      }
       *how = "predicted, calibrated by the measured points" +
              (v.largest_error ? "; the uncalibrated prediction was " +
                                     text(*v.largest_error * 100, "%+.1f %%") + " off at " +

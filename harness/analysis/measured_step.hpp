@@ -112,12 +112,15 @@ struct StepValidation {
 };
 
 // Throws nothing: a results file without workload records gives nullopt; one whose parts cannot
-// be modelled gives the measured rows with model_problem set.
+// be modelled gives the measured rows with model_problem set. `plan_link` prices the all-reduce
+// beyond one node where nothing was measured across nodes.
 std::optional<StepValidation> validate_step(const ResultsFile& results, const std::string& source,
-                                            int predict_to);
+                                            int predict_to, const AssumedLink& plan_link = {});
 
 // The efficiency at N GPUs: measured where measured, else the calibrated prediction; nullopt when
-// neither is there. `how` says which ("measured", "predicted, calibrated; 12.3 % off at 2").
+// neither is there, or where N spans nodes and nothing was measured across them nor a link
+// assumed (`how` then says why, pricing_basis.hpp). `how` says which ("measured", "predicted,
+// calibrated; 12.3 % off at 2").
 std::optional<double> step_efficiency_at(const StepValidation& v, int gpus, std::string* how);
 
 nlohmann::json step_validation_to_json(const StepValidation& v);

@@ -23,6 +23,12 @@ std::optional<double> sm_clock_at_end(const Record& record) {
 
 namespace {
 
+std::string fixed(double v, int decimals) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, v);
+  return buffer;
+}
+
 std::string plain(double v) {
   std::ostringstream out;
   out << v;
@@ -103,7 +109,23 @@ void choose_ring(const ResultsFile& results, const std::string& source, Training
   }
   const bool has_inter = std::any_of(model.ring.begin(), model.ring.end(),
                                      [](const auto& f) { return f.tier == "inter"; });
-  if (!has_inter && model.config.predict_to > model.gpus_per_node) {
+  if (!has_inter && model.config.plan_link.given()) {
+    // A ring runs at its slowest link: the assumed one, or the node's own where that is slower.
+    // Its latency is the node's, the least a hop between nodes can cost.
+    const RingAllReduceFit& node = model.ring.front();
+    RingAllReduceFit link;
+    link.tier = "inter";
+    link.ok = true;
+    link.assumed = true;
+    link.alpha_s = node.alpha_s;
+    link.beta_s_per_byte = std::max(node.beta_s_per_byte, 1 / model.config.plan_link.bytes_per_s);
+    model.ring.push_back(link);
+    model.warnings.push_back(
+        "no inter-node all_reduce measured: beyond " + std::to_string(model.gpus_per_node) +
+        " GPUs the all-reduce is priced on the assumed link --plan-link " +
+        shown(model.config.plan_link.text, 40) + " (" + fixed(link.bandwidth_gbps(), 3) +
+        " GB/s per rank), not a measurement");
+  } else if (!has_inter && model.config.predict_to > model.gpus_per_node) {
     model.warnings.push_back("no inter-node all_reduce measured: beyond " +
                              std::to_string(model.gpus_per_node) +
                              " GPUs the intra-node model is used, which is optimistic");
@@ -178,15 +200,6 @@ double storage_gbps_per_gpu(const TrainingStepModel& model, int gpus) {
   return c.value[nearest] / c.gpus[nearest];
 }
 
-const RingAllReduceFit& ring_for(const TrainingStepModel& model, int gpus) {
-  const char* wanted = gpus <= model.gpus_per_node ? "intra" : "inter";
-  for (const auto& fit : model.ring) {
-    if (fit.tier == wanted)
-      return fit;
-  }
-  return model.ring.front();
-}
-
 struct Parts {
   double compute_s, all_reduce_s, input_s;
   double total() const { return compute_s + all_reduce_s + input_s; }
@@ -196,7 +209,7 @@ Parts step_parts(const TrainingStepModel& model, int gpus) {
   const auto& c = model.config;
   Parts parts{};
   parts.compute_s = 6 * c.model_params * c.tokens_per_gpu / (model.gemm_tflops_per_gpu * 1e12);
-  const RingAllReduceFit& ring = ring_for(model, gpus);
+  const RingAllReduceFit& ring = ring_tier_at(model, gpus);
   if (c.buckets) {
     parts.all_reduce_s =
         exposed_all_reduce(*c.buckets, parts.compute_s * c.buckets->backward_share,
@@ -208,12 +221,6 @@ Parts step_parts(const TrainingStepModel& model, int gpus) {
     parts.input_s = c.bytes_per_step / (storage_gbps_per_gpu(model, gpus) * 1e9);
   }
   return parts;
-}
-
-std::string fixed(double v, int decimals) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, v);
-  return buffer;
 }
 
 } // namespace
@@ -230,7 +237,16 @@ double exposed_all_reduce(const BucketSchedule& schedule, double backward_s,
 }
 
 double ring_all_reduce_s(const TrainingStepModel& model, double bytes, int gpus) {
-  return ring_for(model, gpus).time(bytes, gpus);
+  return ring_tier_at(model, gpus).time(bytes, gpus);
+}
+
+const RingAllReduceFit& ring_tier_at(const TrainingStepModel& model, int gpus) {
+  const char* wanted = gpus <= model.gpus_per_node ? "intra" : "inter";
+  for (const auto& fit : model.ring) {
+    if (fit.tier == wanted)
+      return fit;
+  }
+  return model.ring.front();
 }
 
 void validate_prediction_config(const PredictionConfig& c) {
@@ -325,6 +341,7 @@ nlohmann::json prediction_to_json(const Prediction& p) {
   nlohmann::json ring = nlohmann::json::array();
   for (const auto& f : m.ring) {
     ring.push_back({{"tier", f.tier},
+                    {"assumed", f.assumed},
                     {"alpha_us", f.alpha_s * 1e6},
                     {"beta_s_per_byte", f.beta_s_per_byte},
                     {"r2", f.r2},

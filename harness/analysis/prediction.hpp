@@ -38,6 +38,14 @@ struct BucketSchedule {
 double exposed_all_reduce(const BucketSchedule& schedule, double backward_s,
                           const std::function<double(double)>& all_reduce_s);
 
+// An inter-node link the user assumes where none was measured (--plan-link), as typed and in
+// bytes per second per rank.
+struct AssumedLink {
+  std::string text;
+  double bytes_per_s = 0;
+  bool given() const { return bytes_per_s > 0; }
+};
+
 struct PredictionConfig {
   double model_params = 0;          // --model-params
   double tokens_per_gpu = 0;        // --tokens-per-gpu, per step
@@ -49,6 +57,8 @@ struct PredictionConfig {
   // --bytes-per-step was given: results without storage records are then an error, not a note.
   bool input_required = false;
   int predict_to = 1024; // report --predict-to: the sweep runs 1, 2, 4, ... up to it
+  // --plan-link: prices the all-reduce beyond one node where no inter-node all_reduce was measured.
+  AssumedLink plan_link;
 
   double gradient_bytes() const { return grad_bytes ? *grad_bytes : 2 * model_params; }
 };
@@ -94,6 +104,9 @@ TrainingStepModel build_training_step_model(const ResultsFile& results,
 StepTime predict_step(const TrainingStepModel& model, int gpus);
 // The ring model's all-reduce time of `bytes` at N (the tier N falls in).
 double ring_all_reduce_s(const TrainingStepModel& model, double bytes, int gpus);
+// The ring fit that prices N: the inter-node tier beyond one node where there is one (measured,
+// or assumed with --plan-link), else the only one.
+const RingAllReduceFit& ring_tier_at(const TrainingStepModel& model, int gpus);
 
 struct Prediction {
   TrainingStepModel model;

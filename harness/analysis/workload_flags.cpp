@@ -32,6 +32,19 @@ double parse_bytes_per_step(const std::string& text) {
   }
 }
 
+std::string plan_link_help() {
+  return "inter-node bandwidth per rank to assume where no inter-node all_reduce was measured, "
+         "e.g. 400gbit or 50GB; without it a step beyond one node is not priced from intra-node "
+         "figures";
+}
+
+void read_plan_link(const ArgParser& args, PredictionConfig& config) {
+  if (auto v = args.get("plan-link")) {
+    config.plan_link.bytes_per_s = parse_link_rate(*v, "--plan-link");
+    config.plan_link.text = *v;
+  }
+}
+
 void read_workload_flags(const ArgParser& args, PredictionConfig& config) {
   if (auto v = args.get("model-params"))
     config.model_params = parse_count(*v, "--model-params");

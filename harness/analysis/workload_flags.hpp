@@ -24,4 +24,9 @@ double parse_bytes_per_step(const std::string& text);
 // no storage records); given above 0 it is required.
 void read_workload_flags(const ArgParser& args, PredictionConfig& config);
 
+// The --plan-link help line, the same for `report` and `cost`.
+std::string plan_link_help();
+// --plan-link RATE (units.hpp's parse_link_rate), where given, into config.plan_link.
+void read_plan_link(const ArgParser& args, PredictionConfig& config);
+
 } // namespace cb

@@ -7,6 +7,7 @@
 #include "analysis/cost.hpp"
 #include "analysis/measured_step.hpp"
 #include "analysis/prediction.hpp"
+#include "analysis/pricing_basis.hpp"
 #include "analysis/workload_flags.hpp"
 #include "cli/command.hpp"
 #include "core/args.hpp"
@@ -29,14 +30,141 @@ PredictionConfig prediction_config(const ArgParser& args) {
   required(args, "tokens-per-gpu", "tokens per GPU per step, needed with --from");
   PredictionConfig config;
   read_workload_flags(args, config);
+  read_plan_link(args, config);
   return config;
+}
+
+// The efficiency at N GPUs taken from a results file, and where it came from.
+struct EfficiencyFromResults {
+  double efficiency = 0;
+  // The training step measured in the file (workload/data_parallel_step), when it priced.
+  std::optional<StepValidation> measured;
+  std::string measured_how;
+  // Else the step predicted from the parts for the workload given.
+  std::optional<StepTime> step;
+  std::vector<std::string> warnings;
+  bool input_left_out = false;
+  PricingBasis basis;
+};
+
+// A run that measured the training step prices its own workload at the efficiency it measured,
+// unless a workload is given with --model-params/--tokens-per-gpu. nullopt without such records.
+std::optional<EfficiencyFromResults> from_measured_step(const ArgParser& args,
+                                                        const ResultsFile& results, int gpus) {
+  const std::string path = *args.get("from");
+  PredictionConfig link;
+  read_plan_link(args, link);
+  auto measured = validate_step(results, path, gpus, link.plan_link);
+  if (!measured)
+    return std::nullopt;
+  for (const char* flag : {"grad-bytes", "overlap", "bytes-per-step"}) {
+    if (args.has(flag)) {
+      throw InputError(std::string("--") + flag + ": the measured training step in " + path +
+                       " has its own; give --model-params and --tokens-per-gpu to price "
+                       "another workload");
+    }
+  }
+  EfficiencyFromResults out;
+  const auto e = step_efficiency_at(*measured, gpus, &out.measured_how);
+  if (!e && measured->model && !out.measured_how.empty())
+    throw InputError("--gpus: " + out.measured_how); // across nodes with nothing measured there
+  if (!e) {
+    throw InputError(
+        "--gpus: " + path + " measured the training step up to " +
+        std::to_string(measured->workload.largest().gpus) + " GPUs and it cannot be predicted at " +
+        std::to_string(gpus) +
+        (measured->model_problem.empty() ? std::string() : ": " + measured->model_problem));
+  }
+  out.efficiency = *e;
+  out.basis = measured_step_basis(*measured, gpus);
+  out.measured = std::move(measured);
+  return out;
+}
+
+EfficiencyFromResults from_prediction(const ArgParser& args, const ResultsFile& results, int gpus) {
+  const std::string path = *args.get("from");
+  PredictionConfig config = prediction_config(args);
+  config.predict_to = gpus;
+  const TrainingStepModel model = build_training_step_model(results, config, path);
+  if (std::string why = unpriced_across_nodes(model, gpus); !why.empty())
+    throw InputError("--gpus: " + why);
+  EfficiencyFromResults out;
+  out.step = predict_step(model, gpus);
+  out.warnings = model.warnings;
+  out.input_left_out = model.input_left_out;
+  out.efficiency = out.step->efficiency;
+  out.basis = predicted_basis(model, gpus);
+  // The predicted efficiency is judged by the same bounds as a given one, naming its source.
+  if (!(out.efficiency >= 1e-6 && out.efficiency <= 1)) {
+    throw InputError("--from " + shown(path, 120) + ": the predicted efficiency at " +
+                     std::to_string(gpus) + " GPUs is " + std::to_string(out.efficiency) +
+                     ", outside [1e-06, 1]");
+  }
+  return out;
+}
+
+void print_json(const CostEstimate& estimate, const std::optional<EfficiencyFromResults>& from,
+                const std::string& path) {
+  nlohmann::json out = cost_to_json(estimate);
+  if (from && from->step) {
+    const StepTime& step = *from->step;
+    out["prediction"] = {{"from", path},
+                         {"gpus", step.gpus},
+                         {"step_s", step.step_s},
+                         {"compute_s", step.compute_s},
+                         {"all_reduce_s", step.all_reduce_s},
+                         {"input_s", step.input_s},
+                         {"dominant", step.dominant},
+                         {"extrapolated", step.extrapolated},
+                         {"input_left_out", from->input_left_out},
+                         {"warnings", from->warnings}};
+  }
+  if (from && from->measured) {
+    out["measured_step"] = {{"from", path},
+                            {"workload", from->measured->workload.params},
+                            {"workload_text", from->measured->workload.describe()},
+                            {"gpus", estimate.inputs.gpus},
+                            {"efficiency", estimate.inputs.efficiency},
+                            {"efficiency_from", from->measured_how}};
+  }
+  if (from)
+    out["rests_on"] = basis_to_json(from->basis);
+  std::cout << out.dump(2) << "\n";
+}
+
+void print_text(const CostEstimate& estimate, const std::optional<EfficiencyFromResults>& from,
+                const std::string& path) {
+  if (from && from->measured) {
+    std::cout << "efficiency from the training step measured in " << path << " ("
+              << from->measured->workload.describe()
+              << "): " << static_cast<int>(std::lround(estimate.inputs.efficiency * 1000)) / 10.0
+              << " % at " << estimate.inputs.gpus << " GPUs, " << from->measured_how << "\n";
+  }
+  if (from && from->step) {
+    const StepTime& step = *from->step;
+    char line[256];
+    char input[64];
+    std::snprintf(input, sizeof input, "input %.3f ms", step.input_s * 1e3);
+    std::snprintf(line, sizeof line,
+                  "predicted from %s: step %.3f ms on %d GPUs (compute %.3f, all-reduce %.3f ms, "
+                  "%s; %s dominates%s)\n",
+                  path.c_str(), step.step_s * 1e3, step.gpus, step.compute_s * 1e3,
+                  step.all_reduce_s * 1e3, from->input_left_out ? "input not measured" : input,
+                  step.dominant.c_str(), step.extrapolated ? ", extrapolated" : "");
+    std::cout << line;
+    for (const auto& w : from->warnings)
+      std::cout << "warning: " << w << "\n";
+  }
+  if (from)
+    std::cout << "rests on: " << describe_basis(from->basis) << "\n";
+  std::cout << format_cost(estimate) << "\n";
 }
 
 int cost_main(const std::vector<std::string>& argv) {
   ArgParser args("clusterbench cost",
                  "clusterbench cost --gpu-hours H --price P --gpus N (--efficiency E | --from "
                  "RESULTS.json --model-params P --tokens-per-gpu T [--grad-bytes B] [--overlap F] "
-                 "[--bytes-per-step B]) [--utilization U] [--json]");
+                 "[--bytes-per-step B]) [--plan-link RATE] [--utilization U] [--json]");
   args.option("gpu-hours", "H", "GPU-hours of work at perfect scaling")
       .option("price", "P", "price per GPU-hour")
       .option("gpus", "N", "GPUs the job runs on")
@@ -50,6 +178,7 @@ int cost_main(const std::vector<std::string>& argv) {
               "with --from: gradient bytes all-reduced per step (default 2 x params)")
       .option("overlap", "F", "with --from: share of the all-reduce hidden behind compute, [0, 1]")
       .option("bytes-per-step", "B", bytes_per_step_help("with --from: "))
+      .option("plan-link", "RATE", "with --from: " + plan_link_help())
       .option("utilization", "U", "share of billed GPU time doing useful work, in (0, 1]")
       .flag("json", "print the figures as JSON")
       .epilog("wall_hours = H / (N E); cost = N wall_hours P; ideal_cost = H P;\n"
@@ -75,114 +204,30 @@ int cost_main(const std::vector<std::string>& argv) {
     throw InputError("--efficiency: give either --efficiency E or --from RESULTS.json");
   }
   if (!from) {
-    for (const char* flag :
-         {"model-params", "tokens-per-gpu", "grad-bytes", "overlap", "bytes-per-step"}) {
+    for (const char* flag : {"model-params", "tokens-per-gpu", "grad-bytes", "overlap",
+                             "bytes-per-step", "plan-link"}) {
       if (args.has(flag))
         throw InputError(std::string("--") + flag + ": applies with --from only");
     }
   }
-  std::optional<StepTime> step;
-  std::vector<std::string> warnings;
-  bool input_left_out = false;
-  // A run that measured the training step (workload/data_parallel_step) prices its own workload at
-  // the efficiency it measured, unless a workload is given with --model-params/--tokens-per-gpu.
-  std::optional<StepValidation> measured;
-  std::string measured_how;
-  // Loaded once for both uses: a whole-cluster file takes seconds and gigabytes to load.
-  std::optional<ResultsFile> results;
-  if (from)
-    results = load_results(*args.get("from"));
-  if (from && !args.has("model-params") && !args.has("tokens-per-gpu")) {
-    const std::string path = *args.get("from");
-    measured = validate_step(*results, path, inputs.gpus);
-    if (measured) {
-      for (const char* flag : {"grad-bytes", "overlap", "bytes-per-step"}) {
-        if (args.has(flag)) {
-          throw InputError(std::string("--") + flag +
-                           ": the measured training step in " + path +
-                           " has its own; give --model-params and --tokens-per-gpu to price "
-                           "another workload");
-        }
-      }
-      const auto e = step_efficiency_at(*measured, inputs.gpus, &measured_how);
-      if (!e) {
-        throw InputError("--gpus: " + path + " measured the training step up to " +
-                         std::to_string(measured->workload.largest().gpus) +
-                         " GPUs and it cannot be predicted at " + std::to_string(inputs.gpus) +
-                         (measured->model_problem.empty() ? std::string()
-                                                          : ": " + measured->model_problem));
-      }
-      inputs.efficiency = *e;
-    }
-  }
-  if (from && !measured) {
-    const std::string path = *args.get("from");
-    PredictionConfig config = prediction_config(args);
-    config.predict_to = inputs.gpus;
-    // The predicted efficiency is judged by the same bounds as a given one, naming its source.
-    const auto bad_prediction = [&](const std::string& why) {
-      return InputError("--from " + shown(path, 120) + ": " + why);
-    };
-    const TrainingStepModel model = build_training_step_model(*results, config, path);
-    step = predict_step(model, inputs.gpus);
-    warnings = model.warnings;
-    input_left_out = model.input_left_out;
-    inputs.efficiency = step->efficiency;
-    if (!(inputs.efficiency >= 1e-6 && inputs.efficiency <= 1)) {
-      throw bad_prediction("the predicted efficiency at " + std::to_string(inputs.gpus) +
-                           " GPUs is " + std::to_string(inputs.efficiency) +
-                           ", outside [1e-06, 1]");
-    }
-  } else if (!from) {
+  std::optional<EfficiencyFromResults> from_results;
+  if (from) {
+    // Loaded once for both uses: a whole-cluster file takes seconds and gigabytes to load.
+    const ResultsFile results = load_results(*args.get("from"));
+    if (!args.has("model-params") && !args.has("tokens-per-gpu"))
+      from_results = from_measured_step(args, results, inputs.gpus);
+    if (!from_results)
+      from_results = from_prediction(args, results, inputs.gpus);
+    inputs.efficiency = from_results->efficiency;
+  } else {
     inputs.efficiency = parse_number(*args.get("efficiency"), "--efficiency");
   }
   const CostEstimate estimate = estimate_cost(inputs);
-  if (args.has("json")) {
-    nlohmann::json out = cost_to_json(estimate);
-    if (step) {
-      out["prediction"] = {{"from", *args.get("from")},
-                           {"gpus", step->gpus},
-                           {"step_s", step->step_s},
-                           {"compute_s", step->compute_s},
-                           {"all_reduce_s", step->all_reduce_s},
-                           {"input_s", step->input_s},
-                           {"dominant", step->dominant},
-                           {"extrapolated", step->extrapolated},
-                           {"input_left_out", input_left_out},
-                           {"warnings", warnings}};
-    }
-    if (measured) {
-      out["measured_step"] = {{"from", *args.get("from")},
-                              {"workload", measured->workload.params},
-                              {"workload_text", measured->workload.describe()},
-                              {"gpus", inputs.gpus},
-                              {"efficiency", inputs.efficiency},
-                              {"efficiency_from", measured_how}};
-    }
-    std::cout << out.dump(2) << "\n";
-    return 0;
-  }
-  if (measured) {
-    std::cout << "efficiency from the training step measured in " << *args.get("from") << " ("
-              << measured->workload.describe() << "): "
-              << static_cast<int>(std::lround(inputs.efficiency * 1000)) / 10.0 << " % at "
-              << inputs.gpus << " GPUs, " << measured_how << "\n";
-  }
-  if (step) {
-    char line[256];
-    char input[64];
-    std::snprintf(input, sizeof input, "input %.3f ms", step->input_s * 1e3);
-    std::snprintf(line, sizeof line,
-                  "predicted from %s: step %.3f ms on %d GPUs (compute %.3f, all-reduce %.3f ms, "
-                  "%s; %s dominates%s)\n",
-                  args.get("from")->c_str(), step->step_s * 1e3, step->gpus, step->compute_s * 1e3,
-                  step->all_reduce_s * 1e3, input_left_out ? "input not measured" : input,
-                  step->dominant.c_str(), step->extrapolated ? ", extrapolated" : "");
-    std::cout << line;
-    for (const auto& w : warnings)
-      std::cout << "warning: " << w << "\n";
-  }
-  std::cout << format_cost(estimate) << "\n";
+  const std::string path = args.get_or("from", "");
+  if (args.has("json"))
+    print_json(estimate, from_results, path);
+  else
+    print_text(estimate, from_results, path);
   return 0;
 }
 

@@ -288,7 +288,7 @@ Headline build_headline(const ResultsFile& results, const std::string& source,
   add_step_stragglers(results, headline.stragglers);
   headline.waited_for = find_waited_for(families);
   headline.missing_parts = missing_prediction_parts(results);
-  headline.step = validate_step(results, source, headline.horizon_gpus);
+  headline.step = validate_step(results, source, headline.horizon_gpus, options.step.plan_link);
   if (headline.step) {
     ReportOptions priced = options;
     headline.priced_by_default = !options.gpu_hours;
@@ -299,8 +299,12 @@ Headline build_headline(const ResultsFile& results, const std::string& source,
     headline.priced_gpu_hours = *priced.gpu_hours;
     headline.priced_price = priced.price.value_or(0);
     const int n = options.outlook_gpus.empty() ? headline.horizon_gpus : options.outlook_gpus.front();
-    if (auto e = step_efficiency_at(*headline.step, n, &headline.step_cost_how))
+    if (auto e = step_efficiency_at(*headline.step, n, &headline.step_cost_how)) {
       headline.step_cost = cost_outlook(n, *e, priced);
+      headline.step_basis = measured_step_basis(*headline.step, n);
+    } else if (headline.step->model && !headline.step_cost_how.empty()) {
+      headline.step_cost_declined = headline.step_cost_how;
+    }
   }
   if (!headline.missing_parts.empty())
     return headline;
@@ -318,7 +322,13 @@ Headline build_headline(const ResultsFile& results, const std::string& source,
     return headline;
   }
   for (int n : options.outlook_gpus) {
-    const StepTime step = predict_step(headline.prediction->model, n);
+    const TrainingStepModel& model = headline.prediction->model;
+    if (std::string why = unpriced_across_nodes(model, n); !why.empty()) {
+      headline.predicted_declined.emplace_back(n, why);
+      continue;
+    }
+    headline.predicted_basis.push_back(predicted_basis(model, n));
+    const StepTime step = predict_step(model, n);
     headline.predicted_cost.push_back(cost_outlook(n, step.efficiency, options));
     headline.predicted.push_back(step);
   }

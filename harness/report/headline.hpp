@@ -15,6 +15,7 @@
 
 #include "analysis/measured_step.hpp"
 #include "analysis/prediction.hpp"
+#include "analysis/pricing_basis.hpp"
 #include "report/curve_report.hpp"
 
 namespace cb::report {
@@ -118,7 +119,10 @@ struct Headline {
   std::optional<Prediction> prediction;
   std::vector<StepTime> predicted;         // at outlook_gpus
   std::vector<CostOutlook> predicted_cost; // at outlook_gpus
+  std::vector<PricingBasis> predicted_basis; // what each of `predicted` rests on
   std::string prediction_problem;          // why no prediction although no part is missing
+  // Outlook counts the predicted step is not priced at (pricing_basis.hpp): the count and why.
+  std::vector<std::pair<int, std::string>> predicted_declined;
 
   // The measured training step (workload/data_parallel_step), held against its prediction.
   std::optional<StepValidation> step;
@@ -127,6 +131,10 @@ struct Headline {
   // --price were given), at the efficiency measured there or predicted (step_cost_how says which).
   std::optional<CostOutlook> step_cost;
   std::string step_cost_how;
+  // Why the measured step is not priced at the count asked for (across nodes, nothing measured
+  // there and no --plan-link); empty where it is priced or cannot be predicted at all.
+  std::string step_cost_declined;
+  std::optional<PricingBasis> step_basis; // what step_cost rests on
   double priced_gpu_hours = 0, priced_price = 0;
   bool priced_by_default = false;
 

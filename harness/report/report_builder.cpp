@@ -7,6 +7,7 @@
 
 #include "analysis/cost.hpp"
 #include "analysis/fit_warnings.hpp"
+#include "report/basis_section.hpp"
 #include "report/report_format.hpp"
 #include "report/step_section.hpp"
 #include "results/json_fields.hpp"
@@ -219,8 +220,11 @@ void add_headline(Document& doc, const ReportData& data) {
           text += " (" + format_money(*c.cost) + " against " + format_money(*c.ideal_cost) + ")";
         text += ".";
       }
+      text += assumed_link_sentence(h, h.predicted_basis[i]);
       items.push_back({"Predicted training step on " + gpus_text(s.gpus) + ":", text});
     }
+    for (auto& item : declined_items(h))
+      items.push_back(std::move(item));
   } else if (!h.missing_parts.empty()) {
     std::string missing;
     for (const auto& m : h.missing_parts)
@@ -249,6 +253,7 @@ void add_headline(Document& doc, const ReportData& data) {
     doc.bullets(std::move(warnings));
   }
 
+  add_basis_list(doc, h);
   add_step_table(doc, h);
   if (h.parts.empty())
     return;
@@ -295,7 +300,7 @@ void add_headline(Document& doc, const ReportData& data) {
            h.prediction->model.input_left_out ? "not measured" : duration(s.input_s),
            format_percent(s.efficiency),
            s.efficiency > 0 ? format_cost_overhead(1 / s.efficiency - 1) : "-", s.dominant,
-           s.extrapolated ? "extrapolated" : "measured range"});
+           all_reduce_from_cell(h.prediction->model, s)});
     }
     doc.heading(3, "Training-step prediction");
     doc.table(std::move(steps));

@@ -89,11 +89,14 @@ json headline_json(const Headline& h) {
               {"prediction", nullptr}};
   if (h.step) {
     json step = step_validation_to_json(*h.step);
-    step["priced"] = {{"gpu_hours", h.priced_gpu_hours},
-                      {"price_per_gpu_hour", h.priced_price},
-                      {"example_defaults", h.priced_by_default},
-                      {"efficiency_from", h.step_cost_how},
-                      {"cost", h.step_cost ? cost_json(*h.step_cost) : json(nullptr)}};
+    step["priced"] = {
+        {"gpu_hours", h.priced_gpu_hours},
+        {"price_per_gpu_hour", h.priced_price},
+        {"example_defaults", h.priced_by_default},
+        {"efficiency_from", h.step_cost_how},
+        {"cost", h.step_cost ? cost_json(*h.step_cost) : json(nullptr)},
+        {"rests_on", h.step_basis ? basis_to_json(*h.step_basis) : json(nullptr)},
+        {"declined", h.step_cost_declined.empty() ? json(nullptr) : json(h.step_cost_declined)}};
     out["training_step"] = std::move(step);
   } else {
     out["training_step"] = nullptr;
@@ -111,9 +114,14 @@ json headline_json(const Headline& h) {
       entry["input_s"] = s.input_s;
       entry["dominant"] = s.dominant;
       entry["extrapolated"] = s.extrapolated;
+      entry["rests_on"] = basis_to_json(h.predicted_basis[i]);
       at.push_back(std::move(entry));
     }
     prediction["at"] = std::move(at);
+    json declined = json::array();
+    for (const auto& [gpus, why] : h.predicted_declined)
+      declined.push_back({{"gpus", gpus}, {"why", why}});
+    prediction["declined"] = std::move(declined);
     out["prediction"] = std::move(prediction);
   }
   return out;

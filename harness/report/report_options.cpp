@@ -52,7 +52,8 @@ void declare_report_flags(ArgParser& args) {
               "training step: share of the all-reduce hidden by compute (default 0)")
       .option("bytes-per-step", "B", bytes_per_step_help("training step: "))
       .option("gpu-hours", "H", "GPU-hours of the job at perfect scaling: adds its wall time")
-      .option("price", "P", "price per GPU-hour, with --gpu-hours: adds its cost");
+      .option("price", "P", "price per GPU-hour, with --gpu-hours: adds its cost")
+      .option("plan-link", "RATE", plan_link_help());
 }
 
 ReportCommandOptions read_report_flags(const ArgParser& args) {
@@ -70,6 +71,7 @@ ReportCommandOptions read_report_flags(const ArgParser& args) {
   PredictionConfig& step = r.step;
   step = default_training_step();
   read_workload_flags(args, step);
+  read_plan_link(args, step);
   r.step_given = args.has("model-params") || args.has("tokens-per-gpu");
   const auto at = args.get("at");
   if (at)

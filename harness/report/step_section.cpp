@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "analysis/cost.hpp"
+#include "report/basis_section.hpp"
 #include "report/report_format.hpp"
 
 namespace cb::report {
@@ -82,10 +83,15 @@ std::vector<Paragraph> step_headline_items(const Headline& h) {
       cost += " runs at or above the ideal: nothing is lost to scaling there";
     }
     cost += " (efficiency " + h.step_cost_how + ").";
+    if (h.step_basis)
+      cost += assumed_link_sentence(h, *h.step_basis);
     if (h.priced_by_default)
       cost += " The job is the background example's; give --gpu-hours and --price for yours.";
     cost += " Priced workload: " + v.workload.describe() + ".";
     items.push_back({"What it costs:", cost});
+  } else if (!h.step_cost_declined.empty()) {
+    items.push_back({"What it costs:",
+                     h.step_cost_declined + ". Priced workload: " + v.workload.describe() + "."});
   } else {
     items.push_back({"What it costs:", "beyond the " + gpus_text(top.gpus) +
                                            " measured nothing can be predicted for this step: " +
@@ -119,6 +125,11 @@ void add_step_table(Document& doc, const Headline& h) {
       row.push_back(ms(m.exposed_comm_s));
       row.push_back(ms(m.input_wait_s));
       row.push_back(m.largest_loss);
+    } else if (v.model && !unpriced_across_nodes(*v.model, r.gpus).empty()) {
+      // Intra-node figures would predict the network as if it were the node's own links.
+      row.push_back("-");
+      row.push_back("- (across nodes)");
+      row.insert(row.end(), {"-", "-", "-", "-", "-", "-", "-", "-"});
     } else {
       row.push_back("-");
       row.push_back((r.calibrated_step_s ? ms(*r.calibrated_step_s) : ms(r.predicted.step_s)) +
@@ -149,6 +160,15 @@ void add_step_table(Document& doc, const Headline& h) {
   if (!v.model) {
     notes.push_back({"No prediction:", v.model_problem});
   } else {
+    for (const auto& r : v.rows) {
+      if (!r.measured) {
+        if (std::string why = unpriced_across_nodes(*v.model, r.gpus); !why.empty()) {
+          notes.push_back(
+              {"Across nodes:", "the table stops predicting at one node; " + why + "."});
+          break;
+        }
+      }
+    }
     notes.push_back({"Extrapolated:", "beyond " + gpus_text(v.workload.largest().gpus) +
                                           " the prediction is calibrated by the measured points: " +
                                           v.calibration + "."});

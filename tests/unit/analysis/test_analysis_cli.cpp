@@ -416,11 +416,44 @@ TEST_F(CliTest, CostFromARunWithTheMeasuredStepUsesItsEfficiency) {
   EXPECT_NEAR(j["efficiency"].get<double>(), 0.8, 1e-12);
   EXPECT_EQ(j["measured_step"]["efficiency_from"], "measured");
   EXPECT_NEAR(j["cost"].get<double>(), 12500, 1e-6);
-  // Beyond the measured counts: the calibrated prediction, said to be one.
-  r = run("cost --from " + file("step.json") + " --gpu-hours 4000 --price 2.5 --gpus 64");
+  // Beyond the measured counts, within the node (16 GPUs measured on one): the calibrated
+  // prediction, said to be one, and what it rests on.
+  r = run("cost --from " + file("step.json") + " --gpu-hours 4000 --price 2.5 --gpus 16");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("calibrated"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("1.0 M parameters"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rests on: step: calibrated by the step measured up to 2 GPUs"),
+            std::string::npos)
+      << r.out;
+  // Across nodes nothing was measured: declined, naming the run that would answer and the flag
+  // that assumes a link.
+  r = run("cost --from " + file("step.json") + " --gpu-hours 4000 --price 2.5 --gpus 64");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.err.find("not priced on 64 GPUs"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("two nodes"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--plan-link RATE"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  // With an assumed link it prices, and says on what.
+  r = run("cost --from " + file("step.json") +
+          " --gpu-hours 4000 --price 2.5 --gpus 64 --plan-link 100gbit --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto assumed = nlohmann::json::parse(r.out);
+  EXPECT_EQ(assumed["rests_on"]["gpus"], 64);
+  bool named = false;
+  for (const auto& part : assumed["rests_on"]["parts"]) {
+    named = named ||
+            (part["assumed"].get<bool>() &&
+             part["basis"].get<std::string>().find("--plan-link 100gbit") != std::string::npos);
+  }
+  EXPECT_TRUE(named) << assumed.dump();
+  // Without --from there is nothing to assume a link for.
+  r = run("cost --gpu-hours 4000 --price 2.5 --gpus 64 --efficiency 0.5 --plan-link 100gbit");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--plan-link: applies with --from only"), std::string::npos) << r.err;
+  r = run("cost --from " + file("step.json") +
+          " --gpu-hours 4000 --price 2.5 --gpus 64 --plan-link fast");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--plan-link"), std::string::npos) << r.err;
   // A flag of another workload's is refused while the measured one is priced.
   r = run("cost --from " + file("step.json") + " --gpu-hours 4000 --price 2.5 --gpus 2 --overlap 0.5");
   EXPECT_EQ(r.exit_code, 2);

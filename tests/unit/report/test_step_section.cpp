@@ -174,3 +174,78 @@ TEST(StepSection, AMeasuredStepFarFromThePredictionSaysWhichTermAndExtrapolatesC
 }
 
 } // namespace
+
+namespace {
+
+// The quick start's shape: the step at 1 and 2 GPUs and the parts on one node of 2.
+ResultsFile one_node_of_two() {
+  ResultsFile f;
+  f.records.push_back(step(1, 0.1, 0.1, 0, 0, "none"));
+  f.records.push_back(step(2, 0.125, 0.1, 0.025, 0, "exposed_comm"));
+  f.records.push_back(make_record("compute", "gemm",
+                                  {{"dtype", "float"}, {"m", 1024}, {"n", 1024}, {"k", 1024}}, 1,
+                                  {{"gflops", 60.0}}));
+  for (double bytes = 1024; bytes <= 64.0 * 1024 * 1024; bytes *= 8)
+    f.records.push_back(cb::report::test::all_reduce_record(bytes, 2, 20e-6, 1 / 5e9, 2));
+  return f;
+}
+
+} // namespace
+
+// Beyond one node with nothing measured across nodes the headline declines to price, naming the
+// run that would answer; with --plan-link it prices and names the assumed link in the sentence.
+TEST(StepSection, AcrossNodesTheHeadlinePricesOnAnAssumedLinkOrDeclines) {
+  const ResultsFile f = one_node_of_two();
+  std::string md = markdown(f);
+  EXPECT_NE(md.find("**What it costs:** not priced on 64 GPUs: nothing was measured across "
+                    "nodes (one node: 2 GPUs)"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("--plan-link RATE"), std::string::npos) << md;
+  EXPECT_EQ(md.find("would take"), std::string::npos) << md;
+  EXPECT_NE(md.find("### What the prices rest on"), std::string::npos) << md;
+
+  ReportOptions o;
+  o.step = default_training_step();
+  o.step.plan_link = {"100gbit", 12.5e9};
+  const auto data = build_report_data(f, "r.json", o);
+  md = render_markdown(build_report_document(data, PlotSet{}));
+  EXPECT_NE(md.find("a 4,000 GPU-hour job on 64 GPUs"), std::string::npos) << md;
+  EXPECT_NE(md.find("Between nodes the all-reduce is priced on the assumed link --plan-link "
+                    "100gbit, not a measurement"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("**Measured step on 64 GPUs:** Step: calibrated by the step measured up to 2 "
+                    "GPUs"),
+            std::string::npos)
+      << md;
+  const auto j = report_to_json(data, PlotSet{});
+  const auto& priced = j["headline"]["training_step"]["priced"];
+  EXPECT_TRUE(priced["declined"].is_null());
+  EXPECT_EQ(priced["rests_on"]["gpus"], 64);
+}
+
+// The predicted step of a workload the user names: the counts across nodes are declined the same
+// way, those within the node priced with what they rest on.
+TEST(StepSection, ThePredictedStepDeclinesAcrossNodesToo) {
+  ResultsFile f = one_node_of_two();
+  f.records.erase(f.records.begin(), f.records.begin() + 2); // no measured step
+  ReportOptions o;
+  o.step = default_training_step();
+  o.step.model_params = 1e6;
+  o.step.tokens_per_gpu = 1000;
+  o.step.bytes_per_step = 0;
+  o.step_given = true;
+  o.outlook_gpus = {2, 64};
+  const auto data = build_report_data(f, "r.json", o);
+  const std::string md = render_markdown(build_report_document(data, PlotSet{}));
+  EXPECT_NE(md.find("**Predicted training step on 64 GPUs:** not priced on 64 GPUs"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("**Predicted step on 2 GPUs:** Compute: the GEMM rate of compute/gemm"),
+            std::string::npos)
+      << md;
+  const auto j = report_to_json(data, PlotSet{});
+  EXPECT_EQ(j["headline"]["prediction"]["declined"][0]["gpus"], 64);
+  EXPECT_EQ(j["headline"]["prediction"]["at"][0]["rests_on"]["gpus"], 2);
+}
