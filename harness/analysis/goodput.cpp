@@ -27,6 +27,9 @@ std::string percent(double share) {
 constexpr double kMaxGpuMtbfHours = 1e9;
 constexpr double kMaxSeconds = 7 * 24 * 3600.0;
 constexpr long long kMaxGpus = 1'000'000'000;
+// Below this C/M the optimum comes from W0's series (its first omitted term is ~1e-11 relative
+// here, against the bisection's ~1e-16).
+constexpr double kSeriesBelow = 1e-4;
 
 void require_seconds(double value, const char* flag, const char* what) {
   if (!(value > 0 && value <= kMaxSeconds)) {
@@ -47,10 +50,19 @@ double goodput_at(double interval_s, double checkpoint_s, double restart_s, doub
 }
 
 double optimal_interval_s(double checkpoint_s, double mtbf_s) {
-  // d/dtau of tau / (e^{(tau+C)/M} - 1) vanishes where (1 - u) e^{u + c} = 1, u = tau/M, c = C/M:
-  // h(u) = ln(1 - u) + u + c falls from c at u = 0 towards -inf at u = 1, so one root, found by
-  // bisection (log1p keeps h exact where u is small and the root near sqrt(2c)).
+  // d/dtau of tau / (e^{(tau+C)/M} - 1) vanishes where (1 - u) e^{u + c} = 1, u = tau/M, c = C/M,
+  // that is u = 1 + W0(-e^{-(1 + c)}).
   const double c = checkpoint_s / mtbf_s;
+  if (c < kSeriesBelow) {
+    // W0's series at its branch point, p = sqrt(2 (1 - e^{-c})) (Corless et al. 1996, eq. 4.22):
+    // the bisection below loses u's digits to cancellation in ln(1 - u) + u as u falls under
+    // ~1e-8, where this series is exact to double precision.
+    const double p = std::sqrt(-2 * std::expm1(-c));
+    const double u = p - p * p / 3 + 11 * std::pow(p, 3) / 72 - 43 * std::pow(p, 4) / 540 +
+                     769 * std::pow(p, 5) / 17280;
+    return u * mtbf_s;
+  }
+  // h(u) = ln(1 - u) + u + c falls from c at u = 0 towards -inf at u = 1: one root, by bisection.
   double lo = 0, hi = 1;
   for (int i = 0; i < 200; ++i) {
     const double mid = 0.5 * (lo + hi);
@@ -76,10 +88,9 @@ GoodputEstimate estimate_goodput(const GoodputInputs& inputs) {
   GoodputEstimate e;
   e.inputs = inputs;
   e.mtbf_s = inputs.gpu_mtbf_hours * 3600 / static_cast<double>(inputs.gpus);
-  if (inputs.checkpoint_s >= e.mtbf_s || inputs.restart_s >= e.mtbf_s) {
-    e.progresses = false;
-    return e;
-  }
+  // A checkpoint or restart as long as the MTBF still completes now and then (with probability
+  // e^{-C/M}): the model's figure stays positive and is kept, with the verdict beside it.
+  e.progresses = inputs.checkpoint_s < e.mtbf_s && inputs.restart_s < e.mtbf_s;
   const double c = inputs.checkpoint_s, r = inputs.restart_s, m = e.mtbf_s;
   e.interval_s = optimal_interval_s(c, m);
   const double attempt = e.interval_s + c;
@@ -101,10 +112,10 @@ std::string format_goodput(const GoodputEstimate& e) {
                      goodput_number(in.gpu_mtbf_hours) + " GPU-hours); ";
   if (!e.progresses) {
     const bool checkpoint = in.checkpoint_s >= e.mtbf_s;
-    return text + "the job cannot make progress: " +
-           (checkpoint ? "a checkpoint blocks " + format_budget(in.checkpoint_s)
-                       : "a restart takes " + format_budget(in.restart_s)) +
-           ", as long as the time between failures or longer";
+    text += "the job cannot make useful progress: " +
+            (checkpoint ? "a checkpoint blocks " + format_budget(in.checkpoint_s)
+                        : "a restart takes " + format_budget(in.restart_s)) +
+            ", as long as the time between failures or longer; at best ";
   }
   return text + "a checkpoint every " + format_budget(e.interval_s) + " of work blocking " +
          format_budget(in.checkpoint_s) + "; restart " + format_budget(in.restart_s) + ": " +
@@ -113,22 +124,18 @@ std::string format_goodput(const GoodputEstimate& e) {
 }
 
 nlohmann::json goodput_to_json(const GoodputEstimate& e) {
-  nlohmann::json out = {{"gpus", e.inputs.gpus},
-                        {"gpu_mtbf_hours", e.inputs.gpu_mtbf_hours},
-                        {"checkpoint_s", e.inputs.checkpoint_s},
-                        {"restart_s", e.inputs.restart_s},
-                        {"mtbf_s", e.mtbf_s},
-                        {"progress", e.progresses},
-                        {"interval_s", nullptr},
-                        {"goodput", e.goodput},
-                        {"lost", nullptr}};
-  if (e.progresses) {
-    out["interval_s"] = e.interval_s;
-    out["lost"] = {{"checkpoints", e.lost_checkpoints},
-                   {"rework", e.lost_rework},
-                   {"restarts", e.lost_restarts}};
-  }
-  return out;
+  return {{"gpus", e.inputs.gpus},
+          {"gpu_mtbf_hours", e.inputs.gpu_mtbf_hours},
+          {"checkpoint_s", e.inputs.checkpoint_s},
+          {"restart_s", e.inputs.restart_s},
+          {"mtbf_s", e.mtbf_s},
+          {"progress", e.progresses},
+          {"interval_s", e.interval_s},
+          {"goodput", e.goodput},
+          {"lost",
+           {{"checkpoints", e.lost_checkpoints},
+            {"rework", e.lost_rework},
+            {"restarts", e.lost_restarts}}}};
 }
 
 } // namespace cb

@@ -34,7 +34,7 @@ int goodput_main(const std::vector<std::string>& argv) {
       .epilog("M = H x 3600 / N; goodput(tau) = tau / (M e^{R/M} (e^{(tau+C)/M} - 1)) for tau\n"
               "seconds of work between checkpoints, failures exponential (Daly 2006); prints\n"
               "tau* that maximises it and goodput(tau*). A checkpoint or restart as long as M\n"
-              "or longer: the job cannot make progress.");
+              "or longer: the job cannot make useful progress (said beside the figures).");
   if (!args.parse(argv)) {
     std::cout << args.help();
     return 0;
