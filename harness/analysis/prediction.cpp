@@ -125,6 +125,9 @@ void choose_ring(const ResultsFile& results, const std::string& source, Training
         " GPUs the all-reduce is priced on the assumed link --plan-link " +
         shown(model.config.plan_link.text, 40) + " (" + fixed(link.bandwidth_gbps(), 3) +
         " GB/s per rank), not a measurement");
+  } else if (has_inter && model.config.plan_link.given()) {
+    model.warnings.push_back("--plan-link " + shown(model.config.plan_link.text, 40) +
+                             " not used: all_reduce was measured across nodes");
   } else if (!has_inter && model.config.predict_to > model.gpus_per_node) {
     model.warnings.push_back("no inter-node all_reduce measured: beyond " +
                              std::to_string(model.gpus_per_node) +

@@ -80,13 +80,15 @@ bool PricingBasis::any_assumed() const {
 std::string unpriced_across_nodes(const TrainingStepModel& model, int gpus) {
   if (gpus <= model.gpus_per_node || measured_across_nodes(model) || model.config.plan_link.given())
     return "";
+  // The most GPUs measured on one node, which may be fewer than the node has: the sentence says
+  // what was measured, and the run it suggests is an example for nodes of that size.
   const int node = model.gpus_per_node;
-  return "not priced on " + gpus_text(gpus) +
-         ": nothing was measured across nodes (one node: " + gpus_text(node) +
-         ") and intra-node figures would price the network as the node's links; measure it with "
-         "clusterbench run --gpus " +
-         std::to_string(node) + "," + std::to_string(2 * node) +
-         " on two nodes, or assume a link with --plan-link RATE";
+  return "not priced on " + gpus_text(gpus) + ": nothing was measured across nodes (at most " +
+         gpus_text(node) +
+         ", on one node) and intra-node figures would price the network as the node's links; "
+         "measure across two nodes (with " +
+         std::to_string(node) + " GPUs a node: clusterbench run --gpus " + std::to_string(node) +
+         "," + std::to_string(2 * node) + " on two nodes), or assume a link with --plan-link RATE";
 }
 
 PricingBasis predicted_basis(const TrainingStepModel& model, int gpus) {

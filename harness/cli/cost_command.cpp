@@ -135,23 +135,23 @@ void print_json(const CostEstimate& estimate, const std::optional<EfficiencyFrom
 void print_text(const CostEstimate& estimate, const std::optional<EfficiencyFromResults>& from,
                 const std::string& path) {
   if (from && from->measured) {
-    std::cout << "efficiency from the training step measured in " << path << " ("
+    std::cout << "efficiency from the training step measured in " << shown(path, 120) << " ("
               << from->measured->workload.describe()
               << "): " << static_cast<int>(std::lround(estimate.inputs.efficiency * 1000)) / 10.0
               << " % at " << estimate.inputs.gpus << " GPUs, " << from->measured_how << "\n";
   }
   if (from && from->step) {
     const StepTime& step = *from->step;
-    char line[256];
+    // The path is the user's: shown() keeps it to one line however long it is.
+    char figures[192];
     char input[64];
     std::snprintf(input, sizeof input, "input %.3f ms", step.input_s * 1e3);
-    std::snprintf(line, sizeof line,
-                  "predicted from %s: step %.3f ms on %d GPUs (compute %.3f, all-reduce %.3f ms, "
-                  "%s; %s dominates%s)\n",
-                  path.c_str(), step.step_s * 1e3, step.gpus, step.compute_s * 1e3,
-                  step.all_reduce_s * 1e3, from->input_left_out ? "input not measured" : input,
-                  step.dominant.c_str(), step.extrapolated ? ", extrapolated" : "");
-    std::cout << line;
+    std::snprintf(figures, sizeof figures,
+                  "step %.3f ms on %d GPUs (compute %.3f, all-reduce %.3f ms, %s; ", step.step_s * 1e3,
+                  step.gpus, step.compute_s * 1e3, step.all_reduce_s * 1e3,
+                  from->input_left_out ? "input not measured" : input);
+    std::cout << "predicted from " << shown(path, 120) << ": " << figures << step.dominant
+              << " dominates" << (step.extrapolated ? ", extrapolated" : "") << ")\n";
     for (const auto& w : from->warnings)
       std::cout << "warning: " << w << "\n";
   }

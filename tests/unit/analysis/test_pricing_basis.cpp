@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include "analysis/measured_step.hpp"
@@ -49,7 +50,9 @@ TEST(PricingBasis, BeyondOneNodeWithNothingMeasuredAcrossNodesIsNotPriced) {
   EXPECT_EQ(unpriced_across_nodes(model, 4), "");
   const std::string why = unpriced_across_nodes(model, 64);
   EXPECT_NE(why.find("not priced on 64 GPUs"), std::string::npos) << why;
-  EXPECT_NE(why.find("nothing was measured across nodes"), std::string::npos) << why;
+  EXPECT_NE(why.find("nothing was measured across nodes (at most 4 GPUs, on one node)"),
+            std::string::npos)
+      << why;
   EXPECT_NE(why.find("--gpus 4,8 on two nodes"), std::string::npos) << why;
   EXPECT_NE(why.find("--plan-link RATE"), std::string::npos) << why;
   const PricingBasis b = predicted_basis(model, 4);
@@ -89,6 +92,10 @@ TEST(PricingBasis, AMeasuredInterNodeTierIsExtrapolatedNotAssumed) {
   const auto model = build_training_step_model(f, c, "run.json");
   EXPECT_EQ(unpriced_across_nodes(model, 64), "");
   EXPECT_FALSE(ring_tier_at(model, 64).assumed);
+  // The flag given and not used is said, not dropped.
+  EXPECT_NE(std::find(model.warnings.begin(), model.warnings.end(),
+                      "--plan-link 400gbit not used: all_reduce was measured across nodes"),
+            model.warnings.end());
   const PricingBasis b = predicted_basis(model, 64);
   EXPECT_EQ(b.items[1].basis,
             "the inter-node ring fit of all_reduce measured on 16..32 GPUs, extrapolated");
