@@ -1,11 +1,14 @@
 // clusterbench check: the CI gate. Did the current run get slower than the baseline, by more than
 // the threshold and by more than noise?
 #include <iostream>
+#include <optional>
 
 #include "cli/command.hpp"
 #include "core/args.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "exporters/check_junit.hpp"
+#include "exporters/export_file.hpp"
 #include "verdicts/check_report.hpp"
 #include "verdicts/regression_check.hpp"
 #include "verdicts/verdict_input.hpp"
@@ -13,9 +16,10 @@
 namespace {
 
 int check_main(const std::vector<std::string>& args) {
-  cb::ArgParser parser("check",
-                       "clusterbench check --baseline BASE.json CURRENT.json [--threshold 0.05] "
-                       "[--alpha 0.01] [--min-samples 5] [--allow-inconclusive] [--json]");
+  cb::ArgParser parser(
+      "check",
+      "clusterbench check --baseline BASE.json CURRENT.json [--threshold 0.05] "
+      "[--alpha 0.01] [--min-samples 5] [--allow-inconclusive] [--json] [--junit FILE.xml]");
   parser
       .positional("CURRENT.json",
                   "the run to judge (clusterbench results or Google Benchmark JSON)")
@@ -25,6 +29,8 @@ int check_main(const std::vector<std::string>& args) {
       .option("min-samples", "N", "fewer values on either side is INCONCLUSIVE (default 5)")
       .flag("allow-inconclusive", "exit 0 when the verdict is INCONCLUSIVE")
       .flag("json", "print the report as JSON")
+      .option("junit", "FILE.xml",
+              "also write the verdict as JUnit XML: a testcase per case, failed on a regression")
       .epilog(
           "Cases are matched by suite, case, params and GPU count and compared by their samples\n"
           "(seconds per operation, lower is better) or, for records without samples, by their\n"
@@ -60,6 +66,10 @@ int check_main(const std::vector<std::string>& args) {
     context.options.min_samples = static_cast<std::size_t>(n);
   }
   cb::validate(context.options);
+  std::optional<cb::ExportFile> junit;
+  if (auto path = parser.get("junit"))
+    junit.emplace(*path, "--junit", std::vector{context.baseline_path, context.current_path},
+                  cb::OwnFile::junit_xml);
 
   const cb::ResultsFile baseline = cb::load_verdict_input(context.baseline_path);
   const cb::ResultsFile current = cb::load_verdict_input(context.current_path);
@@ -74,6 +84,8 @@ int check_main(const std::vector<std::string>& args) {
   } else {
     std::cout << cb::check_report_markdown(report, context);
   }
+  if (junit)
+    junit->commit(cb::check_junit_xml(report, context));
   return cb::check_exit_code(report, context.allow_inconclusive);
 }
 

@@ -6,6 +6,9 @@
 #include "core/args.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "exporters/export_file.hpp"
+#include "exporters/qualify_junit.hpp"
+#include "exporters/qualify_prometheus.hpp"
 #include "qualify/qualify.hpp"
 #include "qualify/qualify_report.hpp"
 #include "qualify/reference_spec.hpp"
@@ -17,7 +20,8 @@ namespace {
 int qualify_main(const std::vector<std::string>& args) {
   const auto bundled = cb::available_spec_names(cb::specs_directory());
   cb::ArgParser parser("qualify", "clusterbench qualify RESULTS.json --spec NAME|FILE [--json] "
-                                  "[--allow-inconclusive] [--fraction F]");
+                                  "[--allow-inconclusive] [--fraction F] [--prometheus FILE.prom] "
+                                  "[--junit FILE.xml]");
   parser.positional("RESULTS.json", "the results file to judge")
       .option("spec", "NAME|FILE",
               "a bundled spec name, a spec file, or a known-good results file as the reference")
@@ -26,6 +30,12 @@ int qualify_main(const std::vector<std::string>& args) {
               "overrides every check of a spec file")
       .flag("json", "print the report as JSON")
       .flag("allow-inconclusive", "exit 0 when the verdict is INCONCLUSIVE")
+      .option("prometheus", "FILE.prom",
+              "also write the verdict, checks, culprits and per-GPU figures as a Prometheus "
+              "textfile (node_exporter --collector.textfile.directory)")
+      .option("junit", "FILE.xml",
+              "also write the verdict as JUnit XML (a testcase per check "
+              "and per culprit)")
       .epilog("Checks compare measured figures with stated ones (data sheets, published\n"
               "measurements; each spec check carries its source). Fleet rules compare every GPU,\n"
               "link and node with its peers in the same run (median and MAD) and name outliers.\n"
@@ -49,6 +59,13 @@ int qualify_main(const std::vector<std::string>& args) {
     fraction = cb::parse_number(*text, "--fraction");
 
   const std::string results_path = parser.positional_value("RESULTS.json");
+  std::optional<cb::ExportFile> prometheus, junit;
+  if (auto path = parser.get("prometheus"))
+    prometheus.emplace(*path, "--prometheus", std::vector{results_path, *spec_argument},
+                       cb::OwnFile::prometheus_textfile);
+  if (auto path = parser.get("junit"))
+    junit.emplace(*path, "--junit", std::vector{results_path, *spec_argument},
+                  cb::OwnFile::junit_xml);
   const cb::ResultsFile results = cb::load_results(results_path);
   const cb::Spec spec =
       cb::load_spec_or_reference(cb::resolve_spec_argument(*spec_argument), fraction);
@@ -58,6 +75,10 @@ int qualify_main(const std::vector<std::string>& args) {
   } else {
     std::cout << cb::format_qualify_text(report);
   }
+  if (prometheus)
+    prometheus->commit(cb::qualify_prometheus_text(report, results));
+  if (junit)
+    junit->commit(cb::qualify_junit_xml(report));
   return cb::qualify_exit_code(report, parser.has("allow-inconclusive"));
 }
 

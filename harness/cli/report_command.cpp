@@ -1,9 +1,12 @@
 // clusterbench report: a summary of a results file for people — Markdown on stdout, or JSON, and
 // a self-contained HTML page — with the part that limits scaling first up top.
 #include <iostream>
+#include <optional>
 
 #include "cli/command.hpp"
 #include "core/args.hpp"
+#include "exporters/export_file.hpp"
+#include "exporters/report_prometheus.hpp"
 #include "report/report_options.hpp"
 #include "report/report_runner.hpp"
 
@@ -15,8 +18,12 @@ int report_main(const std::vector<std::string>& argv) {
                  "clusterbench report RESULTS.json [--html FILE] [--plots DIR] [--json] "
                  "[--predict-to N] [--at N,N] [--model-params P] [--tokens-per-gpu T] "
                  "[--grad-bytes B] "
-                 "[--overlap F] [--bytes-per-step B] [--gpu-hours H [--price P]]");
+                 "[--overlap F] [--bytes-per-step B] [--gpu-hours H [--price P]] "
+                 "[--prometheus FILE.prom]");
   report::declare_report_flags(args);
+  args.option("prometheus", "FILE.prom",
+              "also write the figures, efficiencies and per-GPU and per-node figures as a "
+              "Prometheus textfile (node_exporter --collector.textfile.directory)");
   args.epilog(
       "Per family: a table by GPU count (headline metric, efficiency, per-GPU spread), the\n"
       "fitted USL and Amdahl laws with the efficiency they predict, and for collectives the\n"
@@ -31,7 +38,16 @@ int report_main(const std::vector<std::string>& argv) {
     std::cout << args.help();
     return 0;
   }
-  return report::run_report(report::read_report_flags(args), std::cout, std::cerr);
+  const auto options = report::read_report_flags(args);
+  std::optional<ExportFile> prometheus;
+  if (auto path = args.get("prometheus"))
+    prometheus.emplace(*path, "--prometheus", std::vector{options.results_path},
+                       OwnFile::prometheus_textfile);
+  return report::run_report(options, std::cout, std::cerr,
+                            [&](const ResultsFile& results, const report::ReportData& data) {
+                              if (prometheus)
+                                prometheus->commit(report_prometheus_text(data, results));
+                            });
 }
 
 } // namespace

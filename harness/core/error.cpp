@@ -11,9 +11,6 @@ namespace {
 thread_local int thread_rank = -1;
 } // namespace
 
-namespace {
-
-// Length of the valid UTF-8 sequence starting at s[i] (1..4), or 0 when it is not one.
 std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
   const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
   const unsigned char c = byte(i);
@@ -43,6 +40,8 @@ std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
     return 0;
   return n;
 }
+
+namespace {
 
 // Appends s[i..] escaped until `limit` characters or `max_bytes` bytes are written; returns
 // whether all of it fitted.

@@ -38,6 +38,10 @@ public:
 // argument cannot split the line, a 50 MB field cannot make the line 50 MB.
 std::string shown(std::string_view value, std::size_t max_chars = 80);
 
+// Length of the valid UTF-8 sequence starting at s[i] (1..4), or 0 when it is not one (a stray
+// byte, an overlong form, a UTF-16 surrogate, a code point past U+10FFFF, a sequence cut short).
+std::size_t utf8_sequence_length(std::string_view s, std::size_t i);
+
 // A whole message made one line of at most `max_bytes` bytes: what shown() does, over the message,
 // cut with "…" at a UTF-8 boundary. The command line's last word on any error.
 std::string one_line(std::string_view message, std::size_t max_bytes = 280);

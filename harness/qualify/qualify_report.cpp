@@ -147,6 +147,17 @@ std::string warning_summary(const FleetReport& fleet, const char* stragglers_wor
 
 } // namespace
 
+std::string describe_check_row(const CheckRow& row) {
+  const std::vector<std::string> cells = check_cells(row);
+  std::string text = cells[6] + ": " + cells[0] + (row.record.empty() ? "" : " on " + row.record);
+  if (row.check.kind == CheckKind::data)
+    text += ", records verified " + cells[4];
+  else
+    text += ", measured " + cells[4] + ", needs " + cells[3] + " (expected " + cells[2] +
+            ", ratio " + cells[5] + ")";
+  return row.note.empty() ? text : text + "; " + row.note;
+}
+
 std::string format_figure(double value) {
   char text[48];
   const double magnitude = std::fabs(value);

@@ -12,6 +12,10 @@ namespace cb {
 std::string format_qualify_text(const QualifyReport& report);
 nlohmann::json qualify_to_json(const QualifyReport& report);
 
+// One row in one line: "FAIL: nvlink_bw on links/... gpus=8, measured 412 GB/s, needs >= 430
+// GB/s (expected 478 GB/s, ratio 0.86); NOTE".
+std::string describe_check_row(const CheckRow& row);
+
 // A figure with as many digits as its size needs: 4302, 431.5, 55.40, 0.853.
 std::string format_figure(double value);
 

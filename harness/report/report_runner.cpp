@@ -46,7 +46,8 @@ PlotSet plot_set(const PlotRun& run) {
 
 } // namespace
 
-int run_report(const ReportCommandOptions& options, std::ostream& out, std::ostream& err) {
+int run_report(const ReportCommandOptions& options, std::ostream& out, std::ostream& err,
+               const ReportExport& also) {
   // Unusable outputs fail before any work.
   if (options.html_path) {
     check_writable_file(*options.html_path, "--html");
@@ -95,6 +96,8 @@ int run_report(const ReportCommandOptions& options, std::ostream& out, std::ostr
       throw InputError(std::string("--html: ") + e.what());
     }
   }
+  if (also)
+    also(results, data);
   return 0;
 }
 

@@ -36,6 +36,38 @@ bool looks_like_our_report(const std::string& head) {
   return head.compare(0, start.size(), start) == 0;
 }
 
+bool starts_with(const std::string& head, std::string_view start) {
+  return head.compare(0, start.size(), start) == 0;
+}
+
+bool looks_ours(OwnFile kind, const std::string& head, const std::string& tail) {
+  switch (kind) {
+  case OwnFile::results:
+    return looks_like_our_results(head, tail);
+  case OwnFile::html_report:
+    return looks_like_our_report(head);
+  case OwnFile::prometheus_textfile:
+    return starts_with(head, kPrometheusTextfileStart);
+  case OwnFile::junit_xml:
+    return starts_with(head, kJUnitXmlStart);
+  }
+  return false;
+}
+
+const char* own_file_name(OwnFile kind) {
+  switch (kind) {
+  case OwnFile::results:
+    return "a clusterbench results file";
+  case OwnFile::html_report:
+    return "a clusterbench report";
+  case OwnFile::prometheus_textfile:
+    return "a clusterbench Prometheus textfile";
+  case OwnFile::junit_xml:
+    return "a clusterbench JUnit report";
+  }
+  return "a clusterbench file";
+}
+
 } // namespace
 
 std::string resolved_output(const std::string& path, const std::string& named) {
@@ -102,12 +134,8 @@ void refuse_foreign_file(const std::string& path, const std::string& flag, OwnFi
   in.seekg(static_cast<std::streamoff>(size > kEdge ? size - kEdge : 0));
   in.read(tail.data(), kEdge);
   tail.resize(static_cast<std::size_t>(in.gcount()));
-  const bool ours =
-      kind == OwnFile::results ? looks_like_our_results(head, tail) : looks_like_our_report(head);
-  if (!ours) {
-    throw InputError(named + ": exists and is not " +
-                     (kind == OwnFile::results ? std::string("a clusterbench results file")
-                                               : std::string("a clusterbench report")) +
+  if (!looks_ours(kind, head, tail)) {
+    throw InputError(named + ": exists and is not " + own_file_name(kind) +
                      "; clusterbench replaces only files it wrote (remove it or give another "
                      "path)");
   }

@@ -17,7 +17,13 @@ void check_output_target(const std::string& path, const std::string& flag,
                          const std::vector<std::string>& inputs = {});
 
 // What a file clusterbench may replace was written as.
-enum class OwnFile { results, html_report };
+enum class OwnFile { results, html_report, prometheus_textfile, junit_xml };
+
+// The first bytes of every Prometheus textfile and JUnit file clusterbench writes
+// (exporters/prometheus_text.hpp, exporters/junit_xml.hpp say the same).
+inline constexpr std::string_view kPrometheusTextfileStart = "# clusterbench ";
+inline constexpr std::string_view kJUnitXmlStart =
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- clusterbench ";
 
 // The first bytes of every report page clusterbench writes (report/html_renderer.cpp), up to the
 // start of its title, which begins "clusterbench".
@@ -29,7 +35,8 @@ inline constexpr std::string_view kReportPageStart =
 // bytes and is not a clusterbench file of `kind`: a results file is a JSON object whose last
 // members are "schema": "clusterbench.results" and "schema_version" (the writer's key order), or
 // whose first member is that name (a writer keeping its keys' order); a report page starts as the
-// renderer starts every page, its title "clusterbench ...". A file that merely mentions either
+// renderer starts every page, its title "clusterbench ..."; a textfile or a JUnit file starts as
+// the exporters start theirs. A file that merely mentions either
 // (notes, a copy of the schema, a wiki page) is not ours: a file the user named that clusterbench
 // did not write is never replaced. Absent and empty files pass.
 void refuse_foreign_file(const std::string& path, const std::string& flag, OwnFile kind);

@@ -43,14 +43,6 @@ std::string params_cell(const CaseKey& key) {
   return text.empty() ? "-" : text;
 }
 
-// "time 1.23 ms -> 1.36 ms (+10.2 %, p 1.2e-08)"
-std::string figures(const CaseCheck& c) {
-  return quantity_label(c.quantity) + " " + format_quantity(c.quantity, c.baseline_median) +
-         " -> " + format_quantity(c.quantity, c.current_median) + " (" + format_change(c.change) +
-         ", p " + format_p(c.p_value) + ", n " + std::to_string(c.baseline_count) + "/" +
-         std::to_string(c.current_count) + ")";
-}
-
 void list_cases(std::string& out, const CheckReport& report, CaseOutcome outcome,
                 const std::string& title) {
   const std::size_t n = report.count(outcome);
@@ -60,7 +52,7 @@ void list_cases(std::string& out, const CheckReport& report, CaseOutcome outcome
   for (const auto& c : report.cases) {
     if (c.outcome != outcome)
       continue;
-    out += "- " + describe_case(c.key) + ": " + figures(c);
+    out += "- " + describe_case(c.key) + ": " + check_case_figures(c);
     if (!c.note.empty())
       out += "; " + c.note;
     out += "\n";
@@ -89,6 +81,13 @@ std::string upper(std::string text) {
 }
 
 } // namespace
+
+std::string check_case_figures(const CaseCheck& c) {
+  return quantity_label(c.quantity) + " " + format_quantity(c.quantity, c.baseline_median) +
+         " -> " + format_quantity(c.quantity, c.current_median) + " (" + format_change(c.change) +
+         ", p " + format_p(c.p_value) + ", n " + std::to_string(c.baseline_count) + "/" +
+         std::to_string(c.current_count) + ")";
+}
 
 std::string check_report_markdown(const CheckReport& report, const CheckContext& context) {
   const CheckOptions& o = context.options;

@@ -14,6 +14,9 @@ struct CheckContext {
   bool allow_inconclusive = false;
 };
 
+// A case's figures in one line: "time 1.23 ms -> 1.36 ms (+10.2 %, p 1.2e-08, n 20/20)".
+std::string check_case_figures(const CaseCheck& c);
+
 // One table of every case, then each regression, inconclusive case and missing case named with
 // its figures, then a last line "verdict: PASS|FAIL|INCONCLUSIVE ...".
 std::string check_report_markdown(const CheckReport& report, const CheckContext& context);

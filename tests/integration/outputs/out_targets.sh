@@ -49,12 +49,16 @@ for out in /dev/null "$work/fifo" "$work/dir" "$work/socket" "$work/link-to-null
   refuses --out "$out" import nccl-tests "$work/nccl.txt" --out OUT
   refuses --html "$out" report "$results" --html OUT
   refuses --out "$out" run --single-process --np 1 --quick --suite compute --out OUT
+  refuses --junit "$out" check --baseline "$results" "$results" --junit OUT
+  refuses --prometheus "$out" report "$results" --prometheus OUT
 done
 # The input itself, however it is spelled.
 refuses --out "$work/nccl.txt" import nccl-tests "$work/nccl.txt" --out OUT
 refuses --out "$work/../$(basename "$work")/nccl.txt" import nccl-tests "$work/nccl.txt" --out OUT
 refuses --html "$results" report "$results" --html OUT
 refuses --html "$work/link-to-input.json" report "$results" --html OUT
+refuses --prometheus "$results" report "$results" --prometheus OUT
+refuses --junit "$results" check --baseline "$results" "$results" --junit OUT
 
 [ -c /dev/null ] || { echo "FAIL: /dev/null is no longer a character device"; fail=1; }
 [ -p "$work/fifo" ] || { echo "FAIL: the FIFO was replaced"; fail=1; }
@@ -90,6 +94,8 @@ for out in "$work/notes.json" "$work/link-to-notes.json"; do
   refuses --out "$out" fit "$results" --out OUT
   refuses --out "$out" import nccl-tests "$work/nccl.txt" --out OUT
   refuses --out "$out" run --single-process --np 1 --quick --suite compute --out OUT
+  refuses --junit "$out" check --baseline "$results" "$results" --junit OUT
+  refuses --prometheus "$out" report "$results" --prometheus OUT
 done
 refuses --html "$work/page.html" report "$results" --html OUT
 [ "$(sha256sum "$work/notes.json" "$work/page.html")" = "$foreign_sum" ] ||

@@ -1,0 +1,80 @@
+#include "exporters/check_junit.hpp"
+
+#include <cstdio>
+
+namespace cb {
+namespace {
+
+// An option's value as given: 0.05, 0.01.
+std::string option_text(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+// "collectives.all_reduce": CI systems show the class as the test's group.
+std::string class_of(const CaseKey& key) {
+  return key.suite + "." + key.case_name;
+}
+
+JUnitCase judged_case(const CaseCheck& c) {
+  JUnitCase t;
+  t.classname = class_of(c.key);
+  t.name = describe_case(c.key);
+  const std::string figures = check_case_figures(c);
+  switch (c.outcome) {
+  case CaseOutcome::regression:
+    t.result = JUnitResult::failure;
+    t.type = "regression";
+    t.message = "slower than the baseline: " + figures;
+    t.details = figures + (c.note.empty() ? "" : "\n" + c.note);
+    break;
+  case CaseOutcome::inconclusive:
+    t.result = JUnitResult::skipped;
+    t.message = "INCONCLUSIVE: " + (c.note.empty() ? figures : c.note + "; " + figures);
+    break;
+  case CaseOutcome::improvement:
+  case CaseOutcome::unchanged:
+    t.details =
+        std::string(to_string(c.outcome)) + ": " + figures + (c.note.empty() ? "" : "\n" + c.note);
+    break;
+  }
+  return t;
+}
+
+JUnitCase missing_case(const MissingCase& m, const std::string& where) {
+  JUnitCase t;
+  t.classname = class_of(m.key);
+  t.name = describe_case(m.key);
+  t.result = JUnitResult::skipped;
+  t.message = "measured only in the " + where + (m.note.empty() ? "" : " (" + m.note + ")");
+  return t;
+}
+
+} // namespace
+
+JUnitSuite check_junit_suite(const CheckReport& report, const CheckContext& context) {
+  JUnitSuite suite;
+  suite.name = "clusterbench check";
+  suite.properties = {{"baseline", context.baseline_path},
+                      {"current", context.current_path},
+                      {"threshold", option_text(context.options.threshold)},
+                      {"alpha", option_text(context.options.alpha)},
+                      {"min_samples", std::to_string(context.options.min_samples)},
+                      {"verdict", to_string(report.verdict)}};
+  for (const auto& c : report.cases)
+    suite.cases.push_back(judged_case(c));
+  for (const auto& m : report.missing_in_current)
+    suite.cases.push_back(missing_case(m, "baseline"));
+  for (const auto& m : report.missing_in_baseline)
+    suite.cases.push_back(missing_case(m, "current run"));
+  return suite;
+}
+
+std::string check_junit_xml(const CheckReport& report, const CheckContext& context) {
+  return junit_xml("clusterbench check", {check_junit_suite(report, context)},
+                   "check --baseline " + context.baseline_path + " " + context.current_path + ": " +
+                       to_string(report.verdict));
+}
+
+} // namespace cb
