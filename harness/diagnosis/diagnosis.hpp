@@ -11,9 +11,9 @@
 // rate holds over a million components, not one); a component with fewer than
 // kMinEvidence figures convicts nothing. Among the candidates the one that explains the most slow
 // figures is named first (greedy set cover, lazily re-scored: a candidate's score only falls as
-// figures are explained), and the figures consistent with its factor are explained: the receiver
-// of a slow sender's hop is never named for it. Slow figures no component explains, beyond what
-// the noise would leave, are a note, never a guess.
+// figures are explained), and every figure it takes part in is explained: the receiver of a slow
+// sender's hop is never named for it. A node pair slow on most of its figures that no component
+// explains is a note, never a guess.
 #include <string>
 #include <vector>
 
@@ -28,12 +28,12 @@ const char* component_kind_name(ComponentKind kind);
 
 struct Culprit {
   ComponentKind kind = ComponentKind::node;
-  int host = -1; // node, rail
-  int gpu = -1;  // rail
-  int leaf = -1; // uplink
-  double factor = 1;     // its figures' median against the typical figure
-  int figures = 0;       // its figures unexplained when it was named
-  int slow_figures = 0;  // of those, the slow ones it explains
+  int host = -1;                     // node, rail
+  int gpu = -1;                      // rail
+  int leaf = -1;                     // uplink
+  double factor = 1;                 // its figures' median against the typical figure
+  int figures = 0;                   // its figures unexplained when it was named
+  int slow_figures = 0;              // of those, the slow ones it explains
   std::vector<std::size_t> evidence; // indices of its slowest figures, at most 8
 };
 
@@ -48,10 +48,10 @@ struct DiagnosisSettings {
 struct Diagnosis {
   std::vector<Culprit> culprits;
   std::vector<std::string> notes;
-  double sigma = 0;            // the noise of one figure, relative
-  double z = 0;                // the standard errors a conviction needs
+  double sigma = 0; // the noise of one figure, relative
+  double z = 0;     // the standard errors a conviction needs
   std::size_t figures = 0;
-  std::size_t unexplained_slow = 0;
+  std::size_t unexplained_slow = 0; // slow figures no culprit explains (noise, or a pattern)
 };
 
 Diagnosis diagnose(const std::vector<Observation>& observations, int nodes, int rails,

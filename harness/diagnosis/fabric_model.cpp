@@ -19,8 +19,8 @@ void measure_round(PairOracle& oracle, const std::vector<Flow>& flows, long long
       o.dst = static_cast<std::uint32_t>(flows[f].dst);
       o.round = round;
       o.rail = static_cast<std::uint16_t>(r);
-      o.value = static_cast<float>(figures[f * static_cast<std::size_t>(rails) +
-                                           static_cast<std::size_t>(r)]);
+      o.value = static_cast<float>(
+          figures[f * static_cast<std::size_t>(rails) + static_cast<std::size_t>(r)]);
       measurements.observations.push_back(o);
     }
   }

@@ -37,9 +37,9 @@ private:
   std::vector<double> node_factor_;
   std::unordered_map<long long, double> rail_factor_; // host * rails + rail
   std::vector<double> uplink_factor_;
-  std::vector<double> leaf_capacity_; // Gbit/s each way
+  std::vector<double> leaf_capacity_;                      // Gbit/s each way
   std::vector<std::vector<double>> up_rates_, down_rates_; // this round's crossing rail flows
-  std::vector<double> up_level_, down_level_;             // their max-min fair levels
+  std::vector<double> up_level_, down_level_;              // their max-min fair levels
   std::mt19937_64 random_;
   std::normal_distribution<double> normal_{0.0, 1.0};
 };

@@ -41,9 +41,7 @@ double median_of_medians(std::unordered_map<int, std::vector<double>>& by_unit) 
 
 Normalised normalise(const std::vector<Observation>& observations,
                      const std::vector<int>& leaf_of_node) {
-  auto crossing = [&](const Observation& o) {
-    return leaf_of_node[o.src] != leaf_of_node[o.dst];
-  };
+  auto crossing = [&](const Observation& o) { return leaf_of_node[o.src] != leaf_of_node[o.dst]; };
   // Inside leaves: per node, over every round.
   std::unordered_map<int, std::vector<double>> inside_by_node, across_by_leaf;
   for (const auto& o : observations) {

@@ -15,9 +15,9 @@ const char* fault_kind_name(FaultKind kind);
 
 struct PlantedFault {
   FaultKind kind = FaultKind::node;
-  int host = -1; // node, rail
-  int gpu = -1;  // rail
-  int leaf = -1; // uplink
+  int host = -1;     // node, rail
+  int gpu = -1;      // rail
+  int leaf = -1;     // uplink
   double factor = 1; // (0, 1]: the share of its healthy rate the component keeps
 };
 

@@ -37,9 +37,9 @@ public:
         groups_.resize(g + 1);
       groups_[g].push_back(node);
     }
-    groups_.erase(std::remove_if(groups_.begin(), groups_.end(),
-                                 [](const auto& g) { return g.empty(); }),
-                  groups_.end());
+    groups_.erase(
+        std::remove_if(groups_.begin(), groups_.end(), [](const auto& g) { return g.empty(); }),
+        groups_.end());
   }
 
   Measurements run() {
@@ -227,14 +227,16 @@ private:
             partners.push_back(p);
         }
       }
-      for (std::size_t k = 0; partners.size() < static_cast<std::size_t>(settings_.confirm_partners) &&
-                              k < anywhere.size();
+      for (std::size_t k = 0;
+           partners.size() < static_cast<std::size_t>(settings_.confirm_partners) &&
+           k < anywhere.size();
            ++k) {
         const int p = anywhere[(static_cast<std::size_t>(x) * 7919 + k) % anywhere.size()];
         if (p != x && std::find(partners.begin(), partners.end(), p) == partners.end())
           partners.push_back(p);
       }
-      for (std::size_t k = 0; k < partners.size() && k < static_cast<std::size_t>(settings_.confirm_partners); ++k)
+      for (std::size_t k = 0;
+           k < partners.size() && k < static_cast<std::size_t>(settings_.confirm_partners); ++k)
         tasks.emplace_back(x, partners[k]);
     }
     int rounds = 0;

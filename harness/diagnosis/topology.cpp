@@ -148,9 +148,9 @@ void refuse_cycles(const std::vector<SwitchLine>& switches,
       }
       const std::size_t child = index.at(switches[at].switches[next++]);
       if (mark[child] == Mark::open) {
-        throw InputError(at_line(source, switches[at].line) + ": switch cycle: " +
-                         shown(switches[at].name) + " lists " + shown(switches[child].name) +
-                         ", which is above it");
+        throw InputError(at_line(source, switches[at].line) +
+                         ": switch cycle: " + shown(switches[at].name) + " lists " +
+                         shown(switches[child].name) + ", which is above it");
       }
       if (mark[child] == Mark::none) {
         mark[child] = Mark::open;

@@ -10,9 +10,9 @@
 namespace cb {
 
 struct Topology {
-  std::string source;                    // the file, for messages
-  std::vector<std::string> leaves;       // leaf switches (those with Nodes=), in file order
-  std::vector<std::string> leaf_parent;  // per leaf: the switch above it, "" when none
+  std::string source;                   // the file, for messages
+  std::vector<std::string> leaves;      // leaf switches (those with Nodes=), in file order
+  std::vector<std::string> leaf_parent; // per leaf: the switch above it, "" when none
   std::unordered_map<std::string, int> leaf_of_host;
   std::unordered_map<std::string, int> line_of_host; // where a host was named (0 for JSON)
 };
@@ -36,7 +36,7 @@ Topology load_topology(const std::string& path);
 // the topology does not name is bad input (InputError naming the file and host); hosts the
 // topology names that the job does not have are left out and counted in `notes`.
 struct HostPlacement {
-  std::vector<int> leaf_of_node;     // per job host, an index into `leaf_names`
+  std::vector<int> leaf_of_node;       // per job host, an index into `leaf_names`
   std::vector<std::string> leaf_names; // the leaves holding job hosts, as the hosts reach them
   std::vector<std::string> leaf_parents;
   std::vector<std::string> notes;

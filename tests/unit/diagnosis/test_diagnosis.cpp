@@ -2,21 +2,15 @@
 
 #include <cmath>
 
+#include "figures.hpp"
+
 #include "diagnosis/diagnosis.hpp"
 #include "diagnosis/fabric_model.hpp"
 #include "diagnosis/schedules.hpp"
 
-namespace {
+using cb::testing::figure;
 
-cb::Observation figure(int src, int dst, int round, double value, int rail = 0) {
-  cb::Observation o;
-  o.src = static_cast<std::uint32_t>(src);
-  o.dst = static_cast<std::uint32_t>(dst);
-  o.round = static_cast<std::uint32_t>(round);
-  o.rail = static_cast<std::uint16_t>(rail);
-  o.value = static_cast<float>(value);
-  return o;
-}
+namespace {
 
 cb::Scenario cluster(int nodes, int gpus, int leaf_nodes, double noise, std::uint64_t seed) {
   cb::Scenario s;

@@ -2,21 +2,11 @@
 
 #include <cmath>
 
+#include "figures.hpp"
+
 #include "diagnosis/reference.hpp"
 
-namespace {
-
-cb::Observation figure(int src, int dst, int round, double value, int rail = 0) {
-  cb::Observation o;
-  o.src = static_cast<std::uint32_t>(src);
-  o.dst = static_cast<std::uint32_t>(dst);
-  o.round = static_cast<std::uint32_t>(round);
-  o.rail = static_cast<std::uint16_t>(rail);
-  o.value = static_cast<float>(value);
-  return o;
-}
-
-} // namespace
+using cb::testing::figure;
 
 TEST(Reference, MediansAndTheNormalQuantile) {
   std::vector<double> v{5, 1, 3, 2};
@@ -67,9 +57,8 @@ TEST(Reference, CrossingFiguresAreJudgedPerRoundByTheMedianLeaf) {
 TEST(Reference, WithFewLeavesCrossingFiguresAreJudgedAgainstTheInsideOnes) {
   // Two leaves {0, 1} and {2, 3}: inside 100, across 40 (a slow uplink, or an oversubscribed
   // fabric: with two leaves, nothing can tell).
-  std::vector<cb::Observation> obs{figure(0, 1, 0, 100), figure(1, 0, 0, 100),
-                                   figure(2, 3, 0, 100), figure(3, 2, 0, 100),
-                                   figure(0, 2, 1, 40),  figure(2, 0, 1, 40)};
+  std::vector<cb::Observation> obs{figure(0, 1, 0, 100), figure(1, 0, 0, 100), figure(2, 3, 0, 100),
+                                   figure(3, 2, 0, 100), figure(0, 2, 1, 40),  figure(2, 0, 1, 40)};
   const auto n = cb::normalise(obs, {0, 0, 1, 1});
   EXPECT_NEAR(std::exp(n.log_ratio[4]), 0.4, 1e-6);
 }
@@ -80,7 +69,7 @@ TEST(Reference, TheNoiseIsReadFromTheFastSide) {
   for (int i = 0; i < 4000; ++i) {
     const double noise = 1 + 0.02 * std::sqrt(-2 * std::log((i + 0.5) / 4000.0)) *
                                  std::cos(2 * M_PI * ((i * 7919) % 4000) / 4000.0);
-    obs.push_back(figure(i % 10, (i + 1) % 10, 0, (i % 2 ? 100 : 100) * noise));
+    obs.push_back(figure(i % 10, (i + 1) % 10, 0, 100 * noise));
   }
   for (int i = 0; i < 3000; ++i)
     obs.push_back(figure(10, 11, 0, 30));

@@ -8,11 +8,11 @@
 
 namespace {
 
-std::string fixture(const std::string& name) {
+std::string scenario_fixture(const std::string& name) {
   return std::string(CB_SOURCE_DIR) + "/tests/fixtures/scenarios/" + name;
 }
 
-std::string refusal(const std::string& path) {
+std::string scenario_refusal(const std::string& path) {
   try {
     cb::load_scenario(path);
   } catch (const cb::InputError& e) {
@@ -24,7 +24,7 @@ std::string refusal(const std::string& path) {
 } // namespace
 
 TEST(Scenario, ReadsTheDocumentedExample) {
-  const cb::Scenario s = cb::load_scenario(fixture("good_request_example.json"));
+  const cb::Scenario s = cb::load_scenario(scenario_fixture("good_request_example.json"));
   EXPECT_EQ(s.nodes, 1024);
   EXPECT_EQ(s.gpus_per_node, 8);
   EXPECT_EQ(s.leaf_nodes, 32);
@@ -44,7 +44,7 @@ TEST(Scenario, ReadsTheDocumentedExample) {
 }
 
 TEST(Scenario, DefaultsWhatItOmits) {
-  const cb::Scenario s = cb::load_scenario(fixture("good_minimal.json"));
+  const cb::Scenario s = cb::load_scenario(scenario_fixture("good_minimal.json"));
   EXPECT_EQ(s.leaf_nodes, 2) << "one leaf holding every node";
   EXPECT_DOUBLE_EQ(s.oversubscription, 1);
   EXPECT_DOUBLE_EQ(s.noise, 0);
@@ -78,14 +78,14 @@ TEST(Scenario, RefusesEachBrokenFileNamingTheField) {
       {"bad_semantic_planted_twice", "faults[1]: the same component is planted twice"},
   };
   std::size_t seen = 0;
-  for (const auto& entry :
-       std::filesystem::directory_iterator(std::string(CB_SOURCE_DIR) + "/tests/fixtures/scenarios")) {
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(CB_SOURCE_DIR) +
+                                                               "/tests/fixtures/scenarios")) {
     const std::string stem = entry.path().stem().string();
     if (stem.rfind("bad_", 0) != 0)
       continue;
     ++seen;
     ASSERT_TRUE(expected.count(stem)) << "no expectation for " << stem;
-    const std::string why = refusal(entry.path().string());
+    const std::string why = scenario_refusal(entry.path().string());
     EXPECT_NE(why.find(expected.at(stem)), std::string::npos) << stem << ": " << why;
     EXPECT_NE(why.find(stem + ".json"), std::string::npos) << "names the file: " << why;
     EXPECT_EQ(why.find('\n'), std::string::npos) << why;
@@ -105,8 +105,9 @@ TEST(Scenario, RefusesWrongTypesAndFiniteBounds) {
   EXPECT_NE(why(nlohmann::json::array()).find("s.json: expected an object"), std::string::npos);
   EXPECT_NE(why({{"nodes", "8"}, {"gpus_per_node", 1}}).find("nodes: expected an integer"),
             std::string::npos);
-  EXPECT_NE(why({{"nodes", 8}, {"gpus_per_node", 1}, {"faults", {}}}).find("faults: expected an array"),
-            std::string::npos);
+  EXPECT_NE(
+      why({{"nodes", 8}, {"gpus_per_node", 1}, {"faults", {}}}).find("faults: expected an array"),
+      std::string::npos);
   EXPECT_NE(why({{"nodes", 8}, {"gpus_per_node", 65}}).find("gpus_per_node: must be 1..64"),
             std::string::npos);
   EXPECT_NE(why({{"nodes", 8}, {"gpus_per_node", 1}, {"leaf_nodes", 9}}).find("leaf_nodes"),
@@ -115,7 +116,8 @@ TEST(Scenario, RefusesWrongTypesAndFiniteBounds) {
             std::string::npos);
   EXPECT_NE(why({{"nodes", 8}, {"gpus_per_node", 1}, {"rail_gbps", 0}}).find("rail_gbps"),
             std::string::npos);
-  EXPECT_NE(why({{"nodes", 8}, {"gpus_per_node", 1}, {"seed", -1}}).find("seed"), std::string::npos);
+  EXPECT_NE(why({{"nodes", 8}, {"gpus_per_node", 1}, {"seed", -1}}).find("seed"),
+            std::string::npos);
   EXPECT_NE(why({{"nodes", 8}, {"gpus_per_node", 1}, {"faults", {1}}}).find("faults[0]: expected"),
             std::string::npos);
 }

@@ -13,7 +13,7 @@ using cb::parse_slurm_topology;
 namespace {
 
 // The message of the InputError `parse` throws, or "" when it throws none.
-template <class F> std::string refusal(F&& parse) {
+template <class F> std::string topology_refusal(F&& parse) {
   try {
     parse();
   } catch (const InputError& e) {
@@ -68,7 +68,8 @@ TEST(Topology, RefusesEachBadLineNamingFileAndLine) {
       {"SwitchName=a Nodes=gpu[1-\n", "topo.conf line 1: Nodes='gpu[1-': '[' without ']'"},
       {"SwitchName=a Nodes=gpu[x]\n", "topo.conf line 1: Nodes"},
       {"Nodes=n1\n", "topo.conf line 1: a line needs SwitchName="},
-      {"SwitchName=a Nodes=n1\nSwitchName=a Nodes=n2\n", "line 2: switch a already defined on line 1"},
+      {"SwitchName=a Nodes=n1\nSwitchName=a Nodes=n2\n",
+       "line 2: switch a already defined on line 1"},
       {"SwitchName=a Nodes=n1\nSwitchName=s Switches=a,b\n", "line 2: Switches names b, which no"},
       {"SwitchName=a Nodes=n[1-2]\nSwitchName=b Nodes=n2\n", "line 2: host n2 is already under a"},
       {"SwitchName=a Nodes=n1\nSwitchName=s1 Switches=a\nSwitchName=s2 Switches=a\n",
@@ -80,7 +81,7 @@ TEST(Topology, RefusesEachBadLineNamingFileAndLine) {
       {"SwitchName=s1 Switches=s2\nSwitchName=s2\n", "no switch lists Nodes="},
   };
   for (const auto& c : cases) {
-    const std::string why = refusal([&] { parse_slurm_topology(c.text, "topo.conf"); });
+    const std::string why = topology_refusal([&] { parse_slurm_topology(c.text, "topo.conf"); });
     EXPECT_TRUE(has(why, c.expected)) << c.text << " -> " << why;
     EXPECT_FALSE(has(why, "\n")) << why;
   }
@@ -97,29 +98,34 @@ TEST(Topology, ReadsTheJsonMap) {
   EXPECT_EQ(leaf("gpu002"), "leaf01");
   EXPECT_EQ(leaf("gpu003"), "leaf02");
   EXPECT_EQ(t.leaf_parent[static_cast<std::size_t>(t.leaf_of_host.at("gpu003"))], "spine1");
-  EXPECT_TRUE(has(refusal([] { parse_json_topology(R"({"n1": 5})", "t.json"); }),
+  EXPECT_TRUE(has(topology_refusal([] { parse_json_topology(R"({"n1": 5})", "t.json"); }),
                   "t.json: host 'n1': expected a leaf name"));
-  EXPECT_TRUE(has(refusal([] {
+  EXPECT_TRUE(has(topology_refusal([] {
                     parse_json_topology(R"({"n1": {"leaf": "a", "spine": "s1"},
                                             "n2": {"leaf": "a", "spine": "s2"}})",
                                         "t.json");
                   }),
                   "leaf a is under s1 elsewhere, here under s2"));
-  EXPECT_TRUE(has(refusal([] { parse_json_topology(R"({"n[1-2]": "a", "n2": "b"})", "t.json"); }),
-                  "host n2 is already under"));
-  EXPECT_TRUE(has(refusal([] { parse_json_topology("[1]", "t.json"); }), "t.json: expected"));
-  EXPECT_TRUE(has(refusal([] { parse_json_topology("{\"n1\": ", "t.json"); }), "not valid JSON"));
+  EXPECT_TRUE(
+      has(topology_refusal([] { parse_json_topology(R"({"n[1-2]": "a", "n2": "b"})", "t.json"); }),
+          "host n2 is already under"));
+  EXPECT_TRUE(
+      has(topology_refusal([] { parse_json_topology("[1]", "t.json"); }), "t.json: expected"));
+  EXPECT_TRUE(
+      has(topology_refusal([] { parse_json_topology("{\"n1\": ", "t.json"); }), "not valid JSON"));
 }
 
 TEST(Topology, PlacesTheJobsHostsAndRefusesOneItDoesNotName) {
-  const auto t = parse_slurm_topology("SwitchName=a Nodes=n[1-4]\nSwitchName=b Nodes=n[5-8]\n",
-                                      "topo.conf");
+  const auto t =
+      parse_slurm_topology("SwitchName=a Nodes=n[1-4]\nSwitchName=b Nodes=n[5-8]\n", "topo.conf");
   const auto placed = cb::place_hosts(t, {"n5", "n1", "n6"});
   EXPECT_EQ(placed.leaf_of_node, (std::vector<int>{0, 1, 0}));
   EXPECT_EQ(placed.leaf_names, (std::vector<std::string>{"b", "a"}));
   ASSERT_EQ(placed.notes.size(), 1u);
   EXPECT_TRUE(has(placed.notes[0], "5 host(s) of the topology are not in this job"));
-  EXPECT_TRUE(has(refusal([&] { cb::place_hosts(t, {"n1", "n9"}); }),
+  EXPECT_TRUE(has(topology_refusal([&] {
+                    cb::place_hosts(t, {"n1", "n9"});
+                  }),
                   "topo.conf: job host n9 is under no leaf switch"));
 }
 
