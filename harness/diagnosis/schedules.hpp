@@ -19,7 +19,7 @@ struct ScreenSettings {
   int across_partners = 2;
   // Known-good partners a suspect node is confirmed against, both ways, inside its group.
   int confirm_partners = 2;
-  double tolerance = 0.9; // a figure is slow below this times the typical one (and 3 sigma)
+  double tolerance = 0.9; // a figure is suspect below this times the typical one (and 4 sigma)
 };
 
 // Consecutive groups of ceil(sqrt(n)) nodes: the screen's groups when no topology is known.
