@@ -40,6 +40,10 @@ public:
     groups_.erase(
         std::remove_if(groups_.begin(), groups_.end(), [](const auto& g) { return g.empty(); }),
         groups_.end());
+    group_index_.resize(static_cast<std::size_t>(oracle.nodes()));
+    for (std::size_t g = 0; g < groups_.size(); ++g)
+      for (int node : groups_[g])
+        group_index_[static_cast<std::size_t>(node)] = g;
   }
 
   Measurements run() {
@@ -125,11 +129,7 @@ private:
   }
 
   std::size_t group_size(int node) const {
-    const int g = group_of_node_[static_cast<std::size_t>(node)];
-    for (const auto& members : groups_)
-      if (group_of_node_[static_cast<std::size_t>(members.front())] == g)
-        return members.size();
-    return 0;
+    return groups_[group_index_[static_cast<std::size_t>(node)]].size();
   }
 
   // Normalises everything measured so far; returns the cut below which a figure makes its ends
@@ -278,6 +278,7 @@ private:
   const std::vector<int>& group_of_node_;
   ScreenSettings settings_;
   std::vector<std::vector<int>> groups_;
+  std::vector<std::size_t> group_index_; // per node: its group in groups_
   std::vector<std::vector<int>> bisection_;
   std::vector<Hop> inside_hops_;
   Normalised normal_;

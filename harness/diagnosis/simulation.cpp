@@ -1,5 +1,7 @@
 #include "diagnosis/simulation.hpp"
 
+#include <algorithm>
+
 #include "diagnosis/fabric_model.hpp"
 
 namespace cb {
@@ -26,6 +28,24 @@ SimulationResult simulate(const Scenario& scenario, const SimulationView& view, 
   FabricModel fabric(scenario);
   Measurements measured;
   if (pairs == PairsMode::screen) {
+    // The screen's first two stages alone, every node on every rail each round.
+    const long long first_stages = screen.inside_partners + screen.across_partners;
+    const long long figures = static_cast<long long>(scenario.nodes) * scenario.gpus_per_node *
+                              (first_stages + 2 * screen.confirm_partners);
+    if (figures > kMaxSimulatedFigures) {
+      result.simulated = false;
+      const auto groups = static_cast<long long>(
+          1 + *std::max_element(view.leaf_of_node.begin(), view.leaf_of_node.end()));
+      result.rounds = first_stages;
+      result.tests = groups * first_stages;
+      result.seconds = static_cast<double>(result.rounds) * seconds_per_round;
+      result.notes.push_back("screen at " + std::to_string(scenario.nodes) + " nodes of " +
+                             std::to_string(scenario.gpus_per_node) + " GPUs measures about " +
+                             std::to_string(figures) + " figures, over the simulator's " +
+                             std::to_string(kMaxSimulatedFigures) +
+                             ": priced as a healthy fleet, not simulated");
+      return result;
+    }
     ScreenSettings settings = screen;
     settings.tolerance = diagnosis.tolerance;
     measured = run_screen(fabric, view.leaf_of_node, settings);

@@ -101,3 +101,37 @@ TEST(Simulation, TooLargeToSimulateIsPricedNotRun) {
   EXPECT_DOUBLE_EQ(r.seconds, 4095.0);
   ASSERT_EQ(r.notes.size(), 1u);
 }
+
+// The largest scenario the contract allows is priced, not held: 65,536 nodes of 64 GPUs would
+// be 42 million figures.
+TEST(Simulation, TheLargestScreenIsPricedAsAHealthyFleet) {
+  cb::Scenario s;
+  s.nodes = 65536;
+  s.gpus_per_node = 64;
+  s.leaf_nodes = 32;
+  const auto r = cb::simulate(s, cb::scenario_view(s), cb::PairsMode::screen, 1.0);
+  EXPECT_FALSE(r.simulated);
+  EXPECT_EQ(r.rounds, 6);
+  EXPECT_EQ(r.tests, 2048 * 6);
+  ASSERT_EQ(r.notes.size(), 1u);
+}
+
+// A leaf per node (leaf_nodes 1): no ring inside, every node a group of its own, screened
+// across; the groups are looked up, not searched (20,000 groups once took minutes).
+TEST(Simulation, ALeafPerNodeIsScreenedAcross) {
+  cb::Scenario s;
+  s.nodes = 20000;
+  s.gpus_per_node = 1;
+  s.leaf_nodes = 1;
+  s.noise = 0.02;
+  s.seed = 3;
+  cb::PlantedFault f;
+  f.kind = cb::FaultKind::node;
+  f.host = 777;
+  f.factor = 0.4;
+  s.faults = {f};
+  const auto r = cb::simulate(s, cb::scenario_view(s), cb::PairsMode::screen, 1.0);
+  ASSERT_TRUE(r.diagnosis);
+  ASSERT_EQ(r.diagnosis->culprits.size(), 1u);
+  EXPECT_EQ(r.diagnosis->culprits[0].host, 777);
+}
