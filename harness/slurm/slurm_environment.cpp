@@ -13,10 +13,16 @@ namespace {
 // A job of more nodes than this is a malformed list, not a cluster.
 constexpr std::size_t kMaxHosts = 1'000'000;
 
+// `where` names the source: "environment variable SLURM_JOB_NODELIST", "topology.conf line 3:
+// Nodes".
+[[noreturn]] void malformed_in(std::string_view where, std::string_view text,
+                               const std::string& why) {
+  throw InputError(std::string(where) + "='" + shown(text) + "': " + why);
+}
+
 [[noreturn]] void malformed(std::string_view variable, std::string_view text,
                             const std::string& why) {
-  throw InputError("environment variable " + std::string(variable) + "='" + std::string(text) +
-                   "': " + why);
+  malformed_in("environment variable " + std::string(variable), text, why);
 }
 
 int read_count(std::string_view text, std::string_view variable) {
@@ -38,7 +44,7 @@ bool is_digits(std::string_view text) {
 }
 
 // Splits on commas outside brackets.
-std::vector<std::string_view> split_top_level(std::string_view list, std::string_view variable) {
+std::vector<std::string_view> split_top_level(std::string_view list, std::string_view where) {
   std::vector<std::string_view> items;
   int depth = 0;
   std::size_t start = 0;
@@ -46,25 +52,25 @@ std::vector<std::string_view> split_top_level(std::string_view list, std::string
     char c = i < list.size() ? list[i] : ',';
     if (c == '[') {
       if (++depth > 1)
-        malformed(variable, list, "nested '['");
+        malformed_in(where, list, "nested '['");
     } else if (c == ']') {
       if (--depth < 0)
-        malformed(variable, list, "']' without '['");
+        malformed_in(where, list, "']' without '['");
     } else if (c == ',' && depth == 0) {
       if (i == start)
-        malformed(variable, list, "empty host name");
+        malformed_in(where, list, "empty host name");
       items.push_back(list.substr(start, i - start));
       start = i + 1;
     }
   }
   if (depth != 0)
-    malformed(variable, list, "'[' without ']'");
+    malformed_in(where, list, "'[' without ']'");
   return items;
 }
 
 // "01-03,7" -> 01 02 03 7.
 std::vector<std::string> expand_ranges(std::string_view ranges, std::string_view list,
-                                       std::string_view variable) {
+                                       std::string_view where) {
   std::vector<std::string> values;
   std::size_t start = 0;
   for (std::size_t i = 0; i <= ranges.size(); ++i) {
@@ -76,14 +82,14 @@ std::vector<std::string> expand_ranges(std::string_view ranges, std::string_view
     std::string_view low = range.substr(0, dash);
     std::string_view high = dash == std::string_view::npos ? low : range.substr(dash + 1);
     if (!is_digits(low) || !is_digits(high) || low.size() > 9 || high.size() > 9) {
-      malformed(variable, list, "a bracket holds numbers and ranges like [1-4,7]");
+      malformed_in(where, list, "a bracket holds numbers and ranges like [1-4,7]");
     }
     long first = std::stol(std::string(low));
     long last = std::stol(std::string(high));
     if (last < first)
-      malformed(variable, list, "range " + std::string(range) + " runs backwards");
+      malformed_in(where, list, "range " + std::string(range) + " runs backwards");
     if (static_cast<std::size_t>(last - first) >= kMaxHosts)
-      malformed(variable, list, "too many hosts");
+      malformed_in(where, list, "too many hosts");
     for (long n = first; n <= last; ++n) {
       std::string digits = std::to_string(n);
       if (digits.size() < low.size())
@@ -97,10 +103,14 @@ std::vector<std::string> expand_ranges(std::string_view ranges, std::string_view
 } // namespace
 
 std::vector<std::string> expand_hostlist(std::string_view list, std::string_view variable) {
+  return expand_hostlist_in(list, "environment variable " + std::string(variable));
+}
+
+std::vector<std::string> expand_hostlist_in(std::string_view list, std::string_view where) {
   if (list.empty())
-    malformed(variable, list, "empty host list");
+    malformed_in(where, list, "empty host list");
   std::vector<std::string> hosts;
-  for (std::string_view item : split_top_level(list, variable)) {
+  for (std::string_view item : split_top_level(list, where)) {
     std::vector<std::string> names{""};
     std::size_t pos = 0;
     while (pos < item.size()) {
@@ -112,20 +122,20 @@ std::vector<std::string> expand_hostlist(std::string_view list, std::string_view
       if (open == std::string_view::npos)
         break;
       auto close = item.find(']', open);
-      auto values = expand_ranges(item.substr(open + 1, close - open - 1), list, variable);
+      auto values = expand_ranges(item.substr(open + 1, close - open - 1), list, where);
       std::vector<std::string> combined;
       for (const auto& name : names) {
         for (const auto& value : values)
           combined.push_back(name + value);
       }
       if (combined.size() > kMaxHosts)
-        malformed(variable, list, "too many hosts");
+        malformed_in(where, list, "too many hosts");
       names = std::move(combined);
       pos = close + 1;
     }
     hosts.insert(hosts.end(), names.begin(), names.end());
     if (hosts.size() > kMaxHosts)
-      malformed(variable, list, "too many hosts");
+      malformed_in(where, list, "too many hosts");
   }
   return hosts;
 }

@@ -31,6 +31,9 @@ SlurmAllocation read_slurm_allocation();
 // padding is kept; several bracket groups in one name expand to every combination. `variable`
 // names the source in errors.
 std::vector<std::string> expand_hostlist(std::string_view list, std::string_view variable);
+// The same notation read from a file or a flag: errors are "WHERE='LIST': why", so `where` names
+// the file, line and field ("topology.conf line 3: Nodes").
+std::vector<std::string> expand_hostlist_in(std::string_view list, std::string_view where);
 
 // SLURM_TASKS_PER_NODE notation: "2(x3),1" -> 2 2 2 1.
 std::vector<int> expand_tasks_per_node(std::string_view text, std::string_view variable);

@@ -1,0 +1,47 @@
+#pragma once
+// What a pair test hands the diagnosis: one figure per one-way transfer per rail, and the round
+// (the set of transfers measured at once) it came from. The same for the real pair tests and the
+// fabric model, so the screen and the diagnosis never know which they were given.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cb {
+
+// A one-way transfer between two nodes on every rail at once: GPU g of `src` to GPU g of `dst`.
+struct Flow {
+  int src = 0;
+  int dst = 0;
+};
+
+struct Observation {
+  std::uint32_t src = 0;
+  std::uint32_t dst = 0;
+  std::uint32_t round = 0;
+  std::uint16_t rail = 0;
+  float value = 0; // a bandwidth: higher is better
+};
+
+// Measures flows. One call is one round: every flow of it at once, no node sending twice nor
+// receiving twice. Returns flows.size() x rails() figures, flow by flow, rail by rail.
+class PairOracle {
+public:
+  virtual ~PairOracle() = default;
+  virtual int nodes() const = 0;
+  virtual int rails() const = 0;
+  virtual std::vector<double> measure(const std::vector<Flow>& flows) = 0;
+};
+
+// What a schedule measured and what it cost.
+struct Measurements {
+  std::vector<Observation> observations;
+  long long tests = 0; // group tests and node pairs, as docs/DIAGNOSIS.md counts them
+  int rounds = 0;      // concurrent rounds, each one engine measurement
+  std::vector<std::string> notes;
+};
+
+// Measures one round through `oracle` and appends its figures (round = measurements.rounds).
+void measure_round(PairOracle& oracle, const std::vector<Flow>& flows, long long tests,
+                   Measurements& measurements);
+
+} // namespace cb

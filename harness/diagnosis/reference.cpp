@@ -1,0 +1,98 @@
+#include "diagnosis/reference.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+namespace cb {
+
+double median_of(std::vector<double>& values) {
+  if (values.empty())
+    return 0;
+  auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+  std::nth_element(values.begin(), middle, values.end());
+  return *middle;
+}
+
+double upper_normal_quantile(double p) {
+  double low = 0, high = 40;
+  for (int i = 0; i < 200; ++i) {
+    const double mid = 0.5 * (low + high);
+    if (0.5 * std::erfc(mid / std::sqrt(2.0)) > p)
+      low = mid;
+    else
+      high = mid;
+  }
+  return 0.5 * (low + high);
+}
+
+namespace {
+
+// Median over units of each unit's median value; units with no value are skipped.
+double median_of_medians(std::unordered_map<int, std::vector<double>>& by_unit) {
+  std::vector<double> medians;
+  medians.reserve(by_unit.size());
+  for (auto& [unit, values] : by_unit)
+    medians.push_back(median_of(values));
+  return median_of(medians);
+}
+
+} // namespace
+
+Normalised normalise(const std::vector<Observation>& observations,
+                     const std::vector<int>& leaf_of_node) {
+  auto crossing = [&](const Observation& o) { return leaf_of_node[o.src] != leaf_of_node[o.dst]; };
+  // Inside leaves: per node, over every round.
+  std::unordered_map<int, std::vector<double>> inside_by_node, across_by_leaf;
+  for (const auto& o : observations) {
+    if (crossing(o)) {
+      across_by_leaf[leaf_of_node[o.src]].push_back(o.value);
+      across_by_leaf[leaf_of_node[o.dst]].push_back(o.value);
+    } else {
+      inside_by_node[static_cast<int>(o.src)].push_back(o.value);
+      inside_by_node[static_cast<int>(o.dst)].push_back(o.value);
+    }
+  }
+  const double inside_typical = median_of_medians(inside_by_node);
+  // Fewer than kVouchingLeaves leaves cannot outvote a slow one: the fabric is taken as
+  // non-blocking and crossing figures are judged against the inside ones.
+  const bool few_leaves = across_by_leaf.size() < kVouchingLeaves && inside_typical > 0;
+  const double across_typical = few_leaves ? inside_typical : median_of_medians(across_by_leaf);
+
+  // Across leaves: per round (observations are appended round by round).
+  std::vector<double> round_typical;
+  std::size_t begin = 0;
+  while (begin < observations.size()) {
+    const std::uint32_t round = observations[begin].round;
+    std::size_t end = begin;
+    std::unordered_map<int, std::vector<double>> by_leaf;
+    for (; end < observations.size() && observations[end].round == round; ++end) {
+      const auto& o = observations[end];
+      if (crossing(o)) {
+        by_leaf[leaf_of_node[o.src]].push_back(o.value);
+        by_leaf[leaf_of_node[o.dst]].push_back(o.value);
+      }
+    }
+    if (round_typical.size() <= round)
+      round_typical.resize(round + 1, across_typical);
+    if (!few_leaves && by_leaf.size() >= kVouchingLeaves)
+      round_typical[round] = median_of_medians(by_leaf);
+    begin = end;
+  }
+
+  Normalised out;
+  out.log_ratio.resize(observations.size(), 0.0f);
+  std::vector<double> fast_side;
+  for (std::size_t i = 0; i < observations.size(); ++i) {
+    const auto& o = observations[i];
+    const double typical = crossing(o) ? round_typical[o.round] : inside_typical;
+    if (typical > 0 && o.value > 0)
+      out.log_ratio[i] = static_cast<float>(std::log(o.value / typical));
+    if (out.log_ratio[i] > 0)
+      fast_side.push_back(out.log_ratio[i]);
+  }
+  out.sigma = std::max(kNoiseFloor, median_of(fast_side) / 0.6745);
+  return out;
+}
+
+} // namespace cb

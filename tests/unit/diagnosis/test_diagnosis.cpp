@@ -1,0 +1,169 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "figures.hpp"
+
+#include "diagnosis/diagnosis.hpp"
+#include "diagnosis/fabric_model.hpp"
+#include "diagnosis/schedules.hpp"
+
+using cb::testing::figure;
+
+namespace {
+
+cb::Scenario cluster(int nodes, int gpus, int leaf_nodes, double noise, std::uint64_t seed) {
+  cb::Scenario s;
+  s.nodes = nodes;
+  s.gpus_per_node = gpus;
+  s.leaf_nodes = leaf_nodes;
+  s.noise = noise;
+  s.seed = seed;
+  return s;
+}
+
+cb::PlantedFault slow_node(int host, double factor) {
+  cb::PlantedFault f;
+  f.kind = cb::FaultKind::node;
+  f.host = host;
+  f.factor = factor;
+  return f;
+}
+
+cb::Diagnosis screen_and_diagnose(const cb::Scenario& s) {
+  cb::FabricModel fabric(s);
+  std::vector<int> leaf;
+  for (int h = 0; h < s.nodes; ++h)
+    leaf.push_back(h / s.leaf_nodes);
+  const cb::Measurements m = cb::run_screen(fabric, leaf, {});
+  return cb::diagnose(m.observations, s.nodes, s.gpus_per_node, leaf, {});
+}
+
+} // namespace
+
+// Six nodes in one ring, one of them at a third of the rate: a ring hop is evidence against its
+// sender and its receiver alike, so the slow node's successor, whose received figure is slow
+// too, is explained by the slow node and not named.
+TEST(Diagnosis, NamesTheSlowSenderNotItsRingSuccessor) {
+  cb::Scenario s = cluster(6, 1, 6, 0.02, 5);
+  s.faults = {slow_node(3, 1.0 / 3)};
+  const cb::Diagnosis d = screen_and_diagnose(s);
+  ASSERT_EQ(d.culprits.size(), 1u);
+  EXPECT_EQ(d.culprits[0].kind, cb::ComponentKind::node);
+  EXPECT_EQ(d.culprits[0].host, 3);
+  EXPECT_NEAR(d.culprits[0].factor, 1.0 / 3, 0.03);
+  EXPECT_FALSE(d.culprits[0].evidence.empty());
+}
+
+TEST(Diagnosis, AHealthyFleetNamesNobody) {
+  const cb::Diagnosis d = screen_and_diagnose(cluster(6, 1, 6, 0.0, 1));
+  EXPECT_TRUE(d.culprits.empty());
+  EXPECT_TRUE(d.notes.empty());
+}
+
+// Six nearly equal figures and one at 0.90 x from a single sample: inside the tolerance, and one
+// figure is no evidence (its robust z against a spread of nearly nothing would be -6).
+TEST(Diagnosis, OneFigureInsideTheToleranceConvictsNothing) {
+  std::vector<cb::Observation> obs;
+  int round = 0;
+  for (int a = 0; a < 6; ++a)
+    obs.push_back(figure(a, (a + 1) % 6, round++, a == 3 ? 90.0 : 100.0 + 0.01 * a));
+  const cb::Diagnosis d = cb::diagnose(obs, 6, 1, std::vector<int>(6, 0), {});
+  EXPECT_TRUE(d.culprits.empty());
+  std::vector<cb::Observation> once{figure(0, 1, 0, 100), figure(1, 2, 1, 100),
+                                    figure(2, 0, 2, 10)};
+  EXPECT_TRUE(cb::diagnose(once, 3, 1, std::vector<int>(3, 0), {}).culprits.empty())
+      << "a node with fewer than three figures is never named";
+}
+
+// 5 % noise over 1,024 nodes of 8 GPUs: about 100,000 figures and 9,000 components, none named.
+TEST(Diagnosis, NoiseOverAThousandNodesNamesNobody) {
+  for (std::uint64_t seed : {1u, 2u, 3u}) {
+    const cb::Diagnosis d = screen_and_diagnose(cluster(1024, 8, 32, 0.05, seed));
+    EXPECT_TRUE(d.culprits.empty()) << "seed " << seed << ": " << d.culprits.size()
+                                    << " named, the first host " << d.culprits[0].host;
+    EXPECT_NEAR(d.sigma, 0.05, 0.005);
+  }
+}
+
+TEST(Diagnosis, ASlowRailIsARailNotItsNode) {
+  cb::Scenario s = cluster(64, 8, 16, 0.05, 9);
+  cb::PlantedFault rail;
+  rail.kind = cb::FaultKind::rail;
+  rail.host = 17;
+  rail.gpu = 5;
+  rail.factor = 0.6;
+  s.faults = {rail};
+  const cb::Diagnosis d = screen_and_diagnose(s);
+  ASSERT_EQ(d.culprits.size(), 1u);
+  EXPECT_EQ(d.culprits[0].kind, cb::ComponentKind::rail);
+  EXPECT_EQ(d.culprits[0].host, 17);
+  EXPECT_EQ(d.culprits[0].gpu, 5);
+}
+
+// The nodes of a leaf slow with every partner outside it and fast with one another are behind a
+// slow uplink; a slow node inside that leaf is slow inside too and is named as well.
+TEST(Diagnosis, ASlowUplinkIsNamedNotItsNodesAndASlowNodeBehindItIsNamedToo) {
+  cb::Scenario s = cluster(128, 4, 16, 0.03, 21);
+  cb::PlantedFault uplink;
+  uplink.kind = cb::FaultKind::uplink;
+  uplink.leaf = 3;
+  uplink.factor = 0.5;
+  s.faults = {uplink};
+  cb::Diagnosis d = screen_and_diagnose(s);
+  ASSERT_EQ(d.culprits.size(), 1u);
+  EXPECT_EQ(d.culprits[0].kind, cb::ComponentKind::uplink);
+  EXPECT_EQ(d.culprits[0].leaf, 3);
+  EXPECT_NEAR(d.culprits[0].factor, 0.5, 0.05);
+
+  s.faults.push_back(slow_node(50, 0.3));
+  d = screen_and_diagnose(s);
+  ASSERT_EQ(d.culprits.size(), 2u);
+  EXPECT_EQ(d.culprits[0].kind, cb::ComponentKind::uplink);
+  EXPECT_EQ(d.culprits[1].kind, cb::ComponentKind::node);
+  EXPECT_EQ(d.culprits[1].host, 50);
+}
+
+// Two switches (5 and 3 nodes, one rank each) with a slow uplink and a topology: the uplink is
+// named, and with a slow node inside the small switch as well, both.
+TEST(Diagnosis, TwoSwitchesNameTheSmallLeafsUplink) {
+  cb::Scenario s = cluster(8, 1, 5, 0.02, 3);
+  cb::PlantedFault uplink;
+  uplink.kind = cb::FaultKind::uplink;
+  uplink.leaf = 1;
+  uplink.factor = 0.4;
+  s.faults = {uplink};
+  cb::Diagnosis d = screen_and_diagnose(s);
+  ASSERT_EQ(d.culprits.size(), 1u);
+  EXPECT_EQ(d.culprits[0].kind, cb::ComponentKind::uplink);
+  EXPECT_EQ(d.culprits[0].leaf, 1);
+  s.faults.push_back(slow_node(6, 0.3));
+  d = screen_and_diagnose(s);
+  ASSERT_EQ(d.culprits.size(), 2u);
+  EXPECT_EQ(d.culprits[1].kind, cb::ComponentKind::node);
+  EXPECT_EQ(d.culprits[1].host, 6);
+}
+
+// A bad cable between two healthy nodes: slow in both directions of that one pair only. No node,
+// rail or uplink explains it, and a note says so instead of a guess.
+TEST(Diagnosis, APatternNoComponentExplainsIsANote) {
+  std::vector<cb::Observation> obs;
+  int round = 0;
+  for (int shift = 1; shift <= 4; ++shift) {
+    for (int a = 0; a < 12; ++a) {
+      const int b = (a + shift) % 12;
+      for (int rail = 0; rail < 8; ++rail) {
+        const bool cable = (a == 2 && b == 3) || (a == 3 && b == 2);
+        obs.push_back(figure(a, b, round, cable ? 40.0 : 100.0 + (a * 13 + rail * 7) % 5, rail));
+      }
+    }
+    ++round;
+  }
+  for (int repeat = 0; repeat < 3; ++repeat)
+    for (int rail = 0; rail < 8; ++rail)
+      obs.push_back(figure(2, 3, round + repeat, 40.0, rail));
+  const cb::Diagnosis d = cb::diagnose(obs, 12, 8, std::vector<int>(12, 0), {});
+  EXPECT_TRUE(d.culprits.empty()) << d.culprits.size() << " named";
+  ASSERT_EQ(d.notes.size(), 1u);
+  EXPECT_NE(d.notes[0].find("no node, rail or uplink explains"), std::string::npos) << d.notes[0];
+}
