@@ -1,11 +1,9 @@
 #include "report/basis_section.hpp"
 
+#include "report/report_format.hpp"
+
 namespace cb::report {
 namespace {
-
-std::string gpus_text(int n) {
-  return std::to_string(n) + (n == 1 ? " GPU" : " GPUs");
-}
 
 std::string capitalised(std::string text) {
   if (!text.empty() && text[0] >= 'a' && text[0] <= 'z')

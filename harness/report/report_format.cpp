@@ -55,6 +55,10 @@ std::string format_signed_percent(double fraction, int decimals) {
   return buffer;
 }
 
+std::string gpus_text(int n) {
+  return std::to_string(n) + (n == 1 ? " GPU" : " GPUs");
+}
+
 std::string format_count(double value) {
   if (!std::isfinite(value))
     return "-";

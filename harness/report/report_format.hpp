@@ -20,6 +20,8 @@ std::string format_percent(std::optional<double> fraction, int decimals = 1);
 std::string format_cost_overhead(double overhead);
 // A signed percentage for cost overheads: 0.429 -> "+42.9 %", -0.01 -> "-1.0 %".
 std::string format_signed_percent(double fraction, int decimals = 1);
+// "1 GPU", "8 GPUs".
+std::string gpus_text(int n);
 // A count with thousands separators: 16384 -> "16,384".
 std::string format_count(double value);
 // "busbw_gbps" -> "busbw (GB/s)", "gbps" -> "GB/s", "tflops" -> "TFLOP/s", "gflops" -> "GFLOP/s",

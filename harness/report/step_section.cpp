@@ -10,10 +10,6 @@
 namespace cb::report {
 namespace {
 
-std::string gpus_text(int n) {
-  return std::to_string(n) + (n == 1 ? " GPU" : " GPUs");
-}
-
 std::string ms(double seconds) {
   char buffer[64];
   if (seconds >= 1)
