@@ -1,12 +1,15 @@
 // clusterbench check: the CI gate. Did the current build get slower than the baseline, by more
 // than the threshold and by more than the machine's run-to-run spread explains?
+#include <filesystem>
 #include <iostream>
+#include <system_error>
 
 #include "cli/command.hpp"
 #include "core/args.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "verdicts/check_report.hpp"
+#include "verdicts/history_check.hpp"
 #include "verdicts/regression_check.hpp"
 #include "verdicts/run_figures.hpp"
 
@@ -23,11 +26,42 @@ std::vector<std::string> expand(const std::vector<std::string>& paths, const std
   return files;
 }
 
+// check --history DIR: where each case changed, over the runs of a directory.
+int history_main(const cb::ArgParser& parser, const std::string& directory) {
+  if (!parser.positionals().empty() || parser.has("baseline") || parser.has("paired")) {
+    throw cb::InputError("--history: takes the runs of DIR alone (no --baseline, CURRENT or "
+                         "--paired)");
+  }
+  if (directory.empty())
+    throw cb::InputError("--history: needs a directory");
+  std::error_code ec;
+  if (!std::filesystem::is_directory(directory, ec))
+    throw cb::InputError("--history " + cb::shown(directory, 120) + ": not a directory");
+  cb::ChangePointOptions options;
+  if (auto text = parser.get("threshold"))
+    options.threshold = cb::parse_number(*text, "--threshold");
+  if (auto text = parser.get("alpha"))
+    options.alpha = cb::parse_number(*text, "--alpha");
+  cb::CheckOptions bounds;
+  bounds.threshold = options.threshold;
+  bounds.alpha = options.alpha;
+  cb::validate(bounds);
+  const cb::RunSide history =
+      cb::load_side(cb::run_files(directory, "--history"), "--history", nullptr, false);
+  const cb::HistoryReport report = cb::find_history_changes(history, options);
+  if (parser.has("json")) {
+    std::cout << cb::history_report_json(report, options).dump(2) << "\n";
+  } else {
+    std::cout << cb::history_report_markdown(report, options);
+  }
+  return 0;
+}
+
 int check_main(const std::vector<std::string>& args) {
   cb::ArgParser parser(
       "check", "clusterbench check --baseline BASE [--baseline BASE2 ...] CURRENT [CURRENT2 ...] "
                "[--paired] [--threshold 0.05] [--alpha 0.01] [--power 0.8] "
-               "[--allow-inconclusive] [--json]");
+               "[--allow-inconclusive] [--json] | clusterbench check --history DIR");
   parser
       .positional("CURRENT",
                   "the runs to judge: results files (clusterbench or Google Benchmark JSON) or "
@@ -41,6 +75,9 @@ int check_main(const std::vector<std::string>& args) {
       .option("threshold", "F", "relative change that counts as worse (default 0.05)")
       .option("alpha", "P", "significance level of the run-level t-test (default 0.01)")
       .option("power", "P", "power at which the smallest detectable change is stated (0.8)")
+      .option("history", "DIR",
+              "instead of judging: find, in DIR's runs (oldest first by name), the run where "
+              "each case's figure changed (change points; --alpha and --threshold apply)")
       .flag("allow-inconclusive", "exit 0 when the verdict is INCONCLUSIVE")
       .flag("json", "print the report as JSON (with every case's run figures)")
       .epilog(
@@ -56,11 +93,15 @@ int check_main(const std::vector<std::string>& args) {
           "never a silent pass. A Google Benchmark file is one run: its repetitions ran in one\n"
           "process. The runs of one side must hold the same cases on one backend.\n"
           "See docs/REGRESSION_GATE.md.\n\n"
+          "With --history DIR it judges nothing: it lists, per case, the runs of DIR where the\n"
+          "figure changed (exit 0, or 2 for bad input).\n\n"
           "exit: 0 pass, 1 regression, 4 INCONCLUSIVE (0 with --allow-inconclusive), 2 bad input");
   if (!parser.parse(args)) {
     std::cout << parser.help();
     return 0;
   }
+  if (auto history = parser.get("history"))
+    return history_main(parser, *history);
   if (parser.positionals().empty())
     throw cb::InputError("CURRENT: required (the run or runs to judge)");
   const std::vector<std::string> baseline_args = parser.get_all("baseline");

@@ -1,6 +1,7 @@
 // `clusterbench check` on the fixture files: exit codes and the lines a CI log reader looks for.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -172,4 +173,40 @@ TEST(CheckCli, BadUsageExitsTwo) {
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_TRUE(contains(help.out, "--baseline"));
   EXPECT_TRUE(contains(help.out, "4 INCONCLUSIVE"));
+}
+
+TEST(CheckCli, HistoryFindsTheRunWhereAChangeEntered) {
+  // Five runs of the build before the change, five after: names sort oldest first.
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("cb-history-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  for (int i = 1; i <= 5; ++i) {
+    const std::string n = "run-0" + std::to_string(i) + ".json";
+    std::filesystem::copy_file(fixture("runs/base/" + n),
+                               dir / ("h-0" + std::to_string(i) + ".json"));
+    std::filesystem::copy_file(
+        fixture("runs/slow/" + n),
+        dir / ("h-" + std::to_string(i + 5 < 10 ? 0 : 1) + std::to_string((i + 5) % 10) + ".json"));
+  }
+  const CliResult r = run_clusterbench("check --history " + dir.string());
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "| collectives/all_reduce bytes=64M dtype=float out-of-place op=sum, "
+                              "4 GPUs | time     | h-06.json      | 305 us | 458 us | +49.9 % |"))
+      << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 9) << r.out; // that row alone
+  EXPECT_TRUE(contains(r.out, "9 cases without a change point"));
+  const auto j =
+      nlohmann::json::parse(run_clusterbench("check --json --history " + dir.string()).out);
+  EXPECT_EQ(j["history"].size(), 10u);
+  EXPECT_EQ(j["cases"][3]["change_points"][0]["direction"], "worse");
+
+  std::ofstream(dir / "notes.txt") << "not a run\n";
+  const CliResult foreign = run_clusterbench("check --history " + dir.string());
+  EXPECT_EQ(foreign.exit_code, 2);
+  EXPECT_TRUE(contains(foreign.err, "holds notes.txt, which is not a run")) << foreign.err;
+  std::filesystem::remove_all(dir);
+  const CliResult mixed = run_clusterbench("check --history " + fixture("runs/base") +
+                                           " --baseline " + fixture("baseline.json"));
+  EXPECT_EQ(mixed.exit_code, 2);
+  EXPECT_TRUE(contains(mixed.err, "--history: takes the runs of DIR alone"));
 }
