@@ -62,7 +62,7 @@ std::string p_text(const CaseCheck& c) {
 }
 
 std::string detectable_text(const CaseCheck& c) {
-  return c.test.test == RunTest::none ? "-" : format_change(c.test.detectable).substr(1);
+  return c.test.test == RunTest::none ? "-" : format_percent_capped(c.test.detectable);
 }
 
 std::string runs_cell(const CaseCheck& c, bool paired) {

@@ -28,7 +28,7 @@ double median_or_nan(const std::vector<double>& values) {
 }
 
 std::string percent(double fraction) {
-  return format_change(fraction).substr(1); // "+5.0 %" -> "5.0 %"
+  return format_percent_capped(fraction);
 }
 
 // The measured cases of a side, in order of first appearance, with the reason a run gives for a
