@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/stats.hpp"
+#include "verdicts/google_benchmark_json.hpp"
 #include "verdicts/report_text.hpp"
 
 namespace cb {
@@ -241,6 +242,12 @@ CheckReport check_regressions(const RunSide& baseline, const RunSide& current,
     if (quantity.empty()) {
       c.outcome = CaseOutcome::inconclusive;
       c.note = "no figure in common: samples in some runs only and no shared headline metric";
+    }
+    // --benchmark_repetitions ran in one process: they are samples of one run, not runs.
+    if (key.suite == kGoogleBenchmarkSuite && c.test.test == RunTest::none) {
+      c.note += std::string(c.note.empty() ? "" : "; ") +
+                "a Google Benchmark file is one run (its repetitions shared one process): run the "
+                "benchmark several times for several runs";
     }
     if (noisy_base || noisy_current) {
       const std::string which = noisy_base && noisy_current ? "both sides"
