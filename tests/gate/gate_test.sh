@@ -51,6 +51,11 @@ gate history-main CLUSTERBENCH_BRANCH=main CLUSTERBENCH_GATE_RUNS=3
 gate history-branch CLUSTERBENCH_GATE_RUNS=2 CLUSTERBENCH_GATE_CONFIRM=2
 [[ $rc == 0 || $rc == 4 ]] || fail "unchanged against history: exit $rc"
 grep -q "^verdict: " "$work/history-branch.out" || fail "history branch: no verdict line"
+# Main's next runs join the history of the same sweep (not a restart).
+gate history-main-again CLUSTERBENCH_BRANCH=main CLUSTERBENCH_GATE_RUNS=2 CLUSTERBENCH_GATE_CONFIRM=2
+[[ $rc == 0 || $rc == 4 ]] || fail "main against its history: exit $rc"
+[[ $(find "$work/state/history" -name 'run-*.json' | wc -l) == 5 && ! -d $work/state/history.previous ]] ||
+  fail "history after a second main gate: not 5 runs of one sweep"
 echo "notes" >"$work/state/history/notes.txt"
 gate history-foreign CLUSTERBENCH_GATE_RUNS=2
 [[ $rc == 2 ]] || fail "a foreign file in the history: exit $rc"
