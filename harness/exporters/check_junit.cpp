@@ -12,16 +12,24 @@ std::string option_text(double value) {
   return text;
 }
 
+// The runs of one side, comma-separated, as the report's header lists them.
+std::string files_property(const std::vector<std::string>& files) {
+  std::string text;
+  for (const auto& file : files)
+    text += (text.empty() ? "" : ", ") + file;
+  return text;
+}
+
 // "collectives.all_reduce": CI systems show the class as the test's group.
 std::string class_of(const CaseKey& key) {
   return key.suite + "." + key.case_name;
 }
 
-JUnitCase judged_case(const CaseCheck& c) {
+JUnitCase judged_case(const CaseCheck& c, bool paired) {
   JUnitCase t;
   t.classname = class_of(c.key);
   t.name = describe_case(c.key);
-  const std::string figures = check_case_figures(c);
+  const std::string figures = check_case_figures(c, paired);
   switch (c.outcome) {
   case CaseOutcome::regression:
     t.result = JUnitResult::failure;
@@ -56,14 +64,15 @@ JUnitCase missing_case(const MissingCase& m, const std::string& where) {
 JUnitSuite check_junit_suite(const CheckReport& report, const CheckContext& context) {
   JUnitSuite suite;
   suite.name = "clusterbench check";
-  suite.properties = {{"baseline", context.baseline_path},
-                      {"current", context.current_path},
+  suite.properties = {{"baseline", files_property(report.baseline_files)},
+                      {"current", files_property(report.current_files)},
                       {"threshold", option_text(context.options.threshold)},
                       {"alpha", option_text(context.options.alpha)},
-                      {"min_samples", std::to_string(context.options.min_samples)},
+                      {"power", option_text(context.options.power)},
+                      {"paired", context.options.paired ? "true" : "false"},
                       {"verdict", to_string(report.verdict)}};
   for (const auto& c : report.cases)
-    suite.cases.push_back(judged_case(c));
+    suite.cases.push_back(judged_case(c, context.options.paired));
   for (const auto& m : report.missing_in_current)
     suite.cases.push_back(missing_case(m, "baseline"));
   for (const auto& m : report.missing_in_baseline)
@@ -73,8 +82,9 @@ JUnitSuite check_junit_suite(const CheckReport& report, const CheckContext& cont
 
 std::string check_junit_xml(const CheckReport& report, const CheckContext& context) {
   return junit_xml("clusterbench check", {check_junit_suite(report, context)},
-                   "check --baseline " + context.baseline_path + " " + context.current_path + ": " +
-                       to_string(report.verdict));
+                   "check of " + std::to_string(report.current_files.size()) +
+                       " run(s) against " + std::to_string(report.baseline_files.size()) +
+                       " baseline run(s): " + to_string(report.verdict));
 }
 
 } // namespace cb

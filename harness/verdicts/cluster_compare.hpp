@@ -40,6 +40,11 @@ struct CaseContrast {
   PValueMethod method = PValueMethod::asymptotic;
   bool significant = false; // p < the significance level, with enough values on both sides
   bool too_few = false;     // fewer than CompareOptions::min_samples values on a side
+  // Runs a side that measured the case. With at least two a side (contrast_across_runs), the
+  // interval resamples run figures and p is Welch's t on their logs: they cover the run-to-run
+  // drift. Otherwise they resample the samples of one run, and cover within-run noise only.
+  std::size_t a_runs = 1, b_runs = 1;
+  bool across_runs = false;
 };
 
 struct EfficiencyRow {

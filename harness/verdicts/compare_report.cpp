@@ -135,6 +135,25 @@ void list_missing(std::string& out, const std::vector<MissingCase>& missing,
   }
 }
 
+// What the intervals and p-values cover: run-to-run spread where several runs a side gave them,
+// within-run noise only where one run a side did.
+std::string runs_sentence(const ClusterComparison& comparison) {
+  std::size_t across = 0;
+  for (const auto& c : comparison.cases)
+    across += c.across_runs;
+  const std::string within =
+      "interval and p resample the samples of one run a side: they cover within-run noise only, "
+      "not the drift from one run to the next (give a directory of runs for A and for B)";
+  if (across == 0)
+    return "With one run a side, each " + within + ".";
+  const std::string over = "Over several runs a side (\"runs\" in n A/B), the interval "
+                           "resamples the runs' medians and p is Welch's t-test on their logs: "
+                           "they cover the run-to-run spread.";
+  if (across == comparison.cases.size())
+    return over;
+  return over + " Elsewhere the " + within + ".";
+}
+
 } // namespace
 
 std::string compare_report_markdown(const ClusterComparison& comparison,
@@ -155,7 +174,7 @@ std::string compare_report_markdown(const ClusterComparison& comparison,
          " bootstrap interval; p is the two-sided Mann-Whitney U test, significant when below " +
          format_p(context.significance) + " with " + std::to_string(CompareOptions{}.min_samples) +
          " values on each side at least (\"too few\": " +
-         "fewer, which say nothing of run-to-run spread).\n\n";
+         "fewer, which say nothing of run-to-run spread). " + runs_sentence(comparison) + "\n\n";
   MarkdownTable cases({"suite", "case", "params", "gpus", "metric", "A", "B", "A time", "B time",
                        "B/A", "interval", "p", "significant", "n A/B"});
   for (const auto& c : comparison.cases) {
@@ -168,7 +187,8 @@ std::string compare_report_markdown(const ClusterComparison& comparison,
                    : c.too_few               ? "too few"
                    : c.significant           ? "yes"
                                              : "no",
-                   std::to_string(c.a_count) + "/" + std::to_string(c.b_count)});
+                   std::to_string(c.a_count) + "/" + std::to_string(c.b_count) +
+                       (c.across_runs ? " runs" : "")});
   }
   out += cases.str();
 
@@ -219,6 +239,9 @@ json compare_report_json(const ClusterComparison& comparison, const CompareConte
     j["p_method"] = to_string(c.method);
     j["significant"] = c.significant;
     j["too_few_values"] = c.too_few;
+    j["a_runs"] = c.a_runs;
+    j["b_runs"] = c.b_runs;
+    j["interval_covers"] = c.across_runs ? "run_to_run_spread" : "within_run_noise_only";
     cases.push_back(std::move(j));
   }
   json efficiency = json::array();

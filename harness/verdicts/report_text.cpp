@@ -82,6 +82,14 @@ std::string format_change(double change) {
   return printf_string("%+.1f %%", change * 100.0);
 }
 
+std::string format_percent_capped(double fraction) {
+  if (std::isnan(fraction))
+    return "-";
+  if (fraction >= 10)
+    return "over 1000 %";
+  return printf_string("%.1f %%", fraction * 100.0);
+}
+
 std::string format_p(double p) {
   if (std::isnan(p))
     return "-";

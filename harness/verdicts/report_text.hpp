@@ -12,6 +12,9 @@ std::string format_seconds(double seconds);
 std::string format_figure(double value, int digits = 4);
 // A relative change as a signed percentage: 0.102 -> "+10.2 %"; "-" for NaN.
 std::string format_change(double change);
+// A non-negative fraction as a percentage without sign: 0.187 -> "18.7 %"; from 10 (1000 %) on
+// "over 1000 %", where the figure says only that nothing of the kind can be seen; "-" for NaN.
+std::string format_percent_capped(double fraction);
 // A p-value: "0.034", "1.2e-08"; "-" for NaN.
 std::string format_p(double p);
 // A value of a quantity: seconds through format_seconds, anything else with its unit suffix

@@ -9,11 +9,12 @@ million levels, overflowing and out-of-range numbers, wrong types, negative/zero
 strings, binary garbage, bad encodings) and hands it to one loader: fit, report, check, compare,
 cost --from, qualify (its results and its --spec), import nccl-tests|fio|osu and fit --csv. An input fails the run when
 the binary
-  - dies of a signal, or exits with a code outside 0, 1, 2 (3 is for runs that fail, not input);
+  - dies of a signal, or exits with a code outside 0, 1, 2, 4 (4 is check's INCONCLUSIVE; 3 is for
+    runs that fail, not input);
   - takes longer than 20 s;
   - exits 2 with anything but exactly one line of at most 300 bytes on stderr, or prints a longer
     line to stderr at all;
-  - accepts (exit 0 or 1) a results file into which a value out of the schema's bounds was put.
+  - accepts (exit 0, 1 or 4) a results file into which a value out of the schema's bounds was put.
 The same --seed gives the same inputs. Failing inputs are kept in --failures with the command that
 reproduces them. Exit 0 when every input held, 1 otherwise. CI runs it for a bounded time (ctest
 label fuzz); by hand, give --seconds as long as you like. --replay first hands every seed, as it
@@ -255,7 +256,7 @@ def judge(proc_rc, err, must_refuse):
         return f"hang: still running after {HANG_SECONDS} s"
     if proc_rc < 0:
         return f"killed by signal {-proc_rc}"
-    if proc_rc not in (0, 1, 2):
+    if proc_rc not in (0, 1, 2, 4):  # 4: check's INCONCLUSIVE (one run a side)
         return f"exit {proc_rc} on bad input"
     lines = err.split(b"\n")
     if lines and lines[-1] == b"":

@@ -41,23 +41,27 @@ import json, sys
 print(",".join(c["suite"] + "." + c["case"] for c in json.load(sys.stdin)["regressions"]))'
 }
 
-"$bin" check --baseline "$verdicts/baseline.json" "$verdicts/slowdown_10pct.json" \
-  --junit "$work/one.xml" >/dev/null
-valid "$work/one.xml" 1 $? "$(regressed --baseline "$verdicts/baseline.json" "$verdicts/slowdown_10pct.json")"
+# Runs, not samples: five runs a side (tests/fixtures/verdicts/runs), one case slowed in the slow
+# runs; one run a side is INCONCLUSIVE (exit 4), its cases skipped.
+runs=$verdicts/runs
+"$bin" check --baseline "$runs/base" "$runs/slow" --junit "$work/one.xml" >/dev/null
+valid "$work/one.xml" 1 $? "$(regressed --baseline "$runs/base" "$runs/slow")"
 
-"$python" "$here/hostile_fixture.py" slower "$verdicts/baseline.json" "$work/slow3.json" 3 1.5
-want=$(regressed --baseline "$verdicts/baseline.json" "$work/slow3.json")
+mkdir -p "$work/slow3"
+for run in "$runs"/base/*.json; do
+  "$python" "$here/hostile_fixture.py" slower "$run" "$work/slow3/$(basename "$run")" 3 1.5
+done
+want=$(regressed --baseline "$runs/base" "$work/slow3")
 [ "$(tr ',' '\n' <<<"$want" | grep -c .)" = 3 ] || { echo "FAIL: expected 3 regressions, got '$want'"; fail=1; }
-"$bin" check --baseline "$verdicts/baseline.json" "$work/slow3.json" --junit "$work/three.xml" >/dev/null
+"$bin" check --baseline "$runs/base" "$work/slow3" --junit "$work/three.xml" >/dev/null
 valid "$work/three.xml" 1 $? "$want"
 
-"$bin" check --baseline "$verdicts/baseline.json" "$verdicts/same_distribution.json" \
-  --junit "$work/pass.xml" >/dev/null
+"$bin" check --baseline "$runs/base" "$runs/same" --junit "$work/pass.xml" >/dev/null
 valid "$work/pass.xml" 0 $? ""
 
-"$bin" check --baseline "$verdicts/few_samples_baseline.json" \
-  "$verdicts/few_samples_slowdown.json" --junit "$work/inconclusive.xml" >/dev/null
-valid "$work/inconclusive.xml" 1 $? ""
+"$bin" check --baseline "$verdicts/baseline.json" "$verdicts/slowdown_10pct.json" \
+  --junit "$work/inconclusive.xml" >/dev/null
+valid "$work/inconclusive.xml" 4 $? ""
 grep -q '<skipped message="INCONCLUSIVE' "$work/inconclusive.xml" ||
   { echo "FAIL: the inconclusive case is not skipped"; fail=1; }
 
@@ -94,8 +98,8 @@ print("ok: the hostile host name reads back whole: %s" % label)
 PY
 
 # Replaces its own file; refuses one it did not write, keeping its bytes.
-"$bin" check --baseline "$verdicts/baseline.json" "$verdicts/same_distribution.json" \
-  --junit "$work/pass.xml" >/dev/null || { echo "FAIL: did not replace its own file"; fail=1; }
+"$bin" check --baseline "$runs/base" "$runs/same" --junit "$work/pass.xml" >/dev/null ||
+  { echo "FAIL: did not replace its own file"; fail=1; }
 echo '<testsuites/>' >"$work/theirs.xml"
 err=$("$bin" check --baseline "$verdicts/baseline.json" "$verdicts/same_distribution.json" \
   --junit "$work/theirs.xml" 2>&1 >/dev/null)

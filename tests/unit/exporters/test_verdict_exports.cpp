@@ -20,11 +20,16 @@ CaseCheck judged(const std::string& name, CaseOutcome outcome, double change) {
   c.key.params = {{"bytes", 67108864}};
   c.key.gpus = 8;
   c.quantity = "time_s";
-  c.baseline_count = c.current_count = 20;
+  c.baseline_runs = std::vector<double>(5, 1e-3);
+  c.current_runs = std::vector<double>(5, 1e-3 * (1 + change));
   c.baseline_median = 1e-3;
   c.current_median = 1e-3 * (1 + change);
-  c.change = change;
-  c.p_value = outcome == CaseOutcome::regression ? 1e-8 : 0.4;
+  c.worse_by = change; // a time: worse when it grows
+  c.test.test = RunTest::welch;
+  c.test.baseline_runs = c.test.current_runs = 5;
+  c.test.change = change;
+  c.test.p_value = outcome == CaseOutcome::regression ? 1e-8 : 0.4;
+  c.test.detectable = 0.031;
   c.outcome = outcome;
   return c;
 }
@@ -42,7 +47,9 @@ TEST(CheckJUnit, OneFailedTestcasePerRegressedCase) {
                   judged("alltoall", CaseOutcome::improvement, -0.2)};
   report.missing_in_current.push_back({judged("gather", CaseOutcome::unchanged, 0).key, ""});
   report.verdict = CheckVerdict::regression;
-  CheckContext context{"base.json", "current.json", {}, false};
+  report.baseline_files = {"base-1.json", "base-2.json"};
+  report.current_files = {"current-1.json"};
+  CheckContext context{{}, false};
   const JUnitSuite suite = check_junit_suite(report, context);
   ASSERT_EQ(suite.cases.size(), 6u);
   EXPECT_EQ(count_of(suite, JUnitResult::failure), 2u);
@@ -50,7 +57,8 @@ TEST(CheckJUnit, OneFailedTestcasePerRegressedCase) {
   EXPECT_EQ(suite.cases[0].classname, "collectives.all_reduce");
   EXPECT_EQ(suite.cases[0].type, "regression");
   EXPECT_NE(suite.cases[0].message.find("+10.0 %"), std::string::npos) << suite.cases[0].message;
-  EXPECT_NE(suite.cases[0].details.find("time 1.00 ms -> 1.10 ms (+10.0 %, p 1.0e-08, n 20/20)"),
+  EXPECT_NE(suite.cases[0].details.find(
+                "time 1.00 ms -> 1.10 ms (+10.0 %, p 1.0e-08, runs 5/5, detectable 3.1 %)"),
             std::string::npos)
       << suite.cases[0].details;
   EXPECT_NE(suite.cases[2].message.find("INCONCLUSIVE"), std::string::npos);

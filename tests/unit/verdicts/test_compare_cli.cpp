@@ -132,3 +132,39 @@ TEST(CompareCli, NothingInCommonOrBadFilesExitTwo) {
   EXPECT_TRUE(contains(malformed.err, "malformed.json: not valid JSON"));
   EXPECT_EQ(run_clusterbench("compare " + fixture("cluster_h100.json")).exit_code, 2);
 }
+
+TEST(CompareCli, OneRunASideSaysItsIntervalCoversWithinRunNoiseOnly) {
+  const CliResult r = run_clusterbench("compare " + kPair);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "they cover within-run noise only, not the drift from one run to "
+                              "the next"))
+      << r.out;
+  const auto j = nlohmann::json::parse(run_clusterbench("compare --json " + kPair).out);
+  EXPECT_EQ(j["cases"][0]["interval_covers"], "within_run_noise_only");
+  EXPECT_EQ(j["cases"][0]["a_runs"], 1);
+}
+
+TEST(CompareCli, DirectoriesOfRunsAreComparedOnRunMedians) {
+  const std::string sides = fixture("runs/base") + " " + fixture("runs/slow");
+  const CliResult r = run_clusterbench("compare " + sides);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "they cover the run-to-run spread")) << r.out;
+  EXPECT_TRUE(contains(r.out, "| 5/5 runs |")) << r.out;
+  const auto j = nlohmann::json::parse(run_clusterbench("compare --json " + sides).out);
+  bool found = false;
+  for (const auto& c : j["cases"]) {
+    EXPECT_EQ(c["interval_covers"], "run_to_run_spread");
+    EXPECT_EQ(c["a_count"], 5);
+    if (c["case"] == "all_reduce" && c["gpus"] == 4 && c["params"]["bytes"] == 67108864) {
+      found = true;
+      EXPECT_NEAR(c["speed_ratio"].get<double>(), 1 / 1.5, 0.05); // B is the slowed build
+      EXPECT_LT(c["ci_high"].get<double>(), 0.8);
+      EXPECT_TRUE(c["significant"].get<bool>());
+    }
+  }
+  EXPECT_TRUE(found);
+  const CliResult foreign =
+      run_clusterbench("compare " + fixture("runs/foreign") + " " + fixture("runs/base"));
+  EXPECT_EQ(foreign.exit_code, 2);
+  EXPECT_TRUE(contains(foreign.err, "holds notes.txt, which is not a run")) << foreign.err;
+}

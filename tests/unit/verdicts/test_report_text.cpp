@@ -54,3 +54,11 @@ TEST(VerdictReportText, MarkdownTableLinesUpAndEscapesPipes) {
                          "| all_reduce | 1     |\n"
                          "| a\\|b       |       |\n");
 }
+
+TEST(ReportText, PercentCappedWhereTheFigureMeansNothingMore) {
+  EXPECT_EQ(format_percent_capped(0.187), "18.7 %");
+  EXPECT_EQ(format_percent_capped(0.0), "0.0 %");
+  EXPECT_EQ(format_percent_capped(9.99), "999.0 %");
+  EXPECT_EQ(format_percent_capped(3.4e61), "over 1000 %");
+  EXPECT_EQ(format_percent_capped(std::nan("")), "-");
+}
