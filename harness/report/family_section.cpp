@@ -161,8 +161,8 @@ void add_curve(Document& doc, const CurveReport& c, Unfitted& unfitted) {
       notes.push_back({"Straggler:", straggler_sentence(*r.straggler, r.gpus)});
   }
   std::vector<std::string> seen;
-  const int counts = distinct_counts(std::vector<double>(c.curve().gpus.begin(),
-                                                         c.curve().gpus.end()));
+  const int counts =
+      distinct_counts(std::vector<double>(c.curve().gpus.begin(), c.curve().gpus.end()));
   auto note = [&](const std::string& model, const std::vector<std::string>& warnings) {
     for (const auto& w : warnings) {
       const std::string text = model + ": " + w;
@@ -292,9 +292,9 @@ void add_not_run(Document& doc, const FamilyReport& family) {
   for (std::size_t i = 0; i < family.not_run.size() && i < kMaxNotRunItems; ++i) {
     const auto& r = family.not_run[i];
     const std::string params = describe_params(r.params);
-    items.push_back({std::string(to_string(r.status)) + ":", r.case_name + (params.empty() ? "" : " " + params) + " on " +
-                                         gpus_text(r.gpus) +
-                                         (r.reason.empty() ? "" : " — " + r.reason)});
+    items.push_back({std::string(to_string(r.status)) + ":",
+                     r.case_name + (params.empty() ? "" : " " + params) + " on " +
+                         gpus_text(r.gpus) + (r.reason.empty() ? "" : " — " + r.reason)});
   }
   if (family.not_run.size() > kMaxNotRunItems) {
     items.push_back({"", std::to_string(family.not_run.size() - kMaxNotRunItems) + " more"});

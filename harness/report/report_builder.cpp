@@ -104,6 +104,65 @@ std::string step_parts_text(const StepTime& s, bool input_left_out) {
   return compute + ", " + all_reduce + " and " + duration(s.input_s) + " of input";
 }
 
+// Each part's efficiency at the outlook's GPU counts, measured or predicted, and its cost.
+void add_outlook_table(Document& doc, const Headline& h) {
+  Table table;
+  table.header = {"part", "configuration", "E measured at most GPUs",
+                  "under " + format_percent(h.limit_efficiency, 0) + " from"};
+  for (int n : h.outlook_gpus) {
+    table.header.push_back(outlook_header("E", n));
+    table.header.push_back(outlook_header("cost", n));
+  }
+  table.numeric = {false, false, true, false};
+  for (std::size_t i = 0; i < h.outlook_gpus.size(); ++i) {
+    table.numeric.push_back(true);
+    table.numeric.push_back(true);
+  }
+  for (const auto& p : h.parts) {
+    std::vector<std::string> row = {p.name(), p.label,
+                                    format_percent(p.efficiency_at_largest) + " on " +
+                                        std::to_string(p.largest_measured_gpus),
+                                    p.limit ? limit_text(*p.limit) : "not by " + horizon(h)};
+    for (const auto& e : p.outlook) {
+      row.push_back(estimate_text(e));
+      row.push_back(overhead_text(e));
+    }
+    table.rows.push_back(std::move(row));
+  }
+  doc.heading(3, "Scaling outlook by part");
+  doc.table(std::move(table));
+  doc.paragraph("measured where measured, else predicted by the USL fitted to the part's curve "
+                "(Amdahl's law where the USL has no fit); beyond the largest measured count it is "
+                "an extrapolation. Cost: what a job bound by that part pays over perfect scaling, "
+                "1/E - 1, given as a multiple of the ideal cost beyond double.",
+                "E:");
+}
+
+// The predicted training step at every GPU count of the prediction, part by part.
+void add_prediction_table(Document& doc, const Prediction& prediction) {
+  Table steps;
+  steps.header = {"GPUs",       "step", "compute",      "all-reduce",     "input",
+                  "efficiency", "cost", "largest part", "all-reduce from"};
+  steps.numeric = {true, true, true, true, true, true, true, false, false};
+  for (const auto& s : prediction.steps) {
+    steps.rows.push_back(
+        {std::to_string(s.gpus), duration(s.step_s), duration(s.compute_s),
+         duration(s.all_reduce_s),
+         prediction.model.input_left_out ? "not measured" : duration(s.input_s),
+         format_percent(s.efficiency),
+         s.efficiency > 0 ? format_cost_overhead(1 / s.efficiency - 1) : "-", s.dominant,
+         all_reduce_from_cell(prediction.model, s)});
+  }
+  doc.heading(3, "Training-step prediction");
+  doc.table(std::move(steps));
+  auto knee = [&](std::optional<int> n) {
+    return n ? gpus_text(*n) : "no GPU count up to " + gpus_text(prediction.steps.back().gpus);
+  };
+  doc.paragraph("under 80 % at " + knee(prediction.knee_80) + ", under 50 % at " +
+                    knee(prediction.knee_50) + ".",
+                "Efficiency falls");
+}
+
 void add_headline(Document& doc, const ReportData& data) {
   const Headline& h = data.headline;
   doc.heading(2, "Headline");
@@ -206,60 +265,9 @@ void add_headline(Document& doc, const ReportData& data) {
   add_step_table(doc, h);
   if (h.parts.empty())
     return;
-  Table table;
-  table.header = {"part", "configuration", "E measured at most GPUs",
-                  "under " + format_percent(h.limit_efficiency, 0) + " from"};
-  for (int n : h.outlook_gpus) {
-    table.header.push_back(outlook_header("E", n));
-    table.header.push_back(outlook_header("cost", n));
-  }
-  table.numeric = {false, false, true, false};
-  for (std::size_t i = 0; i < h.outlook_gpus.size(); ++i) {
-    table.numeric.push_back(true);
-    table.numeric.push_back(true);
-  }
-  for (const auto& p : h.parts) {
-    std::vector<std::string> row = {p.name(), p.label,
-                                    format_percent(p.efficiency_at_largest) + " on " +
-                                        std::to_string(p.largest_measured_gpus),
-                                    p.limit ? limit_text(*p.limit) : "not by " + horizon(h)};
-    for (const auto& e : p.outlook) {
-      row.push_back(estimate_text(e));
-      row.push_back(overhead_text(e));
-    }
-    table.rows.push_back(std::move(row));
-  }
-  doc.heading(3, "Scaling outlook by part");
-  doc.table(std::move(table));
-  doc.paragraph("measured where measured, else predicted by the USL fitted to the part's curve "
-                "(Amdahl's law where the USL has no fit); beyond the largest measured count it is "
-                "an extrapolation. Cost: what a job bound by that part pays over perfect scaling, "
-                "1/E - 1, given as a multiple of the ideal cost beyond double.",
-                "E:");
-
-  if (h.prediction) {
-    Table steps;
-    steps.header = {"GPUs",       "step", "compute",      "all-reduce",     "input",
-                    "efficiency", "cost", "largest part", "all-reduce from"};
-    steps.numeric = {true, true, true, true, true, true, true, false, false};
-    for (const auto& s : h.prediction->steps) {
-      steps.rows.push_back(
-          {std::to_string(s.gpus), duration(s.step_s), duration(s.compute_s),
-           duration(s.all_reduce_s),
-           h.prediction->model.input_left_out ? "not measured" : duration(s.input_s),
-           format_percent(s.efficiency),
-           s.efficiency > 0 ? format_cost_overhead(1 / s.efficiency - 1) : "-", s.dominant,
-           all_reduce_from_cell(h.prediction->model, s)});
-    }
-    doc.heading(3, "Training-step prediction");
-    doc.table(std::move(steps));
-    auto knee = [&](std::optional<int> n) {
-      return n ? gpus_text(*n) : "no GPU count up to " + gpus_text(h.prediction->steps.back().gpus);
-    };
-    doc.paragraph("under 80 % at " + knee(h.prediction->knee_80) + ", under 50 % at " +
-                      knee(h.prediction->knee_50) + ".",
-                  "Efficiency falls");
-  }
+  add_outlook_table(doc, h);
+  if (h.prediction)
+    add_prediction_table(doc, *h.prediction);
 }
 
 } // namespace
