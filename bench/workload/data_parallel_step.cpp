@@ -174,8 +174,9 @@ public:
         runner = std::make_unique<HostStepRunner>(ctx, workload_shape(config), loader.get(),
                                                   step_sync(params));
       } else {
-        runner = StepBackendRegistry::instance().find(ctx.backend.name())->make(ctx, params,
-                                                                               loader.get());
+        runner = StepBackendRegistry::instance()
+                     .find(ctx.backend.name())
+                     ->make(ctx, params, loader.get());
       }
     } catch (const Error& e) {
       problem = e.what();
@@ -244,27 +245,8 @@ public:
     // The record's parts: those of the critical rank in the median step(s) of the samples, so
     // that they add up to the record's step_s as that step's did. The samples are the same on
     // every rank (max over ranks per step), so every rank picks the same middle steps.
-    std::vector<std::size_t> order(m.samples_s.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return m.samples_s[a] < m.samples_s[b]; });
-    const std::size_t steps = order.size();
-    std::vector<std::size_t> middle = {order[steps / 2]};
-    if (steps % 2 == 0)
-      middle.insert(middle.begin(), order[steps / 2 - 1]);
-    // Each rank sends its own median step, then its parts in the middle step(s): one gather of
-    // at most 3 steps' parts per rank, not one collective per number.
-    std::vector<StepParts> sent = {median_step(mine)};
-    for (std::size_t k : middle)
-      sent.push_back(mine[k]);
-    const std::vector<std::vector<double>> received = ctx.comm.gather_vectors(pack_steps(sent));
-    std::vector<std::vector<StepParts>> of_rank; // rank 0 only: [rank][0 = median, 1.. = middle]
-    for (const auto& values : received) {
-      of_rank.push_back(unpack_steps(values));
-      if (of_rank.back().size() != sent.size())
-        throw RunError("data_parallel_step: a rank sent " + std::to_string(of_rank.back().size()) +
-                       " steps' parts, not " + std::to_string(sent.size()));
-    }
+    const std::vector<StepParts> sent = steps_to_send(mine, m.samples_s);
+    const std::vector<std::vector<StepParts>> of_rank = gather_steps(ctx, sent);
     if (rank == 0) {
       for (const auto& parts : of_rank)
         m.rank_median_s.push_back(parts[0].step_s);
@@ -276,13 +258,82 @@ public:
     });
     ctx.note_device_state(record, state_before, state_after);
 
-    // Checks: the all-reduced gradients, and the input that arrived.
-    const long long wrong = ctx.comm.sum(runner->gradient_values_wrong());
-    const long long checked = ctx.comm.sum(runner->gradient_values_checked());
+    check_step(record, ctx, *runner, loader.get(), wrote);
+    const nlohmann::json backend_extra = runner->record_extra(ctx);
+    std::vector<StepParts> slowest_parts;
+    int slowest_rank = 0;
+    for (std::size_t k = 1; rank == 0 && k < sent.size(); ++k) {
+      // The rank the others waited for: the most compute and input wait. In a synchronous step
+      // every other rank spends that difference waiting in the all-reduce, which would make its
+      // parts blame communication for a slow disk or a slow core.
+      std::size_t r = 0;
+      for (std::size_t q = 1; q < of_rank.size(); ++q) {
+        const StepParts& a = of_rank[q][k];
+        const StepParts& b = of_rank[r][k];
+        if (a.compute_s + a.input_wait_s > b.compute_s + b.input_wait_s)
+          r = q;
+      }
+      slowest_parts.push_back(of_rank[r][k]);
+      slowest_rank = ctx.members[r];
+    }
+    if (rank != 0)
+      return {record};
+    // The step and its parts are the critical rank's, so that they add up; the slowest rank's
+    // step (the samples' median, max over ranks per step) ends a few milliseconds later at most
+    // (its optimizer update and hand-back to its loader after the same all-reduce).
+    const StepParts parts = median_step(slowest_parts);
+
+    write_step_figures(record, *runner, of_rank, parts, params, ranks);
+    record.extra["parts_of_rank"] = slowest_rank;
+    record.extra["steps_measured"] = mine.size();
+    for (const auto& [key, value] : backend_extra.items())
+      record.extra[key] = value;
+
+    return {record};
+  }
+
+private:
+  // A rank's own median step, then its parts in the middle step(s) of the samples (the same
+  // steps on every rank: the samples are the max over ranks per step).
+  static std::vector<StepParts> steps_to_send(const std::vector<StepParts>& mine,
+                                              const std::vector<double>& samples_s) {
+    std::vector<std::size_t> order(samples_s.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return samples_s[a] < samples_s[b]; });
+    const std::size_t steps = order.size();
+    std::vector<std::size_t> middle = {order[steps / 2]};
+    if (steps % 2 == 0)
+      middle.insert(middle.begin(), order[steps / 2 - 1]);
+    std::vector<StepParts> sent = {median_step(mine)};
+    for (std::size_t k : middle)
+      sent.push_back(mine[k]);
+    return sent;
+  }
+
+  // One gather of at most 3 steps' parts per rank, not one collective per number: on rank 0 each
+  // rank's [0 = median, 1.. = middle] steps; elsewhere empty.
+  static std::vector<std::vector<StepParts>> gather_steps(const CaseContext& ctx,
+                                                          const std::vector<StepParts>& sent) {
+    std::vector<std::vector<StepParts>> of_rank;
+    for (const auto& values : ctx.comm.gather_vectors(pack_steps(sent))) {
+      of_rank.push_back(unpack_steps(values));
+      if (of_rank.back().size() != sent.size())
+        throw RunError("data_parallel_step: a rank sent " + std::to_string(of_rank.back().size()) +
+                       " steps' parts, not " + std::to_string(sent.size()));
+    }
+    return of_rank;
+  }
+
+  // The step's checks, on every rank alike (the sums are collective): the all-reduced gradients
+  // and the input that arrived, with what the reader said of its files.
+  static void check_step(Record& record, const CaseContext& ctx, StepRunner& runner,
+                         BatchLoader* loader, int wrote) {
+    const long long wrong = ctx.comm.sum(runner.gradient_values_wrong());
+    const long long checked = ctx.comm.sum(runner.gradient_values_checked());
     const long long bad_input = ctx.comm.sum(loader ? loader->bad_chunks() : 0LL);
     const long long input_checked = ctx.comm.sum(loader ? loader->checked_chunks() : 0LL);
     const std::string first_bad_input = ctx.first_problem(loader ? loader->first_problem() : "");
-    const nlohmann::json backend_extra = runner->record_extra(ctx);
     record.extra["gradient_values_checked"] = checked;
     record.extra["gradient_values_wrong"] = wrong;
     record.check = wrong == 0 && bad_input == 0 ? DataCheck::pass : DataCheck::fail;
@@ -307,30 +358,15 @@ public:
                                " corrupt input block(s); first: " + first_bad_input);
       }
     }
-    std::vector<StepParts> slowest_parts;
-    int slowest_rank = 0;
-    for (std::size_t k = 1; rank == 0 && k < sent.size(); ++k) {
-      // The rank the others waited for: the most compute and input wait. In a synchronous step
-      // every other rank spends that difference waiting in the all-reduce, which would make its
-      // parts blame communication for a slow disk or a slow core.
-      std::size_t r = 0;
-      for (std::size_t q = 1; q < of_rank.size(); ++q) {
-        const StepParts& a = of_rank[q][k];
-        const StepParts& b = of_rank[r][k];
-        if (a.compute_s + a.input_wait_s > b.compute_s + b.input_wait_s)
-          r = q;
-      }
-      slowest_parts.push_back(of_rank[r][k]);
-      slowest_rank = ctx.members[r];
-    }
-    if (rank != 0)
-      return {record};
-    // The step and its parts are the critical rank's, so that they add up; the slowest rank's
-    // step (the samples' median, max over ranks per step) ends a few milliseconds later at most
-    // (its optimizer update and hand-back to its loader after the same all-reduce).
-    const StepParts parts = median_step(slowest_parts);
+  }
 
-    const double flops = runner->flops_per_step();
+  // Rank 0's figures of a finished step record: each rank's own median step and GEMM rate, the
+  // critical rank's parts (`parts`) as the record's metrics, E(N) against the one-GPU step of the
+  // same instance, and the gradient buckets.
+  void write_step_figures(Record& record, const StepRunner& runner,
+                          const std::vector<std::vector<StepParts>>& of_rank,
+                          const StepParts& parts, const nlohmann::json& params, int ranks) {
+    const double flops = runner.flops_per_step();
     for (std::size_t r = 0; r < record.per_rank.size(); ++r) {
       auto& entry = record.per_rank[r];
       const StepParts& p = of_rank[r][0];
@@ -365,24 +401,17 @@ public:
     if (step1 > 0)
       record.metrics["efficiency"] = step1 / parts.step_s;
     record.extra["largest_loss"] = largest_loss(parts);
-    record.extra["parts_of_rank"] = slowest_rank;
-    record.extra["steps_measured"] = mine.size();
     record.extra["warmup_steps"] = kWarmupSteps;
     record.extra["flops_per_step"] = flops;
-    record.extra["buckets"] = runner->bucket_bytes().size();
-    record.extra["bucket_sizes"] = runner->bucket_bytes();
-    record.extra["bucket_ready_share"] = runner->bucket_ready_share();
+    record.extra["buckets"] = runner.bucket_bytes().size();
+    record.extra["bucket_sizes"] = runner.bucket_bytes();
+    record.extra["bucket_ready_share"] = runner.bucket_ready_share();
     double gradient_bytes = 0;
-    for (double b : runner->bucket_bytes())
+    for (double b : runner.bucket_bytes())
       gradient_bytes += b;
     record.extra["gradient_bytes"] = gradient_bytes;
-    for (const auto& [key, value] : backend_extra.items())
-      record.extra[key] = value;
-
-    return {record};
   }
 
-private:
   // The storage family's first read size (--block-sizes) and queue depth (--queue-depth).
   static StorageReads family_reads(const RunConfig& config) {
     StorageReads reads = storage_reads("data_parallel_step", config);
