@@ -27,7 +27,8 @@ std::vector<int> fastest_candidates(const std::vector<GemmTrial>& trials, void* 
     int best = 0;
     double best_s = std::numeric_limits<double>::infinity();
     for (int k = 0; k < trial.matmul->candidates(); ++k) {
-      const double t = trial.matmul->time_candidate(k, trial.a, trial.b, trial.c, workspace, stream);
+      const double t =
+          trial.matmul->time_candidate(k, trial.a, trial.b, trial.c, workspace, stream);
       if (t < best_s) {
         best_s = t;
         best = k;

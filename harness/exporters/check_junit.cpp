@@ -82,8 +82,8 @@ JUnitSuite check_junit_suite(const CheckReport& report, const CheckContext& cont
 
 std::string check_junit_xml(const CheckReport& report, const CheckContext& context) {
   return junit_xml("clusterbench check", {check_junit_suite(report, context)},
-                   "check of " + std::to_string(report.current_files.size()) +
-                       " run(s) against " + std::to_string(report.baseline_files.size()) +
+                   "check of " + std::to_string(report.current_files.size()) + " run(s) against " +
+                       std::to_string(report.baseline_files.size()) +
                        " baseline run(s): " + to_string(report.verdict));
 }
 
