@@ -338,6 +338,12 @@ void CudaBackend::prepare_collectives(const Communicator& world,
   nccl_->split_from(world, groups, device_);
 }
 
+void CudaBackend::release_collectives(const Communicator& group) {
+  // Kernels still queued on the communicator must finish before it goes.
+  synchronize();
+  nccl_->release(group);
+}
+
 nlohmann::json CudaBackend::state() const {
   nlohmann::json s = nvml_->snapshot();
   if (host_to_event_ratio_ > 0)
