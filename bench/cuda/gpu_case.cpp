@@ -9,16 +9,21 @@
 
 namespace cb {
 
-double held_copy_seconds(const std::vector<cuda::CopyStream>& streams, int k) {
+double held_copy_seconds(cuda::HeldCopies& held, int k) {
   constexpr int kRound = 32;
   double total = 0;
   while (k > 0) {
     const int n = std::min(k, kRound);
-    const std::vector<double> seconds = cuda::time_held_copies(streams, 1, n);
+    const std::vector<double> seconds = held.time(1, n);
     total += *std::max_element(seconds.begin(), seconds.end());
     k -= n;
   }
   return total;
+}
+
+double held_copy_seconds(const std::vector<cuda::CopyStream>& streams, int k) {
+  cuda::HeldCopies held(streams);
+  return held_copy_seconds(held, k);
 }
 
 std::vector<double> held_copy_seconds_each(const std::vector<cuda::CopyStream>& streams, int k) {

@@ -47,7 +47,10 @@ protected:
 std::string short_of_device_memory(const CaseContext& ctx, cuda::CudaBackend& backend,
                                    std::size_t bytes);
 
-// Runs k timed copies as rounds of at most 32 held copies (the launch queue must hold a round).
+// Runs k timed copies as rounds of at most 32 held copies (the launch queue must hold a round),
+// on one record's held streams (made once for the record: cuda/copy_timing.hpp).
+double held_copy_seconds(cuda::HeldCopies& held, int k);
+// The same on streams made for this call alone.
 double held_copy_seconds(const std::vector<cuda::CopyStream>& streams, int k);
 // The same, each stream's own seconds (its own events), for streams of different pairs running
 // at once.

@@ -61,8 +61,12 @@ protected:
 
     std::function<double(int)> timed_batch;
     if (pinned) {
-      const std::vector<cuda::CopyStream> streams{{backend.device_index(), copy_on}};
-      timed_batch = [streams](int k) { return held_copy_seconds(streams, k); };
+      // Streams, events and flag made now, outside the timed batches, and every rank's copies
+      // released together after a barrier: "every rank at once" is at once.
+      const auto held = std::make_shared<cuda::HeldCopies>(
+          std::vector<cuda::CopyStream>{{backend.device_index(), copy_on}},
+          [&comm = ctx.comm] { comm.barrier(); });
+      timed_batch = [held](int k) { return held_copy_seconds(*held, k); };
     } else {
       timed_batch = [&](int k) {
         return backend.time_batch(k, [&] { copy_on(backend.stream()); });

@@ -95,6 +95,9 @@ public:
   // that splits its communicators from a world one (NCCL) makes them here, where all ranks are.
   virtual void prepare_collectives(const Communicator& /*world*/,
                                    const std::vector<Communicator>& /*groups*/) {}
+  // Frees what the backend keeps for `group`'s collectives (an NCCL communicator and its GPU
+  // memory) once no case will use it again: every member calls it, in one order on every rank.
+  virtual void release_collectives(const Communicator& /*group*/) {}
   // Device state worth keeping beside a record (power, temperature, throttling); may be empty.
   virtual nlohmann::json state() const { return nlohmann::json::object(); }
   // The backend's own compute kernels (runtime/compute_kernels.hpp), or nullptr when the compute

@@ -105,8 +105,24 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
     comms.push_back(world_.split(member ? 0 : -1, member ? static_cast<int>(pos - m.begin()) : 0));
   }
 
+  // The last case that runs at each count: after it the count's communicators are released (an
+  // NCCL communicator per count held GPU memory all run), on every member in the cases' order.
+  std::vector<std::size_t> last_case_of_count(counts_.size(), 0);
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    for (int n : counts_for(*cases[i]))
+      last_case_of_count[static_cast<std::size_t>(std::find(counts_.begin(), counts_.end(), n) -
+                                                  counts_.begin())] = i;
+  }
+  auto release_after = [&](std::size_t case_index) {
+    for (std::size_t k = 0; k < counts_.size(); ++k) {
+      if (last_case_of_count[k] == case_index && comms[k].valid())
+        backend_.release_collectives(comms[k]);
+    }
+  };
+
   bool collectives_prepared = false;
-  for (auto& c : cases) {
+  for (std::size_t case_index = 0; case_index < cases.size(); ++case_index) {
+    auto& c = cases[case_index];
     if (const std::string why = why_not_run(*c); !why.empty()) {
       // Said in the results, not only by a missing row: a skipped record at the largest count.
       if (root) {
@@ -123,6 +139,7 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
           table->flush();
         }
       }
+      release_after(case_index);
       continue;
     }
     // A fresh printer per case: table state (a skip reason said once) never leaks between cases.
@@ -219,6 +236,7 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
       wait_idle();
       end_phase();
     }
+    release_after(case_index);
   }
   return summary;
 }

@@ -8,7 +8,6 @@
 #include "cuda/p2p_plan.hpp"
 
 namespace cb::cuda {
-namespace {
 
 struct StreamState {
   int device;
@@ -50,48 +49,67 @@ public:
   StreamState& operator[](std::size_t i) { return *states_[i]; }
   volatile int* flag() const { return flag_; } // UVA: the same address on every device
   void release() { *flag_ = 1; }
+  // Before a batch is queued again: every stream is idle (the last batch's stop events were
+  // waited for), so the new spin kernels find the flag down.
+  void hold() { *flag_ = 0; }
 
 private:
   std::vector<std::unique_ptr<StreamState>> states_;
   volatile int* flag_ = nullptr;
 };
 
-} // namespace
+HeldCopies::HeldCopies(std::vector<CopyStream> streams, std::function<void()> before_release)
+    : streams_(std::move(streams)), before_release_(std::move(before_release)),
+      held_(std::make_unique<HeldStreams>(streams_)) {}
 
-std::vector<double> time_held_copies(const std::vector<CopyStream>& streams, int warmup,
-                                     int copies) {
-  HeldStreams held(streams);
-  for (const ScheduleStep& step :
-       held_copy_schedule(static_cast<int>(streams.size()), warmup, copies)) {
-    if (step.kind == StepKind::release) {
-      held.release();
-      continue;
+HeldCopies::~HeldCopies() = default;
+
+std::vector<double> HeldCopies::time(int warmup, int copies) {
+  HeldStreams& held = *held_;
+  held.hold();
+  try {
+    for (const ScheduleStep& step :
+         held_copy_schedule(static_cast<int>(streams_.size()), warmup, copies)) {
+      if (step.kind == StepKind::release) {
+        if (before_release_)
+          before_release_();
+        held.release();
+        continue;
+      }
+      StreamState& st = held[static_cast<std::size_t>(step.stream)];
+      DeviceScope scope(st.device);
+      switch (step.kind) {
+      case StepKind::spin:
+        launch_spin_until(held.flag(), st.stream.get());
+        break;
+      case StepKind::copy:
+        streams_[static_cast<std::size_t>(step.stream)].enqueue_copy(st.stream.get());
+        break;
+      case StepKind::record_start:
+        st.start.record(st.stream.get());
+        break;
+      case StepKind::record_stop:
+        st.stop.record(st.stream.get());
+        break;
+      case StepKind::release:
+        break;
+      }
     }
-    StreamState& st = held[static_cast<std::size_t>(step.stream)];
-    DeviceScope scope(st.device);
-    switch (step.kind) {
-    case StepKind::spin:
-      launch_spin_until(held.flag(), st.stream.get());
-      break;
-    case StepKind::copy:
-      streams[static_cast<std::size_t>(step.stream)].enqueue_copy(st.stream.get());
-      break;
-    case StepKind::record_start:
-      st.start.record(st.stream.get());
-      break;
-    case StepKind::record_stop:
-      st.stop.record(st.stream.get());
-      break;
-    case StepKind::release:
-      break;
-    }
+  } catch (...) {
+    held.release(); // never leave a stream spinning behind an error
+    throw;
   }
   std::vector<double> seconds;
-  for (std::size_t i = 0; i < streams.size(); ++i) {
+  for (std::size_t i = 0; i < streams_.size(); ++i) {
     DeviceScope scope(held[i].device);
     seconds.push_back(elapsed_seconds(held[i].start, held[i].stop));
   }
   return seconds;
+}
+
+std::vector<double> time_held_copies(const std::vector<CopyStream>& streams, int warmup,
+                                     int copies) {
+  return HeldCopies(streams).time(warmup, copies);
 }
 
 } // namespace cb::cuda

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace cb::cuda {
@@ -15,8 +16,30 @@ struct CopyStream {
   std::function<void(cudaStream_t)> enqueue_copy; // one copy on the given stream
 };
 
-// Seconds each stream took for `copies` copies (its own start/stop events). Queued work per
-// stream must fit the launch queue, so copies + warmup stays small (nvbandwidth: 16 + warm-up).
+class HeldStreams;
+
+// One record's held copies: the streams, their events and the mapped flag are made once, when the
+// record starts, not inside each timed batch (where one rank's set-up ran while another's copies
+// already ran alone). `before_release` runs between the queuing and the release of every batch:
+// a barrier there starts every rank's copies together. Every rank must then call time() alike.
+class HeldCopies {
+public:
+  explicit HeldCopies(std::vector<CopyStream> streams, std::function<void()> before_release = {});
+  ~HeldCopies();
+  HeldCopies(const HeldCopies&) = delete;
+  HeldCopies& operator=(const HeldCopies&) = delete;
+  // Seconds each stream took for `copies` copies (its own start/stop events). Queued work per
+  // stream must fit the launch queue, so copies + warmup stays small (nvbandwidth: 16 +
+  // warm-up).
+  std::vector<double> time(int warmup, int copies);
+
+private:
+  std::vector<CopyStream> streams_;
+  std::function<void()> before_release_;
+  std::unique_ptr<HeldStreams> held_;
+};
+
+// The same, for one batch: streams made and freed around it.
 std::vector<double> time_held_copies(const std::vector<CopyStream>& streams, int warmup,
                                      int copies);
 

@@ -56,6 +56,7 @@ public:
   // One NCCL communicator per GPU count, split from a world communicator (ncclCommSplit).
   void prepare_collectives(const Communicator& world,
                            const std::vector<Communicator>& groups) override;
+  void release_collectives(const Communicator& group) override;
   // NVML readings (power, temperature, clocks, throttle reasons) and the last host/event ratio.
   nlohmann::json state() const override;
   ComputeKernels* compute() override;

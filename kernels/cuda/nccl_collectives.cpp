@@ -237,6 +237,12 @@ std::unique_ptr<CollectiveComm> NcclCache::collectives(const Communicator& comm,
   return std::make_unique<NcclCollectives>(communicator(comm, device), stream);
 }
 
+void NcclCache::release(const Communicator& comm) {
+  if (!comm.valid())
+    return;
+  comms_.erase(comm.world_ranks()); // destroyed here unless a case still holds it
+}
+
 std::string NcclCache::failure() {
   for (auto& [key, comm] : comms_) {
     std::string why = comm->async_error();
@@ -260,6 +266,7 @@ std::string nccl_version() {
 }
 
 NcclCache::~NcclCache() = default;
+void NcclCache::release(const Communicator&) {}
 void NcclCache::split_from(const Communicator&, const std::vector<Communicator>&, int) {}
 std::unique_ptr<CollectiveComm> NcclCache::collectives(const Communicator&, int, cudaStream_t) {
   return std::make_unique<UnavailableCollectives>(

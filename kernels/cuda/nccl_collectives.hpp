@@ -75,6 +75,9 @@ public:
   // aborted by abort_all() like the collectives: a link that fails mid-test ends the wait at once.
   std::shared_ptr<NcclCommunicator> communicator(const Communicator& comm, int device);
 #endif
+  // Destroys the communicator of `comm` (collective over comm's members; nothing when this rank
+  // is not one, or it was never made). One made again later is made as communicator() makes it.
+  void release(const Communicator& comm);
   // Polls every communicator; on an error aborts them all and returns its text.
   std::string failure();
   void abort_all();

@@ -109,6 +109,30 @@ TEST(CudaBackend, HeldCopiesAreTimedAndCorrect) {
   EXPECT_EQ(floats_not_equal(device.get(), bytes / 4, 2.5), 0u);
 }
 
+// One record's held streams, used for several batches: each batch is held again (the flag is
+// lowered before the spins are queued), released after before_release, and timed on its own.
+TEST(CudaBackend, HeldCopiesAreReusedAcrossBatches) {
+  CudaBackend backend(0);
+  const std::size_t bytes = 16 << 20;
+  HostMemory host(bytes, true);
+  DeviceMemory device(bytes);
+  std::fill_n(static_cast<float*>(host.get()), bytes / 4, 3.5f);
+  int releases = 0;
+  HeldCopies held(
+      {{0,
+        [&](cudaStream_t s) {
+          CB_CUDA(cudaMemcpyAsync(device.get(), host.get(), bytes, cudaMemcpyHostToDevice, s));
+        }}},
+      [&] { ++releases; });
+  for (int batch = 1; batch <= 3; ++batch) {
+    const auto seconds = held.time(1, 2);
+    ASSERT_EQ(seconds.size(), 1u);
+    EXPECT_GT(seconds[0], 0);
+    EXPECT_EQ(releases, batch);
+  }
+  EXPECT_EQ(floats_not_equal(device.get(), bytes / 4, 3.5), 0u);
+}
+
 TEST(CudaBackend, HeldSmCopiesFinishAndAreCorrect) {
   // An SM copy kernel queued behind the spin kernel: with lazy loading (CUDA's default) a kernel
   // not loaded before the spin could wait forever for the device to go idle.

@@ -118,5 +118,69 @@ TEST(SweepRunner, AnErrorOnAnotherRankIsTheFailedRecordsReasonOnRankZero) {
       << out.records[1].reason;
 }
 
+// A count's communicators go once its last case has run, in one order on every rank: here the
+// 1-GPU count after the first case (the second runs at the largest count only), the 2-GPU count
+// after the second.
+class OkCase : public BenchmarkCase {
+public:
+  explicit OkCase(std::string name, bool largest_only)
+      : name_(std::move(name)), largest_(largest_only) {}
+  std::string suite() const override { return "compute"; }
+  std::string name() const override { return name_; }
+  bool largest_count_only() const override { return largest_; }
+  std::vector<nlohmann::json> instances(const RunConfig&) const override { return {{{"step", 1}}}; }
+  std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {
+    Record r = ctx.new_record(suite(), name(), params);
+    r.status = RecordStatus::ok;
+    r.check = DataCheck::pass;
+    return {r};
+  }
+
+private:
+  std::string name_;
+  bool largest_;
+};
+
+class ReleaseRecorder : public HostBackend {
+public:
+  using HostBackend::HostBackend;
+  void release_collectives(const Communicator& group) override { released.push_back(group.size()); }
+  std::vector<int> released; // group sizes, in the order released
+};
+
+TEST(SweepRunner, ACountsCommunicatorsAreReleasedAfterItsLastCase) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("cb-sweep-release-" + std::to_string(::getpid()) + ".json");
+  std::vector<Communicator> worlds = Communicator::threads(2);
+  const NodeLayout layout = make_layout({0, 0}, {"node", "node"});
+  const std::vector<nlohmann::json> devices(2, nlohmann::json::object());
+  RunConfig config;
+  config.backend = "host";
+  std::vector<std::vector<int>> released(2);
+  {
+    IncrementalResultsWriter writer(path.string(), {{"id", "t"},
+                                                    {"started", "2026-01-01T00:00:00Z"},
+                                                    {"tool_version", "test"},
+                                                    {"backend", "host"}});
+    std::vector<std::jthread> threads;
+    for (int r = 0; r < 2; ++r) {
+      threads.emplace_back([&, r] {
+        ReleaseRecorder backend(r);
+        std::vector<std::unique_ptr<BenchmarkCase>> cases;
+        cases.push_back(std::make_unique<OkCase>("every_count", false));
+        cases.push_back(std::make_unique<OkCase>("largest_only", true));
+        SweepRunner runner(backend, worlds[static_cast<std::size_t>(r)], config, layout, devices,
+                           {1, 2});
+        std::ostringstream table;
+        runner.run(cases, r == 0 ? &writer : nullptr, r == 0 ? &table : nullptr);
+        released[static_cast<std::size_t>(r)] = backend.released;
+      });
+    }
+  }
+  std::filesystem::remove(path);
+  EXPECT_EQ(released[0], (std::vector<int>{1, 2})); // rank 0 is in both counts
+  EXPECT_EQ(released[1], std::vector<int>{2});      // rank 1 only in the 2-GPU count
+}
+
 } // namespace
 } // namespace cb
