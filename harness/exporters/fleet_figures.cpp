@@ -58,6 +58,13 @@ struct Chosen {
   std::string figure;
 };
 
+// DCGM's `gpu` label is nvidia-smi's number: the NVML index where the run recorded it, else the
+// backend's device ordinal (with one visible GPU per rank every CUDA ordinal is 0).
+std::string gpu_number(const Record& r, const nlohmann::json& entry) {
+  const std::string index = text_field(r, entry, "nvml_index");
+  return index.empty() ? text_field(r, entry, "device") : index;
+}
+
 void add_record(PromDocument& doc, const Chosen& chosen, const std::string& command) {
   const Record& r = *chosen.record;
   const PromMetricName name = prometheus_metric_name(chosen.figure);
@@ -82,8 +89,9 @@ void add_record(PromDocument& doc, const Chosen& chosen, const std::string& comm
              {"case", r.case_name},
              {"params", params},
              {"Hostname", host},
-             {"gpu", text_field(r, entry, "device")},
+             {"gpu", gpu_number(r, entry)},
              {"UUID", text_field(r, entry, "uuid")},
+             {"pci_bus_id", text_field(r, entry, "pci_bus_id")},
              {"rank", text_field(r, entry, "rank")}},
             *value * name.scale);
     if (!host.empty()) {

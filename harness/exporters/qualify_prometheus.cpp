@@ -61,10 +61,12 @@ std::vector<PromLabel> member_labels(const std::string& spec, const Suspect& s) 
           {"Hostname", s.who.host},
           {"gpu", text(s.who.device)},
           {"UUID", s.who.uuid},
+          {"pci_bus_id", s.who.pci_bus_id},
           {"rank", text(s.who.rank)},
           {"peer_Hostname", s.to.host},
           {"peer_gpu", text(s.to.device)},
           {"peer_UUID", s.to.uuid},
+          {"peer_pci_bus_id", s.to.pci_bus_id},
           {"via_links", s.via_links ? "true" : ""}};
 }
 

@@ -31,10 +31,14 @@ FleetMember member_of(const Record& r, const json& entry) {
   if (!entry.is_object())
     return m;
   const json host = rank_field(r, entry, "host");
-  const json device = rank_field(r, entry, "device");
+  const json nvml_index = rank_field(r, entry, "nvml_index");
+  const json device =
+      nvml_index.is_number_integer() ? nvml_index : rank_field(r, entry, "device");
   const json uuid = rank_field(r, entry, "uuid");
+  const json bus = rank_field(r, entry, "pci_bus_id");
   m.host = host.is_string() ? host.get<std::string>() : "";
   m.device = device.is_number_integer() ? device.get<int>() : -1;
+  m.pci_bus_id = bus.is_string() ? bus.get<std::string>() : "";
   m.rank = int_field(entry, "rank");
   m.uuid = uuid.is_string() ? uuid.get<std::string>() : "";
   return m;
@@ -566,6 +570,8 @@ std::string member_label(FleetKind kind, const FleetMember& who, const FleetMemb
     std::string text;
     if (m.device >= 0) {
       text = "GPU " + std::to_string(m.device);
+      if (!m.pci_bus_id.empty())
+        text += " [" + m.pci_bus_id + "]";
     } else if (m.rank >= 0) {
       text = "rank " + std::to_string(m.rank);
     } else {

@@ -29,9 +29,12 @@ std::string_view fleet_kind_name(FleetKind k);
 // Who a fleet member is. Unknown fields stay empty / -1.
 struct FleetMember {
   std::string host;
+  // The GPU as nvidia-smi numbers it (its NVML index) where the run recorded one, else the
+  // backend's device ordinal: with one visible GPU per rank every CUDA ordinal is 0.
   int device = -1;
   int rank = -1;
   std::string uuid;
+  std::string pci_bus_id; // "00000000:1B:00.0" where the run recorded it: the board to pull
 };
 
 struct Outlier {

@@ -94,6 +94,8 @@ json member_json(const FleetMember& m) {
     j["rank"] = m.rank;
   if (!m.uuid.empty())
     j["uuid"] = m.uuid;
+  if (!m.pci_bus_id.empty())
+    j["pci_bus_id"] = m.pci_bus_id;
   return j;
 }
 
