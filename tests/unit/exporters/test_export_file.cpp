@@ -41,6 +41,22 @@ TEST_F(ExportFileTest, WritesANewFileAndReplacesItsOwn) {
   EXPECT_NE(testing::read_file(xml).find("h2"), std::string::npos);
 }
 
+// node_exporter's textfile collector reads *.prom only: another name would never be scraped.
+TEST_F(ExportFileTest, RefusesATextfileNotNamedProm) {
+  for (const char* name : {"verdict.txt", "verdict.prom.tmp", "prom"}) {
+    const std::string out = path(name);
+    try {
+      ExportFile(out, "--prometheus", {}, OwnFile::prometheus_textfile);
+      ADD_FAILURE() << name << " was accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("must end in .prom"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(std::filesystem::exists(out)) << name;
+  }
+  // JUnit files take any name.
+  ExportFile(path("verdict.txt"), "--junit", {}, OwnFile::junit_xml).commit(junit_xml("n", {}, "h"));
+}
+
 TEST_F(ExportFileTest, RefusesAFileItDidNotWrite) {
   const std::string notes = path("notes.prom");
   write(notes, "node_cpu_seconds 1\n");
