@@ -83,18 +83,31 @@ std::string cpu_model_name() {
 }
 
 int physical_core_count() {
+  // Only the CPUs this process may run on: in a container or a shared allocation /proc/cpuinfo
+  // lists the whole host, and mpirun (hwloc) sees only the allowed ones, so a count of the host's
+  // cores would ask it for more than it has.
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  const bool masked = sched_getaffinity(0, sizeof allowed, &allowed) == 0;
+  auto may_run_on = [&](int cpu) {
+    return !masked || (cpu >= 0 && cpu < CPU_SETSIZE && CPU_ISSET(cpu, &allowed));
+  };
   std::ifstream in("/proc/cpuinfo");
   std::string line;
   std::set<std::pair<std::string, std::string>> cores;
   std::string package;
+  int cpu = -1;
   while (std::getline(in, line)) {
     auto value = [&] { return line.substr(line.find(':') + 1); };
+    if (line.rfind("processor", 0) == 0)
+      cpu = std::atoi(value().c_str());
     if (line.rfind("physical id", 0) == 0)
       package = value();
-    if (line.rfind("core id", 0) == 0)
+    if (line.rfind("core id", 0) == 0 && may_run_on(cpu))
       cores.emplace(package, value());
   }
-  const int logical = static_cast<int>(std::thread::hardware_concurrency());
+  const int logical =
+      masked ? CPU_COUNT(&allowed) : static_cast<int>(std::thread::hardware_concurrency());
   if (cores.empty())
     return logical > 0 ? logical : 1;
   return static_cast<int>(cores.size());

@@ -27,7 +27,9 @@ private:
 
 // CPU facts used by the host backend and the launcher.
 std::string cpu_model_name();
-int physical_core_count(); // distinct (package, core) pairs; falls back to logical CPUs
+// Distinct (package, core) pairs among the CPUs this process may run on (its affinity mask);
+// falls back to the allowed logical CPUs.
+int physical_core_count();
 std::uint64_t host_memory_bytes();
 std::string host_name();
 // Pins the calling thread to the index-th CPU this process may use (wrapping around), as mpirun's

@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
+#include <sched.h>
 
 #include <cstdlib>
 
+#include "runtime/host_backend.hpp"
 #include "runtime/launcher.hpp"
 
 using namespace cb;
@@ -108,4 +110,27 @@ TEST(Launcher, DetectsTheLaunchEnvironment) {
   EXPECT_EQ(detect_launch_mode(), LaunchMode::needs_launch);
   for (const char* v : {"SLURM_PROCID", "SLURM_NTASKS"})
     unsetenv(v);
+}
+
+// The cores mpirun is asked for are those this process may run on, not the host's: in a
+// container or a shared allocation /proc/cpuinfo lists every core, and hwloc sees only the
+// allowed ones. Pinned to one CPU, the count is one core.
+TEST(PhysicalCoreCount, CountsOnlyTheCpusThisProcessMayRunOn) {
+  cpu_set_t saved;
+  ASSERT_EQ(sched_getaffinity(0, sizeof saved, &saved), 0);
+  int first = -1;
+  for (int cpu = 0; cpu < CPU_SETSIZE && first < 0; ++cpu) {
+    if (CPU_ISSET(cpu, &saved))
+      first = cpu;
+  }
+  ASSERT_GE(first, 0);
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(first, &one);
+  ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+  const int pinned = cb::physical_core_count();
+  ASSERT_EQ(sched_setaffinity(0, sizeof saved, &saved), 0);
+  EXPECT_EQ(pinned, 1);
+  EXPECT_GE(cb::physical_core_count(), 1);
+  EXPECT_LE(cb::physical_core_count(), CPU_COUNT(&saved));
 }
