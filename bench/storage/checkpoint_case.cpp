@@ -131,7 +131,8 @@ std::vector<Record> CheckpointCase::run(const CaseContext& ctx, const nlohmann::
       if (std::find(used_files_.begin(), used_files_.end(), file) == used_files_.end())
         used_files_.push_back(file);
       if (step_ == CheckpointStep::write) {
-        s.file = std::make_unique<CheckpointFile>(*s.dir, file, shard, config.buffered);
+        s.file = std::make_unique<CheckpointFile>(*s.dir, file, shard, seed, config.buffered);
+        s.file->mark(false); // until the last save is whole
         s.notes = s.file->notes();
       } else {
         s.reader = std::make_unique<BlockReader>(s.dir->fd(), s.dir->path(), file, block, 1,
@@ -151,6 +152,7 @@ std::vector<Record> CheckpointCase::run(const CaseContext& ctx, const nlohmann::
   if (uses_files()) {
     const bool direct = s.file ? s.file->direct() : s.reader->direct();
     record.extra["direct"] = direct;
+    record.extra["io_engine"] = s.reader ? s.reader->engine() : "pwrite";
     if (!direct)
       record.params["io"] = "buffered"; // what was measured (the reason is in extra.notes)
   }
@@ -190,6 +192,13 @@ std::vector<Record> CheckpointCase::run(const CaseContext& ctx, const nlohmann::
                           {"gbps", weak_scaling_rate(bytes, ranks, seconds, whole)}};
   });
   keep_notes(ctx, record, s.notes);
+  if (s.file && io_error.empty()) {
+    try {
+      s.file->mark(true);
+    } catch (const Error& e) {
+      io_error = e.what();
+    }
+  }
   if (const std::string why = ctx.first_problem(io_error); !why.empty()) {
     fail_storage_io(record, why);
     return {record};

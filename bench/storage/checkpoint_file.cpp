@@ -29,8 +29,8 @@ void fill_checkpoint_state(std::uint64_t seed, unsigned char* state, std::uint64
 }
 
 CheckpointFile::CheckpointFile(const StorageDir& dir, const std::string& name,
-                               std::uint64_t shard_bytes, bool buffered)
-    : path_(dir.file_path(name)), shard_bytes_(shard_bytes) {
+                               std::uint64_t shard_bytes, std::uint64_t seed, bool buffered)
+    : path_(dir.file_path(name)), shard_bytes_(shard_bytes), seed_(seed) {
   const int flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC;
   if (!buffered) {
     fd_ = UniqueFd(::openat(dir.fd(), name.c_str(), flags | O_DIRECT));
@@ -53,8 +53,19 @@ CheckpointFile::CheckpointFile(const StorageDir& dir, const std::string& name,
   }
 }
 
+void CheckpointFile::mark(bool complete) {
+  const AlignedBytes header = aligned_bytes(kStorageHeaderBytes);
+  encode_storage_header({shard_bytes_, seed_, complete}, header.get());
+  if (::pwrite(fd_.get(), header.get(), kStorageHeaderBytes, 0) !=
+          static_cast<ssize_t>(kStorageHeaderBytes) ||
+      ::fdatasync(fd_.get()) != 0) {
+    CB_RUN_ERROR("writing the header of " + path_ + ": " + std::strerror(errno));
+  }
+}
+
 std::string CheckpointFile::drop_data() {
-  if (::ftruncate(fd_.get(), static_cast<off_t>(kStorageHeaderBytes)) != 0)
+  if (::ftruncate(fd_.get(), static_cast<off_t>(kStorageHeaderBytes)) != 0 ||
+      ::ftruncate(fd_.get(), static_cast<off_t>(storage_file_total_bytes(shard_bytes_))) != 0)
     return "truncating " + path_ + ": " + std::strerror(errno);
   return "";
 }

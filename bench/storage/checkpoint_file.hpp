@@ -21,15 +21,20 @@ void fill_checkpoint_state(std::uint64_t seed, unsigned char* state, std::uint64
 
 class CheckpointFile {
 public:
-  // Opens `name` in `dir`, which prepare_file has made a complete file of ours of `shard_bytes`:
+  // Opens `name` in `dir`, which prepare_file has made a complete file of ours of `shard_bytes`
+  // from `seed`:
   // O_DIRECT unless `buffered` (or unless the filesystem refuses it: then buffered, said in notes).
   CheckpointFile(const StorageDir& dir, const std::string& name, std::uint64_t shard_bytes,
-                 bool buffered);
+                 std::uint64_t seed, bool buffered);
   bool direct() const { return direct_; }
   const std::vector<std::string>& notes() const { return notes_; }
 
-  // The previous checkpoint goes (the data cut off, the header kept, so the file stays
-  // recognisably ours): the next write allocates its blocks as a new file would.
+  // Marks the file incomplete (before the saves: a run cut short leaves a file that is rewritten,
+  // never restored from) or complete (after them), through its header; RunError on failure.
+  void mark(bool complete);
+  // The previous checkpoint goes (its blocks freed, the header kept, so the file stays
+  // recognisably ours) and the file is sized for the next, as a new file is before it is
+  // written (fio does the same): the write allocates its blocks without moving the end of file.
   std::string drop_data();
   // The save: `state` written in blocks of `block_bytes` after the header, then fsync. Empty on
   // success, else the first error.
@@ -41,6 +46,7 @@ private:
   std::string path_;
   UniqueFd fd_;
   std::uint64_t shard_bytes_;
+  std::uint64_t seed_ = 0;
   bool direct_ = true;
   std::vector<std::string> notes_;
 };

@@ -114,12 +114,15 @@ protected:
 };
 
 TEST_P(ShardFile, ASaveReadsBackAsTheStateAndAFlippedByteIsFound) {
-  CheckpointFile file(dir, name, kShard, GetParam());
+  CheckpointFile file(dir, name, kShard, seed, GetParam());
+  file.mark(false);
+  EXPECT_EQ(dir.inspect(name).kind, FileKind::ours_incomplete); // never restored from
   ASSERT_EQ(file.drop_data(), "");
-  EXPECT_EQ(std::filesystem::file_size(tmp.path() / name), kStorageHeaderBytes);
-  ASSERT_EQ(file.write(state.get(), 256 * K4), "");
   EXPECT_EQ(std::filesystem::file_size(tmp.path() / name), storage_file_total_bytes(kShard));
-  EXPECT_EQ(dir.inspect(name).kind, FileKind::ours_complete); // ours at every moment
+  ASSERT_EQ(file.write(state.get(), 256 * K4), "");
+  EXPECT_EQ(dir.inspect(name).kind, FileKind::ours_incomplete);
+  file.mark(true);
+  EXPECT_EQ(dir.inspect(name).kind, FileKind::ours_complete);
 
   // The restore: read into cleared memory, checked there.
   BlockReader reader(dir.fd(), dir.path(), name, 256 * K4, 1, GetParam());
