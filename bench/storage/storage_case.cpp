@@ -9,32 +9,9 @@
 #include "storage/block_reader.hpp"
 #include "storage/read_plan.hpp"
 #include "storage/storage_dir.hpp"
+#include "storage/storage_outcome.hpp"
 
 namespace cb {
-namespace {
-
-// The case could not be set up (no room, a file that cannot be opened): nothing was read, so
-// nothing was checked; the run exits 3.
-void fail_setup(Record& record, const std::string& why) {
-  record.status = RecordStatus::failed;
-  record.check = DataCheck::skipped;
-  record.reason = why;
-}
-
-// A read failed mid-run: the data the case exists to deliver is not there; the run exits 1.
-void fail_read(Record& record, const std::string& why) {
-  record.status = RecordStatus::failed;
-  record.check = DataCheck::fail;
-  record.reason = why;
-}
-
-void add_reason(Record& record, const std::string& why) {
-  if (why.empty())
-    return;
-  record.reason = record.reason.empty() ? why : record.reason + "; " + why;
-}
-
-} // namespace
 
 StorageReadCase::~StorageReadCase() {
   if (!cleanup_ || used_files_.empty())
@@ -94,13 +71,12 @@ std::vector<Record> StorageReadCase::run(const CaseContext& ctx, const nlohmann:
       used_files_.push_back(file);
     }
     reader = std::make_unique<BlockReader>(dir->fd(), dir->path(), file, block,
-                                           params.at("queue_depth").get<int>(),
-                                           config.buffered);
+                                           params.at("queue_depth").get<int>(), config.buffered);
   } catch (const Error& e) {
     problem = e.what();
   }
   if (const std::string why = ctx.first_problem(problem); !why.empty()) {
-    fail_setup(record, why);
+    fail_storage_setup(record, why);
     return {record};
   }
   record.extra["files_written"] = ctx.comm.sum(static_cast<long long>(wrote));
@@ -148,17 +124,17 @@ std::vector<Record> StorageReadCase::run(const CaseContext& ctx, const nlohmann:
   }
   record.extra["notes"] = note_list;
   for (const auto& n : note_list)
-    add_reason(record, n.get<std::string>());
+    add_storage_reason(record, n.get<std::string>());
 
   if (const std::string why = ctx.first_problem(read_error); !why.empty()) {
-    fail_read(record, why);
+    fail_storage_io(record, why);
     return {record};
   }
   // Every block of the file, read again untimed and checked chunk by chunk.
   std::string verify_error;
   const ChunkCheck check = reader->verify_all(file_bytes, seed, &verify_error);
   if (const std::string why = ctx.first_problem(verify_error); !why.empty()) {
-    fail_read(record, why);
+    fail_storage_io(record, why);
     return {record};
   }
   const long long bad = ctx.comm.sum(static_cast<long long>(check.bad_chunks));

@@ -86,13 +86,13 @@ EntryInfo classify_open_file(int fd, const std::string& name, const struct stat&
   return info;
 }
 
+} // namespace
+
 std::string not_ours_message(const StorageDir& dir, const EntryInfo& e) {
   return "--storage-dir: '" + dir.file_path(e.name) + "' is not a clusterbench file (" + e.why +
          "); clusterbench writes only in a directory that holds nothing but its own files — "
          "choose an empty or new directory";
 }
-
-} // namespace
 
 std::string default_storage_dir() {
   const char* tmp = std::getenv("TMPDIR");
@@ -113,10 +113,14 @@ std::string storage_file_name(int rank) {
 }
 
 bool is_storage_file_name(const std::string& name) {
-  const std::string prefix = "clusterbench-rank", suffix = ".dat";
+  // A rank's read file or its checkpoint shard (storage/checkpoint_plan.hpp): prefixes of one
+  // length, so storage_file_rank finds R at the same place in both.
+  const std::string prefix = "clusterbench-rank", shard_prefix = "clusterbench-ckpt",
+                    suffix = ".dat";
   if (name.size() <= prefix.size() + suffix.size())
     return false;
-  if (name.compare(0, prefix.size(), prefix) != 0)
+  if (name.compare(0, prefix.size(), prefix) != 0 &&
+      name.compare(0, shard_prefix.size(), shard_prefix) != 0)
     return false;
   if (name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
     return false;
@@ -129,7 +133,8 @@ bool is_storage_file_name(const std::string& name) {
 std::optional<int> storage_file_rank(const std::string& name) {
   if (!is_storage_file_name(name))
     return std::nullopt;
-  const std::string digits = name.substr(17, name.size() - 17 - 4); // "clusterbench-rank", ".dat"
+  // "clusterbench-rank" or "clusterbench-ckpt", then ".dat"
+  const std::string digits = name.substr(17, name.size() - 17 - 4);
   if (digits.size() > 9)
     return std::nullopt; // past any rank count: not a rank of this job
   return std::stoi(digits);

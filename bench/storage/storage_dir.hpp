@@ -26,7 +26,8 @@ namespace cb {
 std::string default_storage_dir();
 // Data bytes of each rank's file: --file-bytes, else 256 MiB (64 MiB with --quick).
 std::uint64_t storage_file_bytes(const RunConfig& config);
-// "clusterbench-rank<R>.dat", R = world rank; and whether a name has that form.
+// "clusterbench-rank<R>.dat", R = world rank; and whether a name has that form (or that of a
+// checkpoint shard, "clusterbench-ckpt<R>.dat", storage/checkpoint_plan.hpp).
 std::string storage_file_name(int rank);
 bool is_storage_file_name(const std::string& name);
 // R of such a name (nullopt for any other name, and for more than 9 digits).
@@ -107,6 +108,9 @@ private:
   std::string path_; // resolved (realpath)
   UniqueFd fd_;
 };
+
+// The refusal of a file that is not ours: one line naming it and why.
+std::string not_ours_message(const StorageDir& dir, const EntryInfo& e);
 
 // A file's full size on disk: header + data.
 inline std::uint64_t storage_file_total_bytes(std::uint64_t data_bytes) {

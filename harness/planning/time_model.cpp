@@ -88,8 +88,19 @@ double collective_seconds(const std::string& name, const nlohmann::json& params,
   return m.alpha_launch_s + steps * step + bytes * busbw_factor(kind, shape.ranks) / bw;
 }
 
+// A checkpoint shard's bytes on each rank: the checkpoint shared equally (storage/checkpoint_plan).
+double checkpoint_shard(const nlohmann::json& params, const PhaseShape& shape) {
+  return number(params, "checkpoint_bytes", 0) / std::max(1, shape.ranks);
+}
+
 double storage_seconds(const std::string& name, const nlohmann::json& params,
                        const PhaseShape& shape, const HardwareModel& m) {
+  // The stage is a copy in host memory; the save and the restore move each node's shards through
+  // its storage, as a read does.
+  if (name == "checkpoint_stage")
+    return m.alpha_launch_s + checkpoint_shard(params, shape) / m.memory_bw;
+  if (name == "checkpoint_write" || name == "checkpoint_read")
+    return checkpoint_shard(params, shape) * shape.ranks_per_node / m.storage_bw_per_node;
   const double bytes = number(params, "bytes", 64 << 20);
   double s = bytes * shape.ranks_per_node / m.storage_bw_per_node;
   if (name == "rand_read") {
@@ -141,6 +152,12 @@ double setup_seconds(const std::string& suite, const std::string& name,
                      const HardwareModel& model) {
   if (suite == "compute" && is_stream(name) && model.first_touch_bw > 0)
     return 3 * array_bytes(params) / model.first_touch_bw;
+  if (suite == "storage" && name == "checkpoint_stage" && model.first_touch_bw > 0)
+    return 2 * checkpoint_shard(params, shape) / model.first_touch_bw; // the state and its snapshot
+  if (suite == "storage" && name.rfind("checkpoint_", 0) == 0 && model.storage_bw_per_node > 0) {
+    return model.storage_setup_s +
+           checkpoint_shard(params, shape) * shape.ranks_per_node / model.storage_bw_per_node;
+  }
   if (suite == "storage" && model.storage_bw_per_node > 0) {
     return model.storage_setup_s + number(params, "file_bytes", number(params, "bytes", 0)) *
                                        shape.ranks_per_node / model.storage_bw_per_node;

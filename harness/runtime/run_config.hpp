@@ -31,6 +31,7 @@ struct RunConfig {
   std::uint64_t file_bytes = 0; // 0 = the family's default
   bool cleanup = false;
   bool buffered = false; // storage: skip O_DIRECT on purpose
+  std::uint64_t checkpoint_bytes = 0; // storage checkpoints in all; 0 = 14 bytes per model parameter
   // links: pair tests in concurrent round-robin rounds, or one pair at a time ("sequential")
   std::string pairs = "rounds";
   // workload (data-parallel training step)

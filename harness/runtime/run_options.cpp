@@ -131,6 +131,9 @@ ArgParser run_argument_parser(const std::string& command) {
               "<tmp>/clusterbench-storage)")
       .option("file-bytes", "SIZE", "storage: file size per rank (default 256M; --quick 64M)")
       .flag("buffered", "storage: read through the page cache instead of O_DIRECT")
+      .option("checkpoint-bytes", "SIZE",
+              "storage: the checkpoint's bytes in all, sharded over the ranks (default 14 bytes "
+              "per --model-params: bf16 weights, fp32 master copy, two Adam moments)")
       .flag("cleanup", "storage: remove clusterbench's files afterwards")
       .option("pairs", "HOW",
               "links: rounds (default: all disjoint pairs of a round at once, n-1 rounds) or "
@@ -298,6 +301,8 @@ RunConfig run_config_from(const ArgParser& args) {
   if (args.has("file-bytes"))
     c.file_bytes = parse_size(*args.get("file-bytes"), "--file-bytes");
   c.buffered = args.has("buffered");
+  if (args.has("checkpoint-bytes"))
+    c.checkpoint_bytes = parse_size(*args.get("checkpoint-bytes"), "--checkpoint-bytes");
   c.cleanup = args.has("cleanup");
   if (args.has("model-params")) {
     c.model_params = parse_count(*args.get("model-params"), "--model-params");

@@ -31,7 +31,12 @@ def line_label(params, keys):
     return params_label(params, keys) or "all"
 
 
+# What a case's ranks do with the bytes, for its axes: the checkpoint cases write and snapshot.
+CASE_WORDS = {"checkpoint_write": ("write", "writers"), "checkpoint_stage": ("snapshot", "ranks")}
+
+
 def draw_storage_panel(ax, case, lines):
+    verb, doers = CASE_WORDS.get(case, ("read", "readers"))
     keys = distinguishing_keys([p for p, _ in lines.values()])
     readers = [n for _, pts in lines.values() for n, _, _ in pts]
     ordered = sorted(lines.values(), key=lambda item: params_key(item[0]))
@@ -45,13 +50,13 @@ def draw_storage_panel(ax, case, lines):
         # Linear scaling from the smallest reader count, for reference.
         ax.plot([ns[0], ns[-1]], [values[0], values[0] * ns[-1] / ns[0]], color=c,
                 linestyle=":", linewidth=1.0, alpha=0.8)
-    gpu_axis(ax, min(readers), max(readers), label="readers (GPUs)")
+    gpu_axis(ax, min(readers), max(readers), label=f"{doers} (GPUs)")
     all_values = [v for _, pts in lines.values() for _, v, _ in pts]
     if wants_log_scale(all_values):
         ax.set_yscale("log")
     else:
         ax.set_ylim(bottom=0)
-    ax.set_ylabel("aggregate read throughput (GB/s)")
+    ax.set_ylabel(f"aggregate {verb} throughput (GB/s)")
     ax.set_title(f"{case} (dotted: linear scaling)", fontsize="medium")
     ax.grid(True, alpha=0.3)
     ax.legend(loc="upper left", fontsize="x-small")
@@ -66,6 +71,8 @@ def plot_storage(results, options, notes):
     fig, axes = new_figure(len(series), PANEL_WIDTH_IN, PANEL_HEIGHT_IN)
     for ax, (case, lines) in zip(axes, series.items()):
         draw_storage_panel(ax, case, lines)
-    fig.suptitle(figure_title(options, "storage read throughput vs readers",
+    title = ("storage throughput vs ranks" if any(case in CASE_WORDS for case in series)
+             else "storage read throughput vs readers")
+    fig.suptitle(figure_title(options, title,
                               cluster_label(results.run)))
     return save_figure(fig, options, "storage_readers")

@@ -456,3 +456,22 @@ def test_labels_and_headline_metrics_come_from_the_table_the_tools_embed():
     assert metric_label("fraction_of_peak") == "fraction of peak"
     assert cv.HEADLINE_METRICS == ("busbw_gbps", "gbps", "tflops", "gflops")
     assert not BY_NAME["latency_us"].higher_is_better and BY_NAME["latency_us"].headline
+
+
+def test_storage_panels_say_what_each_case_does_with_its_bytes():
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+    from clusterplots.plot_storage import draw_storage_panel
+
+    lines = {"k": ({"block_bytes": 1 << 20}, [(1, 1.0, False), (2, 1.8, False)])}
+    said = {}
+    for case in ("seq_read", "checkpoint_read", "checkpoint_write", "checkpoint_stage"):
+        fig, ax = plt.subplots()
+        draw_storage_panel(ax, case, lines)
+        said[case] = (ax.get_ylabel(), ax.get_xlabel())
+        plt.close(fig)
+    assert said["seq_read"] == ("aggregate read throughput (GB/s)", "readers (GPUs)")
+    assert said["checkpoint_read"] == said["seq_read"]  # the restore reads
+    assert said["checkpoint_write"] == ("aggregate write throughput (GB/s)", "writers (GPUs)")
+    assert said["checkpoint_stage"] == ("aggregate snapshot throughput (GB/s)", "ranks (GPUs)")

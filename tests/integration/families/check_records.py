@@ -8,7 +8,7 @@ STREAM_ARRAYS = {"copy": 2, "scale": 2, "add": 3, "triad": 3}
 EXPECTED = {
     "compute": ["copy", "scale", "add", "triad", "fma_peak", "gemm"],
     "links": ["pair_bw", "pair_latency", "ring_bw"],
-    "storage": ["seq_read", "rand_read"],
+    "storage": ["seq_read", "rand_read", "checkpoint_write", "checkpoint_read", "checkpoint_stage"],
 }
 
 
@@ -81,9 +81,21 @@ def check_links(r, problems):
 
 def check_storage(r, problems):
     gpus, median = r["gpus"], r["stats"]["median_s"]
-    if not close(r["metrics"]["gbps"], gpus * r["params"]["bytes"] / median / 1e9):
-        problems.append(f"{r['case']} on {gpus}: gbps is not gpus x bytes / median")
     m = r["metrics"]
+    if r["case"].startswith("checkpoint_"):
+        # Equal shards of whole blocks, together at least the checkpoint.
+        shard = r["extra"]["shard_bytes"]
+        unit = r["params"].get("block_bytes", 4096)
+        total = r["params"]["checkpoint_bytes"]
+        if shard % unit or shard * gpus < total or shard * gpus >= total + gpus * unit:
+            problems.append(f"{r['case']} on {gpus}: shard {shard} of {total} in blocks of {unit}")
+        lowest = min(shard / e["median_s"] / 1e9 for e in r["per_rank"])
+        if not close(m["lowest_rank_gbps"], lowest, 1e-5):
+            problems.append(f"{r['case']} on {gpus}: lowest_rank_gbps is not the slowest rank's")
+    else:
+        shard = r["params"]["bytes"]
+    if not close(m["gbps"], gpus * shard / median / 1e9):
+        problems.append(f"{r['case']} on {gpus}: gbps is not gpus x bytes / median")
     if m["first_done_gbps"] < m["last_done_gbps"] * (1 - 1e-9):
         problems.append(f"{r['case']} on {gpus}: first done below last done")
     if r["extra"]["bad_blocks"] != 0:

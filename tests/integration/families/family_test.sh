@@ -55,7 +55,7 @@ refuse() {
   expect_exit 2 "$pattern" mpi 1 --suite storage --quick --out "$work/r.json" "$@"
 }
 
-small=(--suite storage --quick --file-bytes 16M --block-sizes 1M)
+small=(--suite storage --quick --file-bytes 16M --block-sizes 1M --checkpoint-bytes 16M)
 
 case $what in
   compute|links)
@@ -70,6 +70,7 @@ case $what in
     validate "$work/r.json"
     for ((r = 0; r < np; r++)); do
       [ -f "$work/dir/clusterbench-rank$r.dat" ] || fail "rank $r's file is missing"
+      [ -f "$work/dir/clusterbench-ckpt$r.dat" ] || fail "rank $r's checkpoint shard is missing"
     done
     ;;
   single-process)
@@ -135,6 +136,13 @@ PY
     refuse "O_DIRECT" --block-sizes 1000 --storage-dir "$work/empty"
     refuse "--block-sizes" --block-sizes 0 --storage-dir "$work/empty"
     refuse "--cases" --cases nope
+    refuse "^clusterbench run: --checkpoint-bytes: a checkpoint past 1.0 PiB" \
+      --cases checkpoint_write --checkpoint-bytes 2048T --storage-dir "$work/empty"
+    refuse "^clusterbench run: --checkpoint-bytes: .* of host memory" \
+      --cases checkpoint_stage --checkpoint-bytes 512T --storage-dir "$work/empty"
+    refuse "^clusterbench run: --block-sizes: 6K is not a whole number of 4K chunks" \
+      --cases checkpoint_read --block-sizes 6K --buffered --storage-dir "$work/empty"
+    refuse "results.csv" --cases checkpoint_write --storage-dir "$work/theirs"
     [ -z "$(ls -A "$work/empty")" ] || fail "a refused run wrote files"
     # Launched by clusterbench itself: refused before mpirun starts, so the whole of stderr is
     # one line, and no results file is left behind.
@@ -155,7 +163,8 @@ PY
     # One byte flipped in data chunk 5 (the header stays valid: the file is reused, not rewritten).
     printf '\xff' | dd of="$work/dir/clusterbench-rank0.dat" bs=1 seek=$((4096 + 5 * 4096 + 77)) \
       conv=notrunc status=none
-    expect_exit 1 "" mpi 1 "${small[@]}" --storage-dir "$work/dir" --out "$work/b.json"
+    expect_exit 1 "" mpi 1 "${small[@]}" --cases seq_read,rand_read --storage-dir "$work/dir" \
+      --out "$work/b.json"
     "$python" - "$work/b.json" <<'PY' || fail "records of the corrupted run"
 import json, sys
 records = json.load(open(sys.argv[1]))["records"]
@@ -165,6 +174,27 @@ for r in records:
     assert r["status"] in ("ok", "noisy"), r
     assert r["extra"]["bad_blocks"] == 1, r["extra"]
     assert "4 KiB block at byte 24576" in r["reason"], r["reason"]
+PY
+    # A restore that reads back different bytes fails as wrong data (exit 1); the save rewrites
+    # the shard whole, so the next save is right again.
+    mpi 1 "${small[@]}" --cases checkpoint_write --storage-dir "$work/dir" --out "$work/c.json" \
+      >/dev/null 2>&1 || fail "checkpoint_write run"
+    printf '\xff' | dd of="$work/dir/clusterbench-ckpt0.dat" bs=1 seek=$((4096 + 7 * 4096 + 5)) \
+      conv=notrunc status=none
+    expect_exit 1 "" mpi 1 "${small[@]}" --cases checkpoint_read --storage-dir "$work/dir" \
+      --out "$work/d.json"
+    mpi 1 "${small[@]}" --cases checkpoint_write --storage-dir "$work/dir" --out "$work/e.json" \
+      >/dev/null 2>&1 || fail "checkpoint_write after the corruption"
+    "$python" - "$work/d.json" "$work/e.json" <<'PY' || fail "records of the corrupted restore"
+import json, sys
+restore = json.load(open(sys.argv[1]))["records"]
+assert len(restore) == 1 and restore[0]["case"] == "checkpoint_read", restore
+r = restore[0]
+assert r["check"] == "fail" and r["status"] in ("ok", "noisy"), r
+assert r["extra"]["bad_blocks"] == 1, r["extra"]
+assert "corrupt 4 KiB block" in r["reason"] and "checksum mismatch" in r["reason"], r["reason"]
+save = json.load(open(sys.argv[2]))["records"]
+assert [s["check"] for s in save] == ["pass"], save
 PY
     ;;
   storage-cleanup)
@@ -181,12 +211,13 @@ PY
     mount -t ramfs ramfs "$work/ramfs" 2>/dev/null ||
       { echo "SKIP: cannot mount a ramfs here (needs root)"; exit 77; }
     trap 'umount "$work/ramfs" 2>/dev/null; rm -rf "$work"' EXIT
-    mpi 2 "${small[@]}" --storage-dir "$work/ramfs" --out "$work/r.json" >"$work/out" 2>&1 ||
+    mpi 2 "${small[@]}" --cases seq_read,rand_read,checkpoint_write,checkpoint_read \
+      --storage-dir "$work/ramfs" --out "$work/r.json" >"$work/out" 2>&1 ||
       { cat "$work/out"; fail "run on ramfs exited non-zero"; }
     "$python" - "$work/r.json" <<'PY' || fail "records of the ramfs run"
 import json, sys
 records = json.load(open(sys.argv[1]))["records"]
-assert len(records) == 4, [r["case"] for r in records]
+assert len(records) == 8, [r["case"] for r in records]
 for r in records:
     assert r["check"] == "pass", r
     assert r["extra"]["direct"] is False, r["extra"]
@@ -211,6 +242,15 @@ PY
     [ "$(wc -l <"$work/err")" = 1 ] || { cat "$work/err"; fail "not one line"; }
     grep -q "needs .* free for 2 file(s)" "$work/err" || { cat "$work/err"; fail "wrong line"; }
     [ -z "$(ls -A "$work/small")" ] || fail "a refused run wrote files"
+    # A checkpoint larger than the directory's free space: refused before any shard is written.
+    "$bin" run --np 2 --suite storage --cases checkpoint_write --quick --checkpoint-bytes 120M \
+      --storage-dir "$work/small" --out "$work/r.json" >"$work/out" 2>"$work/err"
+    rc=$?
+    [ "$rc" = 2 ] || { cat "$work/out" "$work/err"; fail "checkpoint: exit $rc, expected 2"; }
+    [ "$(wc -l <"$work/err")" = 1 ] || { cat "$work/err"; fail "checkpoint: not one line"; }
+    grep -q "needs .* free for the checkpoint shards" "$work/err" ||
+      { cat "$work/err"; fail "checkpoint: wrong line"; }
+    [ -z "$(ls -A "$work/small")" ] || fail "a refused checkpoint run wrote files"
     ;;
   *) fail "unknown test $what" ;;
 esac

@@ -83,3 +83,20 @@ TEST(TimeModel, TrainingStepIsItsGemmsItsGradientsAndItsInput) {
   EXPECT_NEAR(operation_seconds("workload", "data_parallel_step", reading, two, m),
               gemms + 4.0 * 16777216 / m.intra_bw + 2.0 * (1 << 28) / m.storage_bw_per_node, 1e-9);
 }
+
+TEST(TimeModel, CheckpointsMoveEachNodesShardsThroughItsStorage) {
+  const HardwareModel m = host_hardware_model();
+  const nlohmann::json ckpt{{"checkpoint_bytes", 1 << 30}, {"block_bytes", 1 << 20}};
+  const PhaseShape one{1, 1, 1}, eight{8, 2, 4};
+  // The save and the restore: each node's share of the checkpoint at the node's storage rate.
+  EXPECT_NEAR(operation_seconds("storage", "checkpoint_write", ckpt, one, m),
+              double(1 << 30) / m.storage_bw_per_node, 1e-9);
+  EXPECT_NEAR(operation_seconds("storage", "checkpoint_read", ckpt, eight, m),
+              4.0 * (1 << 30) / 8 / m.storage_bw_per_node, 1e-9);
+  // The stage: a rank's shard copied in host memory.
+  EXPECT_NEAR(operation_seconds("storage", "checkpoint_stage", ckpt, eight, m),
+              m.alpha_launch_s + double(1 << 30) / 8 / m.memory_bw, 1e-9);
+  // Set-up writes the node's shards once (the restore's checkpoint), as a read's file.
+  EXPECT_NEAR(setup_seconds("storage", "checkpoint_read", ckpt, eight, m),
+              m.storage_setup_s + 4.0 * (1 << 30) / 8 / m.storage_bw_per_node, 1e-9);
+}
