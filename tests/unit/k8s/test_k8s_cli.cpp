@@ -22,7 +22,8 @@ TEST(K8sCli, BadInputIsOneLineAndExitTwo) {
            kGood + "--name " + std::string(60, 'a'), kGood + "--shm 16GB",
            kGood + "--rdma-resource rdma/ib", kGood + "--rdma-resource rdma/ib=x",
            kGood + "--deadline 5", kGood + "-- --suite bogus", kGood + "-- --max-tme 1",
-           kGood + "-- --out x.json", kGood + "--bogus"}) {
+           kGood + "-- --out x.json", kGood + "--bogus", kGood + "-- --gpus 32",
+           kGood + "-- --gpus 8,17", kGood + "-- --np 4", kGood + "-- --single-process"}) {
     const auto result = run_clusterbench(args);
     EXPECT_EQ(result.exit_code, 2) << args << ": " << result.err;
     EXPECT_EQ(line_count(result.err), 1) << args << ": " << result.err;
