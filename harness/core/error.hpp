@@ -38,6 +38,10 @@ public:
 // argument cannot split the line, a 50 MB field cannot make the line 50 MB.
 std::string shown(std::string_view value, std::size_t max_chars = 80);
 
+// Whether `text` is valid UTF-8 (no overlong forms, surrogates or code points past U+10FFFF):
+// what YAML, JSON and the kubelet take as text.
+bool is_utf8(std::string_view text);
+
 // A whole message made one line of at most `max_bytes` bytes: what shown() does, over the message,
 // cut with "…" at a UTF-8 boundary. The command line's last word on any error.
 std::string one_line(std::string_view message, std::size_t max_bytes = 280);

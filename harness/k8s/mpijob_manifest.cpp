@@ -121,6 +121,13 @@ void validate_command(const MpiJobRequest& request) {
   for (const auto& [name, value] : request.environment) {
     if (!is_variable_name(name) || value.size() > 65536)
       refuse("the variable", name, "not a variable name, or a value over 64 KiB");
+    // A manifest is UTF-8 text: other bytes would be changed on the way or make invalid YAML.
+    if (!is_utf8(value))
+      refuse("the variable", name, "its value is not UTF-8 text, which a manifest must be");
+  }
+  for (const auto& flag : request.run_flags) {
+    if (!is_utf8(flag))
+      refuse("run flag", flag, "not UTF-8 text, which a manifest must be");
   }
   if (has_flag(request.run_flags, "--out"))
     throw InputError("run flag --out: the manifest names the results file itself (" +

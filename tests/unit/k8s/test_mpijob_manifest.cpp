@@ -186,6 +186,10 @@ TEST(MpiJobManifest, ValuesKubernetesWouldRefuseAreRefusedByFlag) {
                        r.run_flags = {"--out", "x.json"};
                      }),
                      "run flag --out"));
+  // A manifest is UTF-8 text: other bytes in a value are refused, not changed on the way.
+  EXPECT_TRUE(starts(refused([](auto& r) { r.run_flags = {"--tag", "a\xff"}; }), "run flag"));
+  EXPECT_TRUE(starts(refused([](auto& r) { r.environment = {{"NCCL_X", "\xc3("}}; }),
+                     "the variable 'NCCL_X'"));
   // A hostile value is quoted, never run: the script still holds it as one word.
   MpiJobRequest r = cluster_128x8();
   r.run_flags = {"--tag", "x'; rm -rf / #"};
