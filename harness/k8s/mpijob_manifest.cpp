@@ -144,11 +144,25 @@ ordered_json environment_list(const MpiJobRequest& request) {
   return env;
 }
 
+// The kubelet expands $(NAME) in a container's command and args and turns $$ into $: with every
+// '$' doubled the shell receives the script exactly as written.
+std::string kubelet_literal(const std::string& text) {
+  std::string out;
+  out.reserve(text.size() + 16);
+  for (char c : text) {
+    out += c;
+    if (c == '$')
+      out += '$';
+  }
+  return out;
+}
+
 ordered_json launcher_spec(const MpiJobRequest& request) {
   ordered_json container = {
       {"name", "launcher"},
       {"image", request.image},
-      {"command", ordered_json::array({"/bin/sh", "-c", launcher_script(request)})},
+      {"command",
+       ordered_json::array({"/bin/sh", "-c", kubelet_literal(launcher_script(request))})},
       {"env", environment_list(request)},
       {"resources", {{"requests", {{"cpu", "1"}, {"memory", "1Gi"}}}}}};
   return {{"replicas", 1},

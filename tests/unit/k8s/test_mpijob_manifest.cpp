@@ -48,8 +48,19 @@ const ordered_json& container(const ordered_json& job, const char* type) {
   return replica(job, type)["template"]["spec"]["containers"][0];
 }
 
+// The script as the shell receives it: the kubelet turns $$ into $ in a command (and expands
+// $(NAME), which a script written with every '$' doubled never holds).
 std::string script_of(const ordered_json& job) {
-  return container(job, "Launcher")["command"][2].get<std::string>();
+  const std::string command = container(job, "Launcher")["command"][2].get<std::string>();
+  std::string script;
+  for (std::size_t i = 0; i < command.size(); ++i) {
+    if (command[i] == '$') {
+      EXPECT_TRUE(i + 1 < command.size() && command[i + 1] == '$') << "a '$' the kubelet reads";
+      ++i;
+    }
+    script += command[i];
+  }
+  return script;
 }
 
 // Every quantity under a container's resources: an integer, or a Kubernetes quantity string.
@@ -188,8 +199,15 @@ TEST(MpiJobManifest, ValuesKubernetesWouldRefuseAreRefusedByFlag) {
                      "run flag --out"));
   // A manifest is UTF-8 text: other bytes in a value are refused, not changed on the way.
   EXPECT_TRUE(starts(refused([](auto& r) { r.run_flags = {"--tag", "a\xff"}; }), "run flag"));
-  EXPECT_TRUE(starts(refused([](auto& r) { r.environment = {{"NCCL_X", "\xc3("}}; }),
+  EXPECT_TRUE(starts(refused([](auto& r) {
+                       r.environment = {{"NCCL_X", "\xc3("}};
+                     }),
                      "the variable 'NCCL_X'"));
+  // The kubelet's own expansion does not reach a run flag: $$ and $(NCCL_X) arrive as given.
+  MpiJobRequest dollars = cluster_128x8();
+  dollars.run_flags = {"--tag", "a$$b$(NCCL_IB_HCA)c$"};
+  EXPECT_NE(script_of(mpijob_document(dollars)).find("'--tag' 'a$$b$(NCCL_IB_HCA)c$'"),
+            std::string::npos);
   // A hostile value is quoted, never run: the script still holds it as one word.
   MpiJobRequest r = cluster_128x8();
   r.run_flags = {"--tag", "x'; rm -rf / #"};
