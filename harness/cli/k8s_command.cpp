@@ -67,16 +67,22 @@ int k8s_main(const std::vector<std::string>& args) {
   request.host_network = parser.has("host-network");
   request.shm = parser.get_or("shm", request.shm);
   request.results_pvc = parser.get_or("results-pvc", "");
-  if (const auto deadline = parser.get("deadline"))
-    request.deadline_s = static_cast<long long>(cb::parse_duration(*deadline, "--deadline"));
+  if (const auto deadline = parser.get("deadline")) {
+    // In range before the cast: a double past long long's range has no value once cast.
+    const double seconds = cb::parse_duration(*deadline, "--deadline");
+    if (!(seconds >= 1 && seconds <= cb::kMostDeadlineSeconds))
+      throw cb::InputError("--deadline must be from 1 s to 30 days, got " +
+                           cb::shown(*deadline, 40));
+    request.deadline_s = static_cast<long long>(seconds);
+  }
   request.executable = parser.get_or("executable", request.executable);
   for (const auto& [name, value] : cb::transport_variables()) {
     if (cb::passed_to_ranks(name))
       request.environment.emplace_back(name, value);
   }
   request.run_flags = parser.passthrough();
-  cb::check_launched_run_flags(request.run_flags, static_cast<long long>(request.nodes) *
-                                                         request.gpus_per_node);
+  cb::check_launched_run_flags(request.run_flags,
+                               static_cast<long long>(request.nodes) * request.gpus_per_node);
   std::cout << cb::render_mpijob_manifest(request);
   return 0;
 }

@@ -19,7 +19,6 @@ constexpr int kHostNetworkSshPort = 2222;
 // The MPI Operator's mount for the launcher's SSH credentials (its default; the image runs as
 // root).
 constexpr const char* kSshAuthMountPath = "/root/.ssh";
-constexpr long long kMostDeadlineSeconds = 30LL * 24 * 3600;
 
 void refuse(const std::string& flag, const std::string& value, const std::string& why) {
   throw InputError(flag + " '" + shown(value, 80) + "' refused: " + why);
