@@ -169,6 +169,14 @@ ordered_json launcher_spec(const MpiJobRequest& request) {
           {"template", {{"spec", {{"containers", ordered_json::array({container})}}}}}};
 }
 
+// Our own labels on the worker pods, which the anti-affinity selects: the MPI Operator's labels
+// differ between its versions.
+ordered_json worker_labels(const MpiJobRequest& request) {
+  return {{"app.kubernetes.io/name", "clusterbench"},
+          {"app.kubernetes.io/instance", request.name},
+          {"app.kubernetes.io/component", "worker"}};
+}
+
 ordered_json worker_spec(const MpiJobRequest& request) {
   ordered_json limits = {{"nvidia.com/gpu", request.gpus_per_node}};
   for (const auto& [name, count] : request.rdma_resources)
@@ -195,7 +203,14 @@ ordered_json worker_spec(const MpiJobRequest& request) {
     results_volume["emptyDir"] = ordered_json::object();
   else
     results_volume["persistentVolumeClaim"] = {{"claimName", request.results_pvc}};
+  // Each worker takes a whole node's GPUs, so two on one node would measure that node twice (or
+  // leave one pending where the device plugin overcommits): never two on one node.
+  const ordered_json labels = worker_labels(request);
   ordered_json pod;
+  pod["affinity"] = {{"podAntiAffinity",
+                      {{"requiredDuringSchedulingIgnoredDuringExecution",
+                        ordered_json::array({{{"labelSelector", {{"matchLabels", labels}}},
+                                              {"topologyKey", "kubernetes.io/hostname"}}})}}}};
   if (request.host_network) {
     pod["hostNetwork"] = true;
     pod["dnsPolicy"] = "ClusterFirstWithHostNet"; // the launcher still finds workers by name
@@ -204,7 +219,9 @@ ordered_json worker_spec(const MpiJobRequest& request) {
   pod["volumes"] = ordered_json::array(
       {{{"name", "dshm"}, {"emptyDir", {{"medium", "Memory"}, {"sizeLimit", request.shm}}}},
        results_volume});
-  return {{"replicas", request.nodes}, {"restartPolicy", "Never"}, {"template", {{"spec", pod}}}};
+  return {{"replicas", request.nodes},
+          {"restartPolicy", "Never"},
+          {"template", {{"metadata", {{"labels", labels}}}, {"spec", pod}}}};
 }
 
 std::string manifest_comments(const MpiJobRequest& request) {

@@ -119,6 +119,27 @@ TEST(MpiJobManifest, OneLauncherAndAWorkerPerNodeAsTheOperatorValidatesThem) {
   EXPECT_EQ(container(job, "Worker")["volumeMounts"][0]["mountPath"], "/dev/shm");
 }
 
+// Each worker takes a whole node's GPUs: the scheduler must never place two on one node.
+TEST(MpiJobManifest, NoTwoWorkersShareANode) {
+  const ordered_json job = mpijob_document(cluster_128x8());
+  const ordered_json& worker = replica(job, "Worker")["template"];
+  const ordered_json& labels = worker["metadata"]["labels"];
+  EXPECT_EQ(labels["app.kubernetes.io/instance"], "cb-h200");
+  EXPECT_EQ(labels["app.kubernetes.io/component"], "worker");
+  const ordered_json& terms = worker["spec"]["affinity"]["podAntiAffinity"]
+                                    ["requiredDuringSchedulingIgnoredDuringExecution"];
+  ASSERT_EQ(terms.size(), 1u);
+  EXPECT_EQ(terms[0]["topologyKey"], "kubernetes.io/hostname");
+  // The selector picks this job's workers: every label it names, each worker carries.
+  const ordered_json& selector = terms[0]["labelSelector"]["matchLabels"];
+  ASSERT_FALSE(selector.empty());
+  for (const auto& [key, value] : selector.items())
+    EXPECT_EQ(labels[key], value) << key;
+  EXPECT_TRUE(selector.contains("app.kubernetes.io/instance"));
+  // The launcher is no worker: it may share a node with one.
+  EXPECT_FALSE(replica(job, "Launcher")["template"].contains("metadata"));
+}
+
 TEST(MpiJobManifest, TheLaunchersMpirunPlacesAWorkersGpusOnEachWorker) {
   const std::string script = script_of(mpijob_document(cluster_128x8()));
   EXPECT_NE(script.find("mpirun --allow-run-as-root -np 1024 --map-by ppr:8:node --bind-to numa "
