@@ -24,13 +24,9 @@ void refuse(const std::string& flag, const std::string& value, const std::string
   throw InputError(flag + " '" + shown(value, 80) + "' refused: " + why);
 }
 
-bool starts_with(const std::string& text, const std::string& prefix) {
-  return text.rfind(prefix, 0) == 0;
-}
-
 bool has_flag(const std::vector<std::string>& flags, const std::string& name) {
   return std::any_of(flags.begin(), flags.end(), [&](const std::string& flag) {
-    return flag == name || starts_with(flag, name + "=");
+    return flag == name || flag.starts_with(name + "=");
   });
 }
 
@@ -249,7 +245,7 @@ std::string manifest_comments(const MpiJobRequest& request) {
 
 bool passed_to_ranks(const std::string& variable) {
   for (const char* launch : {"OMPI_MCA_orte_", "OMPI_MCA_plm_", "OMPI_MCA_prte_"}) {
-    if (starts_with(variable, launch))
+    if (variable.starts_with(launch))
       return false;
   }
   return is_transport_variable(variable);
@@ -279,7 +275,7 @@ std::string launcher_script(const MpiJobRequest& request) {
         quote_shell_word("-p " + std::to_string(kHostNetworkSshPort) + " -o ConnectionAttempts=10");
   }
   for (const auto& [name, value] : request.environment) {
-    if (!starts_with(name, "OMPI_MCA_")) // mpirun reads and forwards those itself
+    if (!name.starts_with("OMPI_MCA_")) // mpirun reads and forwards those itself
       mpirun += " -x " + name;
   }
   std::string script =
