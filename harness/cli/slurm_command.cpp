@@ -100,8 +100,8 @@ int slurm_main(const std::vector<std::string>& args) {
     request.output_dir.pop_back();
   request.clusterbench = running_executable();
   request.run_flags = parser.passthrough();
-  cb::check_launched_run_flags(request.run_flags, static_cast<long long>(request.nodes) *
-                                                         request.gpus_per_node);
+  cb::check_launched_run_flags(request.run_flags,
+                               static_cast<long long>(request.nodes) * request.gpus_per_node);
   std::cout << cb::render_sbatch_script(request);
   return 0;
 }

@@ -42,7 +42,8 @@ bool literal_block(const ordered_json& value) {
   if (!value.is_string())
     return false;
   const std::string& text = value.get_ref<const std::string&>();
-  if (!is_utf8(text) || text.size() < 2 || text.back() != '\n' || text.find('\n') == text.size() - 1)
+  if (!is_utf8(text) || text.size() < 2 || text.back() != '\n' ||
+      text.find('\n') == text.size() - 1)
     return false;
   std::size_t start = 0;
   while (start < text.size()) {
