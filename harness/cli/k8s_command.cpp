@@ -4,23 +4,15 @@
 #include <string>
 
 #include "cli/command.hpp"
+#include "cli/launch_flags.hpp"
 #include "core/args.hpp"
 #include "core/duration.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "k8s/mpijob_manifest.hpp"
-#include "runtime/run_options.hpp"
 
 namespace {
-
-int count_flag(const cb::ArgParser& parser, const std::string& name) {
-  const std::string text = *parser.get(name);
-  const long long value = cb::parse_integer(text, "--" + name);
-  if (value < 1 || value > 1'000'000)
-    throw cb::InputError("--" + name + " must be from 1 to 1000000, got " + cb::shown(text, 40));
-  return static_cast<int>(value);
-}
 
 // "rdma/ib=8" -> {"rdma/ib", 8}.
 std::pair<std::string, long long> resource_flag(const std::string& text) {
@@ -64,8 +56,8 @@ int k8s_main(const std::vector<std::string>& args) {
       throw cb::InputError(std::string("--") + required + " is required (see --help)");
   }
   cb::MpiJobRequest request;
-  request.nodes = count_flag(parser, "nodes");
-  request.gpus_per_node = count_flag(parser, "gpus-per-node");
+  request.nodes = cb::count_flag(parser, "nodes");
+  request.gpus_per_node = cb::count_flag(parser, "gpus-per-node");
   request.image = *parser.get("image");
   request.namespace_name = parser.get_or("namespace", "");
   request.name = parser.get_or("name", request.name);
@@ -75,20 +67,22 @@ int k8s_main(const std::vector<std::string>& args) {
   request.host_network = parser.has("host-network");
   request.shm = parser.get_or("shm", request.shm);
   request.results_pvc = parser.get_or("results-pvc", "");
-  if (const auto deadline = parser.get("deadline"))
-    request.deadline_s = static_cast<long long>(cb::parse_duration(*deadline, "--deadline"));
+  if (const auto deadline = parser.get("deadline")) {
+    // In range before the cast: a double past long long's range has no value once cast.
+    const double seconds = cb::parse_duration(*deadline, "--deadline");
+    if (!(seconds >= 1 && seconds <= cb::kMostDeadlineSeconds))
+      throw cb::InputError("--deadline must be from 1 s to 30 days, got " +
+                           cb::shown(*deadline, 40));
+    request.deadline_s = static_cast<long long>(seconds);
+  }
   request.executable = parser.get_or("executable", request.executable);
   for (const auto& [name, value] : cb::transport_variables()) {
     if (cb::passed_to_ranks(name))
       request.environment.emplace_back(name, value);
   }
   request.run_flags = parser.passthrough();
-  // The run's flags are checked here, as `run` checks them: a typo found now costs nothing, one
-  // found once the pods start costs the wait in the queue and the nodes' time.
-  cb::ArgParser run_flags = cb::run_argument_parser();
-  if (!run_flags.parse(request.run_flags))
-    throw cb::InputError("-- --help: the run's help is clusterbench run --help");
-  cb::run_config_from(run_flags);
+  cb::check_launched_run_flags(request.run_flags,
+                               static_cast<long long>(request.nodes) * request.gpus_per_node);
   std::cout << cb::render_mpijob_manifest(request);
   return 0;
 }

@@ -7,25 +7,14 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.hpp"
+#include "cli/launch_flags.hpp"
 #include "core/args.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
-#include "runtime/run_options.hpp"
 #include "slurm/sbatch_script.hpp"
 #include "slurm/slurm_environment.hpp"
 
 namespace {
-
-int count_flag(const cb::ArgParser& parser, const std::string& name, int fallback) {
-  auto text = parser.get(name);
-  if (!text)
-    return fallback;
-  long long value = cb::parse_integer(*text, "--" + name);
-  if (value < 1 || value > 1'000'000) {
-    throw cb::InputError("--" + name + " must be from 1 to 1000000, got " + *text);
-  }
-  return static_cast<int>(value);
-}
 
 std::string running_executable() {
   std::error_code error;
@@ -92,10 +81,10 @@ int slurm_main(const std::vector<std::string>& args) {
                          "ranks per node)");
   }
   cb::SbatchRequest request;
-  request.nodes = count_flag(parser, "nodes", 0);
-  request.gpus_per_node = count_flag(parser, "gpus-per-node", 0);
+  request.nodes = cb::count_flag(parser, "nodes", 0);
+  request.gpus_per_node = cb::count_flag(parser, "gpus-per-node", 0);
   request.host_backend = parser.has("host-backend");
-  request.cpus_per_task = count_flag(parser, "cpus-per-task", request.host_backend ? 1 : 0);
+  request.cpus_per_task = cb::count_flag(parser, "cpus-per-task", request.host_backend ? 1 : 0);
   request.partition = parser.get_or("partition", "");
   request.time_limit = parser.get_or("time", "");
   request.account = parser.get_or("account", "");
@@ -112,12 +101,8 @@ int slurm_main(const std::vector<std::string>& args) {
     request.output_dir.pop_back();
   request.clusterbench = running_executable();
   request.run_flags = parser.passthrough();
-  // The run's flags are checked here, as `run` checks them: a typo found now costs nothing, one
-  // found once the allocation starts costs the wait in the queue and the nodes' time.
-  cb::ArgParser run_flags = cb::run_argument_parser();
-  if (!run_flags.parse(request.run_flags))
-    throw cb::InputError("-- --help: the run's help is clusterbench run --help");
-  cb::run_config_from(run_flags);
+  cb::check_launched_run_flags(request.run_flags,
+                               static_cast<long long>(request.nodes) * request.gpus_per_node);
   std::cout << cb::render_sbatch_script(request);
   return 0;
 }

@@ -80,6 +80,16 @@ bool append_escaped(std::string& out, std::string_view s, std::size_t max_chars,
 
 } // namespace
 
+bool is_utf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = utf8_sequence_length(text, i);
+    if (n == 0)
+      return false;
+    i += n;
+  }
+  return true;
+}
+
 std::string shown(std::string_view value, std::size_t max_chars) {
   std::string out;
   // Characters and bytes both bounded: 80 characters of "…" are 240 bytes.

@@ -41,6 +41,9 @@ std::string shown(std::string_view value, std::size_t max_chars = 80);
 // Length of the valid UTF-8 sequence starting at s[i] (1..4), or 0 when it is not one (a stray
 // byte, an overlong form, a UTF-16 surrogate, a code point past U+10FFFF, a sequence cut short).
 std::size_t utf8_sequence_length(std::string_view s, std::size_t i);
+// Whether `text` is valid UTF-8 (no overlong forms, surrogates or code points past U+10FFFF):
+// what YAML, JSON and the kubelet take as text.
+bool is_utf8(std::string_view text);
 
 // A whole message made one line of at most `max_bytes` bytes: what shown() does, over the message,
 // cut with "…" at a UTF-8 boundary. The command line's last word on any error.

@@ -38,7 +38,7 @@ std::string option(const json& job, const json& global, const char* key,
 
 // The major version of "fio-3.33" / "fio-2.2.10"; 0 when the text is not one.
 int fio_major(const std::string& version) {
-  if (!starts_with(version, "fio-"))
+  if (!version.starts_with("fio-"))
     return 0;
   const auto major = parse_long(std::string_view(version).substr(4, version.find('.') - 4));
   return major && *major > 0 && *major < 100 ? static_cast<int>(*major) : 0;

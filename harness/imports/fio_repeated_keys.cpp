@@ -1,8 +1,5 @@
 #include "imports/fio_repeated_keys.hpp"
 
-#include <algorithm>
-#include <sstream>
-
 #include "core/error.hpp"
 
 namespace cb {
@@ -12,21 +9,9 @@ bool option_list(const std::string& object_name) {
   return object_name == "job options" || object_name == "global options";
 }
 
-// "a:b" and "b:c" -> "a:b:c": fio's filename takes names separated by ':', each given once.
-std::string every_file(const std::string& earlier, const std::string& later) {
-  std::vector<std::string> names;
-  for (const std::string* list : {&earlier, &later}) {
-    std::istringstream in(*list);
-    for (std::string name; std::getline(in, name, ':');) {
-      if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end())
-        names.push_back(name);
-    }
-  }
-  std::string joined;
-  for (const auto& name : names)
-    joined += (joined.empty() ? "" : ":") + name;
-  return joined;
-}
+// fio adds a file once for each name a job's filename options give (str_filename_cb); a job is
+// refused past this many, which no real job names and which bounds a hostile file's cost.
+constexpr std::size_t kMostFilesPerJob = 65'536;
 
 } // namespace
 
@@ -40,7 +25,7 @@ void FioRepeatedKeys::merge(nlohmann::json& object, const std::string& object_na
               : "the same value each time, kept once";
   } else if (option_list(object_name) && key == "filename" && earlier.is_string() &&
              later.is_string()) {
-    earlier = every_file(earlier.get<std::string>(), later.get<std::string>());
+    add_files(earlier, later.get<std::string>());
     how = "every file named (each filename given adds its files to the job)";
   } else if (option_list(object_name)) {
     earlier = std::move(later);
@@ -54,6 +39,38 @@ void FioRepeatedKeys::merge(nlohmann::json& object, const std::string& object_na
   Merged& merged = merged_[{object_name, key}];
   ++merged.repeats;
   merged.how = std::move(how);
+}
+
+// "a:b" then "b:c" -> "a:b:c": each name once. The names are kept per option list, so a repeat
+// costs the length of its own value, not of every name before it.
+void FioRepeatedKeys::add_files(nlohmann::json& earlier, const std::string& later) {
+  std::string& joined = earlier.get_ref<std::string&>();
+  Files& files = files_[&earlier];
+  // The list an earlier object held, if this address held one: start again from its value.
+  if (files.joined_size != joined.size() || files.names.empty()) {
+    files = Files{};
+    std::string first = std::move(joined);
+    joined.clear();
+    append_files(files, joined, first);
+  }
+  append_files(files, joined, later);
+  files.joined_size = joined.size();
+}
+
+void FioRepeatedKeys::append_files(Files& files, std::string& joined, const std::string& list) {
+  for (std::size_t start = 0; start <= list.size();) {
+    std::size_t end = list.find(':', start);
+    if (end == std::string::npos)
+      end = list.size();
+    std::string name = list.substr(start, end - start);
+    start = end + 1;
+    if (name.empty() || !files.names.insert(name).second)
+      continue;
+    if (files.names.size() > kMostFilesPerJob)
+      throw InputError(source_ + ": 'filename' names more than " +
+                       std::to_string(kMostFilesPerJob) + " files in one job; refused");
+    joined += (joined.empty() ? "" : ":") + name;
+  }
 }
 
 std::vector<std::string> FioRepeatedKeys::notes() const {

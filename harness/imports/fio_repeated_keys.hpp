@@ -10,6 +10,7 @@
 // Anything else repeated with a different value is not what fio prints, and is refused as every
 // repeated key is in our own files. Each kind of merge is said once in the import's warnings.
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,7 +35,17 @@ private:
     std::size_t repeats = 0;
     std::string how;
   };
+  // The files a job's repeated filename options named, by the address of the value they are
+  // joined into; joined_size tells a list still held there from a later object's own value.
+  struct Files {
+    std::set<std::string> names;
+    std::size_t joined_size = 0;
+  };
+  void add_files(nlohmann::json& earlier, const std::string& later);
+  void append_files(Files& files, std::string& joined, const std::string& list);
+
   std::string source_;
+  std::map<const nlohmann::json*, Files> files_;
   std::map<std::pair<std::string, std::string>, Merged> merged_; // by (object name, key)
 };
 

@@ -164,7 +164,7 @@ private:
     if (first_words({"nccl-tests", "version"}) && words.size() >= 3 && words[2].size() <= 32) {
       out_.versions["nccl_tests"] = clean_text(words[2]);
       for (const auto& w : words) {
-        if (starts_with(w, "nccl-library=")) {
+        if (w.starts_with("nccl-library=")) {
           if (const auto code = parse_long(std::string_view(w).substr(13)); code && *code > 0)
             out_.versions["nccl"] = nccl_version_from_code(*code);
         }
@@ -233,7 +233,7 @@ private:
     const bool is_known = t == "#" || t.find("out-of-place") != std::string_view::npos ||
                           t.find("(B)") != std::string_view::npos ||
                           std::any_of(known.begin(), known.end(),
-                                      [&](const std::string& k) { return starts_with(t, k); });
+                                      [&](const std::string& k) { return t.starts_with(k); });
     // clusterbench's own comment lines (its plan, the time per phase, the summary) are not
     // tables; a foreign log's unknown comment is worth a warning.
     if (!is_known && !clusterbench_log_)

@@ -82,7 +82,7 @@ struct Header {
 
 // "# OSU MPI Allreduce Latency Test v7.4", "# OSU MPI-CUDA Bandwidth Test v5.6.3".
 std::optional<Header> osu_header(std::string_view t) {
-  if (!starts_with(t, "# OSU MPI"))
+  if (!t.starts_with("# OSU MPI"))
     return std::nullopt;
   std::string_view rest = t.substr(9);
   Header h;
@@ -179,14 +179,14 @@ private:
       return;
     }
     if (t[0] == '#') {
-      if (starts_with(t, "# Datatype:") && table_) {
+      if (t.starts_with("# Datatype:") && table_) {
         std::string_view type = trim(t.substr(11));
         if (!type.empty() && type.back() == '.')
           type.remove_suffix(1);
         table_->dtype = type.size() <= 32 ? osu_dtype(std::string(type)) : "?";
         return;
       }
-      if (starts_with(t, "# Size") && table_) {
+      if (t.starts_with("# Size") && table_) {
         table_->columns = header_columns(t);
         return;
       }

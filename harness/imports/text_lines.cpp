@@ -169,7 +169,7 @@ std::string_view strip_mpi_tag(std::string_view line) {
   }
   std::string_view rest = line.substr(close + 1);
   for (std::string_view stream : {"<stdout>:", "<stderr>:"}) {
-    if (starts_with(rest, stream))
+    if (rest.starts_with(stream))
       return rest.substr(stream.size());
   }
   return line;
@@ -187,7 +187,7 @@ std::string_view strip_launcher_prefix(std::string_view line,
         break;
       std::string_view rest = s.substr(close + 1);
       for (std::string_view stream : {"<stdout>:", "<stderr>:"}) {
-        if (starts_with(rest, stream))
+        if (rest.starts_with(stream))
           rest.remove_prefix(stream.size());
       }
       if (!rest.empty() && rest[0] == ':')
@@ -220,7 +220,7 @@ std::string_view strip_launcher_prefix(std::string_view line,
 
 bool is_code_fence(std::string_view line) {
   const std::string_view t = trim(line);
-  return starts_with(t, "```") || starts_with(t, "~~~");
+  return t.starts_with("```") || t.starts_with("~~~");
 }
 
 std::optional<double> parse_double(std::string_view token) {
@@ -239,10 +239,6 @@ std::optional<long long> parse_long(std::string_view token) {
   if (token.empty() || ec != std::errc() || ptr != token.data() + token.size())
     return std::nullopt;
   return value;
-}
-
-bool starts_with(std::string_view text, std::string_view prefix) {
-  return text.substr(0, prefix.size()) == prefix;
 }
 
 std::string base_name(const std::string& path) {

@@ -36,7 +36,6 @@ bool is_code_fence(std::string_view line);
 // A strictly parsed number (the whole token), or nullopt.
 std::optional<double> parse_double(std::string_view token);
 std::optional<long long> parse_long(std::string_view token);
-bool starts_with(std::string_view text, std::string_view prefix);
 // The file name without directories.
 std::string base_name(const std::string& path);
 // Text from a file as it may be stored in a results file (valid UTF-8, no control bytes).

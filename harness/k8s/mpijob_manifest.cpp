@@ -19,19 +19,14 @@ constexpr int kHostNetworkSshPort = 2222;
 // The MPI Operator's mount for the launcher's SSH credentials (its default; the image runs as
 // root).
 constexpr const char* kSshAuthMountPath = "/root/.ssh";
-constexpr long long kMostDeadlineSeconds = 30LL * 24 * 3600;
 
 void refuse(const std::string& flag, const std::string& value, const std::string& why) {
   throw InputError(flag + " '" + shown(value, 80) + "' refused: " + why);
 }
 
-bool starts_with(const std::string& text, const std::string& prefix) {
-  return text.rfind(prefix, 0) == 0;
-}
-
 bool has_flag(const std::vector<std::string>& flags, const std::string& name) {
   return std::any_of(flags.begin(), flags.end(), [&](const std::string& flag) {
-    return flag == name || starts_with(flag, name + "=");
+    return flag == name || flag.starts_with(name + "=");
   });
 }
 
@@ -121,6 +116,13 @@ void validate_command(const MpiJobRequest& request) {
   for (const auto& [name, value] : request.environment) {
     if (!is_variable_name(name) || value.size() > 65536)
       refuse("the variable", name, "not a variable name, or a value over 64 KiB");
+    // A manifest is UTF-8 text: other bytes would be changed on the way or make invalid YAML.
+    if (!is_utf8(value))
+      refuse("the variable", name, "its value is not UTF-8 text, which a manifest must be");
+  }
+  for (const auto& flag : request.run_flags) {
+    if (!is_utf8(flag))
+      refuse("run flag", flag, "not UTF-8 text, which a manifest must be");
   }
   if (has_flag(request.run_flags, "--out"))
     throw InputError("run flag --out: the manifest names the results file itself (" +
@@ -137,16 +139,38 @@ ordered_json environment_list(const MpiJobRequest& request) {
   return env;
 }
 
+// The kubelet expands $(NAME) in a container's command and args and turns $$ into $: with every
+// '$' doubled the shell receives the script exactly as written.
+std::string kubelet_literal(const std::string& text) {
+  std::string out;
+  out.reserve(text.size() + 16);
+  for (char c : text) {
+    out += c;
+    if (c == '$')
+      out += '$';
+  }
+  return out;
+}
+
 ordered_json launcher_spec(const MpiJobRequest& request) {
   ordered_json container = {
       {"name", "launcher"},
       {"image", request.image},
-      {"command", ordered_json::array({"/bin/sh", "-c", launcher_script(request)})},
+      {"command",
+       ordered_json::array({"/bin/sh", "-c", kubelet_literal(launcher_script(request))})},
       {"env", environment_list(request)},
       {"resources", {{"requests", {{"cpu", "1"}, {"memory", "1Gi"}}}}}};
   return {{"replicas", 1},
           {"restartPolicy", "Never"},
           {"template", {{"spec", {{"containers", ordered_json::array({container})}}}}}};
+}
+
+// Our own labels on the worker pods, which the anti-affinity selects: the MPI Operator's labels
+// differ between its versions.
+ordered_json worker_labels(const MpiJobRequest& request) {
+  return {{"app.kubernetes.io/name", "clusterbench"},
+          {"app.kubernetes.io/instance", request.name},
+          {"app.kubernetes.io/component", "worker"}};
 }
 
 ordered_json worker_spec(const MpiJobRequest& request) {
@@ -175,7 +199,14 @@ ordered_json worker_spec(const MpiJobRequest& request) {
     results_volume["emptyDir"] = ordered_json::object();
   else
     results_volume["persistentVolumeClaim"] = {{"claimName", request.results_pvc}};
+  // Each worker takes a whole node's GPUs, so two on one node would measure that node twice (or
+  // leave one pending where the device plugin overcommits): never two on one node.
+  const ordered_json labels = worker_labels(request);
   ordered_json pod;
+  pod["affinity"] = {{"podAntiAffinity",
+                      {{"requiredDuringSchedulingIgnoredDuringExecution",
+                        ordered_json::array({{{"labelSelector", {{"matchLabels", labels}}},
+                                              {"topologyKey", "kubernetes.io/hostname"}}})}}}};
   if (request.host_network) {
     pod["hostNetwork"] = true;
     pod["dnsPolicy"] = "ClusterFirstWithHostNet"; // the launcher still finds workers by name
@@ -184,7 +215,9 @@ ordered_json worker_spec(const MpiJobRequest& request) {
   pod["volumes"] = ordered_json::array(
       {{{"name", "dshm"}, {"emptyDir", {{"medium", "Memory"}, {"sizeLimit", request.shm}}}},
        results_volume});
-  return {{"replicas", request.nodes}, {"restartPolicy", "Never"}, {"template", {{"spec", pod}}}};
+  return {{"replicas", request.nodes},
+          {"restartPolicy", "Never"},
+          {"template", {{"metadata", {{"labels", labels}}}, {"spec", pod}}}};
 }
 
 std::string manifest_comments(const MpiJobRequest& request) {
@@ -212,7 +245,7 @@ std::string manifest_comments(const MpiJobRequest& request) {
 
 bool passed_to_ranks(const std::string& variable) {
   for (const char* launch : {"OMPI_MCA_orte_", "OMPI_MCA_plm_", "OMPI_MCA_prte_"}) {
-    if (starts_with(variable, launch))
+    if (variable.starts_with(launch))
       return false;
   }
   return is_transport_variable(variable);
@@ -242,7 +275,7 @@ std::string launcher_script(const MpiJobRequest& request) {
         quote_shell_word("-p " + std::to_string(kHostNetworkSshPort) + " -o ConnectionAttempts=10");
   }
   for (const auto& [name, value] : request.environment) {
-    if (!starts_with(name, "OMPI_MCA_")) // mpirun reads and forwards those itself
+    if (!name.starts_with("OMPI_MCA_")) // mpirun reads and forwards those itself
       mpirun += " -x " + name;
   }
   std::string script =

@@ -23,12 +23,14 @@ struct MpiJobRequest {
   bool host_network = false;
   std::string shm = "16Gi"; // /dev/shm: a memory-backed emptyDir of this size (NCCL's buffers)
   std::string results_pvc;  // a ReadWriteMany claim for the results; empty: the launcher's log
-  long long deadline_s = 12 * 3600;        // runPolicy.activeDeadlineSeconds
+  long long deadline_s = 12 * 3600;        // runPolicy.activeDeadlineSeconds, at most 30 days
   std::string executable = "clusterbench"; // clusterbench in the image: on PATH, or absolute
   // NCCL_*, UCX_*, OMPI_MCA_* of the caller, passed to every rank (README's table).
   std::vector<std::pair<std::string, std::string>> environment;
   std::vector<std::string> run_flags; // to `clusterbench run`, each quoted
 };
+
+inline constexpr long long kMostDeadlineSeconds = 30LL * 24 * 3600;
 
 // Where the results file lands in the worker pods, and the file itself.
 inline constexpr const char* kResultsDirectory = "/results";

@@ -3,6 +3,8 @@
 #include <cctype>
 #include <string_view>
 
+#include "core/error.hpp"
+
 namespace cb {
 namespace {
 
@@ -35,12 +37,13 @@ std::string scalar(const ordered_json& value) {
 
 // A script or other multi-line text reads best as a literal block ("|"), which YAML keeps byte for
 // byte when no line starts or ends with blanks, none is empty, no byte is a control character but
-// the newlines, and one newline ends it; anything else is double-quoted.
+// the newlines, the text is UTF-8, and one newline ends it; anything else is double-quoted.
 bool literal_block(const ordered_json& value) {
   if (!value.is_string())
     return false;
   const std::string& text = value.get_ref<const std::string&>();
-  if (text.size() < 2 || text.back() != '\n' || text.find('\n') == text.size() - 1)
+  if (!is_utf8(text) || text.size() < 2 || text.back() != '\n' ||
+      text.find('\n') == text.size() - 1)
     return false;
   std::size_t start = 0;
   while (start < text.size()) {

@@ -30,13 +30,9 @@ void require_match(const std::string& value, const std::regex& pattern, const ch
   }
 }
 
-bool starts_with(const std::string& text, const std::string& prefix) {
-  return text.rfind(prefix, 0) == 0;
-}
-
 bool has_flag(const std::vector<std::string>& flags, const std::string& name) {
   return std::any_of(flags.begin(), flags.end(), [&](const std::string& flag) {
-    return flag == name || starts_with(flag, name + "=");
+    return flag == name || flag.starts_with(name + "=");
   });
 }
 

@@ -67,7 +67,7 @@ LOADERS = {
                            "nccl_tests_skypilot.txt"],
                           lambda b, f, d: [b, "import", "nccl-tests", f, "--out",
                                            os.path.join(d, "out.json")]),
-    "import-fio": (["fio.json", "fio2_repeated_keys.json"],
+    "import-fio": (["fio.json", "fio2_repeated_keys.json", "fio2_many_filenames.json"],
                    lambda b, f, d: [b, "import", "fio", f, "--out", os.path.join(d, "out.json")]),
     "import-osu": (["osu.txt"],
                    lambda b, f, d: [b, "import", "osu", f, "--np", "16", "--out",

@@ -50,6 +50,17 @@ def quantity_ok(value):
         any(c in "123456789" for c in re.split(r"[A-Za-z]", value)[0])
 
 
+def kubelet_command(text):
+    """The command as the kubelet starts it: $$ becomes $, $(NAME) a variable's value."""
+    out, i = [], 0
+    while i < len(text):
+        check(text[i] != "$" or text[i + 1:i + 2] == "$",
+              f"a '$' the kubelet expands: {text[i:i + 20]!r}")
+        out.append(text[i])
+        i += 2 if text[i] == "$" else 1
+    return "".join(out)
+
+
 def mpirun_line(script):
     lines = [line for line in script.splitlines() if line.startswith("mpirun ")]
     check(lines, "the launcher's script runs no mpirun")
@@ -93,7 +104,17 @@ def check_job(job, nodes, gpus, name, run_flags):
     check(shm["medium"] == "Memory" and quantity_ok(shm["sizeLimit"]), "/dev/shm volume")
     mounts = {m["mountPath"] for m in worker["containers"][0]["volumeMounts"]}
     check("/dev/shm" in mounts, "/dev/shm not mounted")
-    words = mpirun_line(launcher["command"][2])
+    # A worker takes a whole node's GPUs: a required anti-affinity on the node, over this job's
+    # workers by labels they carry.
+    labels = replicas["Worker"]["template"]["metadata"]["labels"]
+    terms = worker["affinity"]["podAntiAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+    check(len(terms) == 1 and terms[0]["topologyKey"] == "kubernetes.io/hostname",
+          "workers' anti-affinity on kubernetes.io/hostname")
+    selector = terms[0]["labelSelector"]["matchLabels"]
+    check(selector and all(labels.get(k) == v for k, v in selector.items()),
+          f"anti-affinity selector {selector} does not select the workers {labels}")
+    check(labels.get("app.kubernetes.io/instance") == name, "worker instance label")
+    words = mpirun_line(kubelet_command(launcher["command"][2]))
     check(words[words.index("-np") + 1] == str(nodes * gpus), "mpirun -np")
     check(words[words.index("--map-by") + 1] == f"ppr:{gpus}:node",
           f"mpirun does not place {gpus} slots per worker")

@@ -3,6 +3,7 @@
 // is read off the fixture by hand.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
@@ -207,4 +208,30 @@ TEST(FioTwoRepeatedKeys, OnlyWhereFioRepeatsThem) {
   // Our own files still refuse every repeated key.
   EXPECT_NE(error_of([&] { parse_json_text(R"({"a":1,"a":1})", path); }).find("appears twice"),
             std::string::npos);
+}
+
+// A hostile file repeating filename: each repeat costs its own length, and a job naming more
+// files than any real one is refused.
+TEST(FioTwoRepeatedKeys, ManyRepeatedFilenamesAreBounded) {
+  const std::string path = "fio.json";
+  auto options = [](int repeats, int names_each) {
+    std::string text = R"({"jobs":[{"job options":{)";
+    for (int i = 0; i < repeats; ++i) {
+      text += i ? ",\"filename\":\"" : "\"filename\":\"";
+      for (int n = 0; n < names_each; ++n)
+        text += (n ? ":/dev/f" : "/dev/f") + std::to_string(i * names_each + n);
+      text += i % 2 ? ":/dev/f0\"" : "\""; // names given before are kept once
+    }
+    return text + "}}]}";
+  };
+  FioRepeatedKeys repeated(path);
+  auto merge = [&](nlohmann::json& o, const std::string& name, const std::string& key,
+                   nlohmann::json later) { repeated.merge(o, name, key, std::move(later)); };
+  const nlohmann::json j = parse_json_text(options(20'000, 1), path, merge);
+  const std::string files = j["jobs"][0]["job options"]["filename"].get<std::string>();
+  EXPECT_EQ(std::count(files.begin(), files.end(), ':'), 19'999);
+  EXPECT_EQ(files.rfind("/dev/f0:/dev/f1:/dev/f2:", 0), 0u);
+  EXPECT_EQ(files.substr(files.size() - 12), ":/dev/f19999");
+  const std::string why = error_of([&] { parse_json_text(options(20'000, 4), path, merge); });
+  EXPECT_EQ(why, "fio.json: 'filename' names more than 65536 files in one job; refused");
 }

@@ -48,8 +48,19 @@ const ordered_json& container(const ordered_json& job, const char* type) {
   return replica(job, type)["template"]["spec"]["containers"][0];
 }
 
+// The script as the shell receives it: the kubelet turns $$ into $ in a command (and expands
+// $(NAME), which a script written with every '$' doubled never holds).
 std::string script_of(const ordered_json& job) {
-  return container(job, "Launcher")["command"][2].get<std::string>();
+  const std::string command = container(job, "Launcher")["command"][2].get<std::string>();
+  std::string script;
+  for (std::size_t i = 0; i < command.size(); ++i) {
+    if (command[i] == '$') {
+      EXPECT_TRUE(i + 1 < command.size() && command[i + 1] == '$') << "a '$' the kubelet reads";
+      ++i;
+    }
+    script += command[i];
+  }
+  return script;
 }
 
 // Every quantity under a container's resources: an integer, or a Kubernetes quantity string.
@@ -106,6 +117,27 @@ TEST(MpiJobManifest, OneLauncherAndAWorkerPerNodeAsTheOperatorValidatesThem) {
   EXPECT_EQ(volumes[0]["emptyDir"]["medium"], "Memory");
   EXPECT_EQ(volumes[0]["emptyDir"]["sizeLimit"], "16Gi");
   EXPECT_EQ(container(job, "Worker")["volumeMounts"][0]["mountPath"], "/dev/shm");
+}
+
+// Each worker takes a whole node's GPUs: the scheduler must never place two on one node.
+TEST(MpiJobManifest, NoTwoWorkersShareANode) {
+  const ordered_json job = mpijob_document(cluster_128x8());
+  const ordered_json& worker = replica(job, "Worker")["template"];
+  const ordered_json& labels = worker["metadata"]["labels"];
+  EXPECT_EQ(labels["app.kubernetes.io/instance"], "cb-h200");
+  EXPECT_EQ(labels["app.kubernetes.io/component"], "worker");
+  const ordered_json& terms = worker["spec"]["affinity"]["podAntiAffinity"]
+                                    ["requiredDuringSchedulingIgnoredDuringExecution"];
+  ASSERT_EQ(terms.size(), 1u);
+  EXPECT_EQ(terms[0]["topologyKey"], "kubernetes.io/hostname");
+  // The selector picks this job's workers: every label it names, each worker carries.
+  const ordered_json& selector = terms[0]["labelSelector"]["matchLabels"];
+  ASSERT_FALSE(selector.empty());
+  for (const auto& [key, value] : selector.items())
+    EXPECT_EQ(labels[key], value) << key;
+  EXPECT_TRUE(selector.contains("app.kubernetes.io/instance"));
+  // The launcher is no worker: it may share a node with one.
+  EXPECT_FALSE(replica(job, "Launcher")["template"].contains("metadata"));
 }
 
 TEST(MpiJobManifest, TheLaunchersMpirunPlacesAWorkersGpusOnEachWorker) {
@@ -186,6 +218,17 @@ TEST(MpiJobManifest, ValuesKubernetesWouldRefuseAreRefusedByFlag) {
                        r.run_flags = {"--out", "x.json"};
                      }),
                      "run flag --out"));
+  // A manifest is UTF-8 text: other bytes in a value are refused, not changed on the way.
+  EXPECT_TRUE(starts(refused([](auto& r) { r.run_flags = {"--tag", "a\xff"}; }), "run flag"));
+  EXPECT_TRUE(starts(refused([](auto& r) {
+                       r.environment = {{"NCCL_X", "\xc3("}};
+                     }),
+                     "the variable 'NCCL_X'"));
+  // The kubelet's own expansion does not reach a run flag: $$ and $(NCCL_X) arrive as given.
+  MpiJobRequest dollars = cluster_128x8();
+  dollars.run_flags = {"--tag", "a$$b$(NCCL_IB_HCA)c$"};
+  EXPECT_NE(script_of(mpijob_document(dollars)).find("'--tag' 'a$$b$(NCCL_IB_HCA)c$'"),
+            std::string::npos);
   // A hostile value is quoted, never run: the script still holds it as one word.
   MpiJobRequest r = cluster_128x8();
   r.run_flags = {"--tag", "x'; rm -rf / #"};

@@ -33,6 +33,8 @@ TEST(YamlText, ScriptsAreLiteralBlocksOnlyWhenYamlKeepsThemExactly) {
   EXPECT_EQ(to_yaml(ordered_json{{"s", "a\n\nb\n"}}), "s: \"a\\n\\nb\\n\"\n");
   EXPECT_EQ(to_yaml(ordered_json{{"s", "a\tb\nc\n"}}), "s: \"a\\tb\\nc\\n\"\n");
   EXPECT_EQ(to_yaml(ordered_json{{"s", "a\nb"}}), "s: \"a\\nb\"\n");
+  // Bytes that are not UTF-8 would make the block invalid YAML: never a literal block.
+  EXPECT_EQ(to_yaml(ordered_json{{"s", "a\xff\nb\n"}}).rfind("s: \"", 0), 0u);
   EXPECT_EQ(to_yaml(ordered_json{{"e", ordered_json::object()}, {"l", ordered_json::array()}}),
             "e: {}\nl: []\n");
 }
