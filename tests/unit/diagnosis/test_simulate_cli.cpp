@@ -88,6 +88,17 @@ TEST(SimulateCli, BadInputIsOneLineAndExitTwo) {
        "cycle.conf line 3: switch cycle"},
       {"simulate " + scenario("good_minimal.json") + " --topology x --no-topology",
        "--no-topology"},
+      // A switch name in Latin-1 once reached the JSON writer and ended in exit 3.
+      {"simulate " + scenario("good_small_two_leaves.json") + " --json --topology " +
+           topology("not_ascii.conf"),
+       "not_ascii.conf line 1: SwitchName='leaf\\xff1': a name is printable ASCII"},
+      // 136 bytes naming four million hosts: refused at the first list, not after expanding.
+      {"simulate " + scenario("good_small_two_leaves.json") + " --topology " +
+           topology("huge_ranges.conf"),
+       "huge_ranges.conf line 1: Nodes='h1_[0-999999]': too many hosts (more than 65536)"},
+      {"simulate " + scenario("good_small_two_leaves.json") + " --topology " +
+           topology("spine_cycle.json"),
+       "spine_cycle.json: B is the spine above leaf A and a leaf too"},
       {"simulate", "SCENARIO.json"},
   };
   for (const auto& c : cases) {
