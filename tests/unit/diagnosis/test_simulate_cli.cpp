@@ -109,6 +109,22 @@ TEST(SimulateCli, BadInputIsOneLineAndExitTwo) {
   }
 }
 
+// The header counts the leaves the screen planned on: a topology file's four, not the
+// scenario's two; without a topology, the blind groups.
+TEST(SimulateCli, TheHeaderCountsTheTopologysLeaves) {
+  const auto four = run_clusterbench("simulate " + scenario("good_small_two_leaves.json") +
+                                     " --topology " + topology("four_leaves.conf"));
+  ASSERT_EQ(four.exit_code, 0) << four.err;
+  EXPECT_TRUE(contains(four.out, "simulate: 8 nodes x 1 GPUs, 4 leaves,")) << four.out;
+  const auto own = run_clusterbench("simulate " + scenario("good_small_two_leaves.json"));
+  ASSERT_EQ(own.exit_code, 0) << own.err;
+  EXPECT_TRUE(contains(own.out, "simulate: 8 nodes x 1 GPUs, 2 leaves,")) << own.out;
+  const auto blind =
+      run_clusterbench("simulate " + scenario("good_small_two_leaves.json") + " --no-topology");
+  ASSERT_EQ(blind.exit_code, 0) << blind.err;
+  EXPECT_TRUE(contains(blind.out, "simulate: 8 nodes x 1 GPUs, 3 groups,")) << blind.out;
+}
+
 TEST(SimulateCli, RoundsTooLargeToSimulateArePriced) {
   const auto dir = std::filesystem::temp_directory_path() / "cb-simulate-large.json";
   std::ofstream(dir) << R"({"nodes": 4096, "gpus_per_node": 8, "leaf_nodes": 32})";
