@@ -116,6 +116,29 @@ TEST(Simulation, TheLargestScreenIsPricedAsAHealthyFleet) {
   ASSERT_EQ(r.notes.size(), 1u);
 }
 
+// Two nodes to a leaf share every figure inside it: the slow one is told from its partner by
+// its crossing figures, and neither its partner nor its leaf's uplink is named.
+TEST(Simulation, ASlowNodeOfATwoNodeLeafIsNamedNotItsPartner) {
+  for (std::uint64_t seed : {1, 2, 3, 4}) {
+    for (int host : {0, 1, 101}) {
+      cb::Scenario s;
+      s.nodes = 256;
+      s.gpus_per_node = 8;
+      s.leaf_nodes = 2;
+      s.noise = 0.05;
+      s.seed = seed;
+      cb::PlantedFault f;
+      f.kind = cb::FaultKind::node;
+      f.host = host;
+      f.factor = 0.5;
+      s.faults = {f};
+      const auto r = cb::simulate(s, cb::scenario_view(s), cb::PairsMode::screen, 1.0);
+      ASSERT_TRUE(r.diagnosis);
+      EXPECT_EQ(named(*r.diagnosis), planted(s)) << "seed " << seed << " host " << host;
+    }
+  }
+}
+
 // A leaf per node (leaf_nodes 1): no ring inside, every node a group of its own, screened
 // across; the groups are looked up, not searched (20,000 groups once took minutes).
 TEST(Simulation, ALeafPerNodeIsScreenedAcross) {
