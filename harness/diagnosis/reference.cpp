@@ -37,6 +37,21 @@ double median_of_medians(std::unordered_map<int, std::vector<double>>& by_unit) 
   return median_of(medians);
 }
 
+// The crossing figure of the fastest pair of leaves: with three or four leaves none can outvote
+// a slow one, but a pair of healthy leaves still shows what the fabric carries (its
+// oversubscription), which a slow uplink's pairs cannot beat. Never above the inside figure: a
+// crossing is no faster than a leaf. 0 when no pair has kMinPairFigures figures.
+constexpr std::size_t kMinPairFigures = 8;
+
+double fastest_pair(std::unordered_map<long long, std::vector<double>>& by_pair, double inside) {
+  double best = 0;
+  for (auto& [pair, values] : by_pair) {
+    if (values.size() >= kMinPairFigures)
+      best = std::max(best, median_of(values));
+  }
+  return inside > 0 && best > inside ? inside : best;
+}
+
 } // namespace
 
 Normalised normalise(const std::vector<Observation>& observations,
@@ -44,10 +59,16 @@ Normalised normalise(const std::vector<Observation>& observations,
   auto crossing = [&](const Observation& o) { return leaf_of_node[o.src] != leaf_of_node[o.dst]; };
   // Inside leaves: per node, over every round.
   std::unordered_map<int, std::vector<double>> inside_by_node, across_by_leaf;
+  std::unordered_map<long long, std::vector<double>> across_by_pair;
+  auto pair_key = [&](const Observation& o) {
+    const long long a = leaf_of_node[o.src], b = leaf_of_node[o.dst];
+    return std::min(a, b) * (1LL << 32) + std::max(a, b);
+  };
   for (const auto& o : observations) {
     if (crossing(o)) {
       across_by_leaf[leaf_of_node[o.src]].push_back(o.value);
       across_by_leaf[leaf_of_node[o.dst]].push_back(o.value);
+      across_by_pair[pair_key(o)].push_back(o.value);
     } else {
       inside_by_node[static_cast<int>(o.src)].push_back(o.value);
       inside_by_node[static_cast<int>(o.dst)].push_back(o.value);
@@ -57,7 +78,14 @@ Normalised normalise(const std::vector<Observation>& observations,
   // Fewer than kVouchingLeaves leaves cannot outvote a slow one: the fabric is taken as
   // non-blocking and crossing figures are judged against the inside ones.
   const bool few_leaves = across_by_leaf.size() < kVouchingLeaves && inside_typical > 0;
-  const double across_typical = few_leaves ? inside_typical : median_of_medians(across_by_leaf);
+  double across_typical = few_leaves ? inside_typical : median_of_medians(across_by_leaf);
+  // Three or four leaves: judged against the fastest pair of leaves, so an oversubscribed
+  // fabric's shared uplinks are not taken for slow ones (two leaves are one pair: no other to
+  // compare with).
+  if (few_leaves && across_by_leaf.size() >= 3) {
+    if (const double fastest = fastest_pair(across_by_pair, inside_typical); fastest > 0)
+      across_typical = fastest;
+  }
 
   // Across leaves: per round (observations are appended round by round).
   std::vector<double> round_typical;

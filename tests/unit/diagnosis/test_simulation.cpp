@@ -139,6 +139,30 @@ TEST(Simulation, ASlowNodeOfATwoNodeLeafIsNamedNotItsPartner) {
   }
 }
 
+// Three or four leaves at oversubscription 2: the fabric's shared uplinks are set by the fastest
+// pair of leaves, so one slow uplink is named alone (uplinks 1, 2 and 3 once were).
+TEST(Simulation, OneSlowUplinkOfAFewOversubscribedLeavesIsNamedAlone) {
+  for (int nodes : {96, 128}) {
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+      cb::Scenario s;
+      s.nodes = nodes;
+      s.gpus_per_node = 8;
+      s.leaf_nodes = 32;
+      s.oversubscription = 2;
+      s.noise = 0.05;
+      s.seed = seed;
+      cb::PlantedFault f;
+      f.kind = cb::FaultKind::uplink;
+      f.leaf = static_cast<int>(seed % 3);
+      f.factor = 0.5;
+      s.faults = {f};
+      const auto r = cb::simulate(s, cb::scenario_view(s), cb::PairsMode::screen, 1.0);
+      ASSERT_TRUE(r.diagnosis);
+      EXPECT_EQ(named(*r.diagnosis), planted(s)) << nodes << " nodes, seed " << seed;
+    }
+  }
+}
+
 // A leaf per node (leaf_nodes 1): no ring inside, every node a group of its own, screened
 // across; the groups are looked up, not searched (20,000 groups once took minutes).
 TEST(Simulation, ALeafPerNodeIsScreenedAcross) {
