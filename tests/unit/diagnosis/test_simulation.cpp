@@ -163,6 +163,30 @@ TEST(Simulation, OneSlowUplinkOfAFewOversubscribedLeavesIsNamedAlone) {
   }
 }
 
+// Eight leaves, three slow uplinks: the healthy leaves meet the slow ones, which pulled the
+// typical crossing figure down until uplink 1 looked typical; the slow leaves are now left out
+// of the typical figure taken again.
+TEST(Simulation, ThreeSlowUplinksOfEightLeavesAreAllNamed) {
+  cb::Scenario s;
+  s.nodes = 256;
+  s.gpus_per_node = 8;
+  s.leaf_nodes = 32;
+  s.oversubscription = 2;
+  s.noise = 0.05;
+  s.seed = 321043;
+  for (const auto& [leaf, factor] : {std::pair{1, 0.389}, {2, 0.339}, {5, 0.374}}) {
+    cb::PlantedFault f;
+    f.kind = cb::FaultKind::uplink;
+    f.leaf = leaf;
+    f.factor = factor;
+    s.faults.push_back(f);
+  }
+  const auto r = cb::simulate(s, cb::scenario_view(s), cb::PairsMode::screen, 1.0);
+  ASSERT_TRUE(r.diagnosis);
+  EXPECT_EQ(named(*r.diagnosis), planted(s));
+  EXPECT_TRUE(r.diagnosis->notes.empty()) << r.diagnosis->notes.front();
+}
+
 // A leaf per node (leaf_nodes 1): no ring inside, every node a group of its own, screened
 // across; the groups are looked up, not searched (20,000 groups once took minutes).
 TEST(Simulation, ALeafPerNodeIsScreenedAcross) {
