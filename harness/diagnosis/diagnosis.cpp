@@ -175,6 +175,40 @@ Culprit component(std::size_t c, int nodes, int rails) {
   return culprit;
 }
 
+// A leaf whose every crossing figure is with leaves whose uplinks are named met no healthy leaf:
+// its figures were explained by its partners, so its own uplink was never tested (the screen
+// pairs a leaf only with its near neighbours, so five adjacent slow uplinks hide the middle one).
+void note_untested_uplinks(const std::vector<Observation>& observations,
+                           const std::vector<int>& leaf_of_node, int leaves,
+                           const DiagnosisSettings& settings, Diagnosis& diagnosis) {
+  // Without a topology the groups are the screen's, already told apart by its notes.
+  if (leaves < 3 || !settings.topology_known)
+    return;
+  std::vector<char> named(static_cast<std::size_t>(leaves), 0);
+  for (const auto& c : diagnosis.culprits) {
+    if (c.kind == ComponentKind::uplink)
+      named[static_cast<std::size_t>(c.leaf)] = 1;
+  }
+  // Per leaf: 0 no crossing figure, 1 only with named leaves, 2 with a healthy one too.
+  std::vector<char> met(static_cast<std::size_t>(leaves), 0);
+  for (const auto& o : observations) {
+    const auto a = static_cast<std::size_t>(leaf_of_node[o.src]);
+    const auto b = static_cast<std::size_t>(leaf_of_node[o.dst]);
+    if (a == b)
+      continue;
+    met[a] = std::max<char>(met[a], named[b] ? 1 : 2);
+    met[b] = std::max<char>(met[b], named[a] ? 1 : 2);
+  }
+  for (int leaf = 0; leaf < leaves; ++leaf) {
+    const auto l = static_cast<std::size_t>(leaf);
+    if (named[l] || met[l] != 1)
+      continue;
+    diagnosis.notes.push_back("leaf " + std::to_string(leaf) +
+                              " met only leaves whose uplinks are named: its own uplink was not "
+                              "tested against a healthy leaf, and may be slow too");
+  }
+}
+
 struct Score {
   int figures = 0;
   int slow = 0;
@@ -193,7 +227,7 @@ Diagnosis diagnose(const std::vector<Observation>& observations, int nodes, int 
   const int leaves = 1 + *std::max_element(leaf_of_node.begin(), leaf_of_node.end());
   const Normalised normal = normalise(observations, leaf_of_node);
   const std::vector<float>& lr = normal.log_ratio;
-  const double sigma = normal.sigma;
+  const double sigma = diagnosis.sigma = normal.sigma;
   const double tolerance = -std::log(settings.tolerance);
   // A figure is slow when beyond the tolerance and three standard deviations of one figure.
   const double slow_cut = std::max(tolerance, 3 * sigma);
@@ -205,7 +239,6 @@ Diagnosis diagnose(const std::vector<Observation>& observations, int nodes, int 
   const CandidateIndex& index = candidates.judged;
   const std::size_t count = index.start.size() - 1;
   const double z = upper_normal_quantile(settings.alpha / static_cast<double>(count));
-  diagnosis.sigma = sigma;
   diagnosis.z = z;
 
   std::vector<char> explained(observations.size(), 0);
@@ -331,6 +364,7 @@ Diagnosis diagnose(const std::vector<Observation>& observations, int nodes, int 
                               "uplink is slow: the smaller leaf's is named");
   }
 
+  note_untested_uplinks(observations, leaf_of_node, leaves, settings, diagnosis);
   note_unexplained_pairs(observations, lr, explained, slow_cut, diagnosis);
   return diagnosis;
 }

@@ -187,6 +187,33 @@ TEST(Simulation, ThreeSlowUplinksOfEightLeavesAreAllNamed) {
   EXPECT_TRUE(r.diagnosis->notes.empty()) << r.diagnosis->notes.front();
 }
 
+// Five adjacent slow uplinks: the screen pairs leaf 2 only with leaves 0, 1, 3 and 4, all slow,
+// so its uplink is never seen against a healthy leaf. It is not named (its figures are its
+// partners'), but a note says it was not tested, where there was silence.
+TEST(Simulation, ALeafThatMetOnlySlowLeavesIsNoted) {
+  cb::Scenario s;
+  s.nodes = 1024;
+  s.gpus_per_node = 8;
+  s.leaf_nodes = 32;
+  s.noise = 0.05;
+  s.seed = 1;
+  for (int leaf = 0; leaf < 5; ++leaf) {
+    cb::PlantedFault f;
+    f.kind = cb::FaultKind::uplink;
+    f.leaf = leaf;
+    f.factor = 0.6;
+    s.faults.push_back(f);
+  }
+  const auto r = cb::simulate(s, cb::scenario_view(s), cb::PairsMode::screen, 1.0);
+  ASSERT_TRUE(r.diagnosis);
+  std::set<Component> expected = planted(s);
+  expected.erase(Component{"uplink", -1, -1, 2});
+  EXPECT_EQ(named(*r.diagnosis), expected);
+  ASSERT_EQ(r.diagnosis->notes.size(), 1u);
+  EXPECT_EQ(r.diagnosis->notes[0].rfind("leaf 2 met only leaves whose uplinks are named", 0), 0u)
+      << r.diagnosis->notes[0];
+}
+
 // A leaf per node (leaf_nodes 1): no ring inside, every node a group of its own, screened
 // across; the groups are looked up, not searched (20,000 groups once took minutes).
 TEST(Simulation, ALeafPerNodeIsScreenedAcross) {
