@@ -156,9 +156,12 @@ int simulate_main(const std::vector<std::string>& argv) {
   }
   char head[256];
   std::snprintf(head, sizeof head,
-                "simulate: %d nodes x %d GPUs, %d leaves, pairs %s: %lld tests, %lld rounds, "
+                "simulate: %d nodes x %d GPUs, %d %s, pairs %s: %lld tests, %lld rounds, "
                 "%.0f s modelled (%.1f min)\n",
-                scenario.nodes, scenario.gpus_per_node, scenario.leaves(), pairs_mode_name(pairs),
+                // The leaves the screen planned on (a topology file's, or the blind groups), not
+                // the scenario's own: those are what the culprit lines name.
+                scenario.nodes, scenario.gpus_per_node, view_leaves,
+                view.topology_known ? "leaves" : "groups", pairs_mode_name(pairs),
                 result.tests, result.rounds, result.seconds, result.seconds / 60);
   std::cout << head;
   if (result.diagnosis) {

@@ -29,7 +29,8 @@ namespace {
 // indices of its figures (compressed rows). `judged` holds what a candidate is judged on: a
 // node's or rail's figures inside its leaf when its leaf has other nodes (a crossing figure of an
 // oversubscribed fabric is capped by the uplinks' fair share, which hides a node slower than
-// healthy but faster than that share), a leaf's crossing figures; `touched` every figure a
+// healthy but faster than that share) when its leaf has two others or more, a leaf's crossing
+// figures; `touched` every figure a
 // candidate takes part in, all of which it explains once named.
 struct CandidateIndex {
   std::vector<std::size_t> start;
@@ -68,7 +69,9 @@ Candidates index_candidates(const std::vector<Observation>& obs, int nodes, int 
     return [&, judged](const Observation& o, auto&& add) {
       const int la = leaf_of_node[o.src], lb = leaf_of_node[o.dst];
       for (std::uint32_t end : {o.src, o.dst}) {
-        const bool alone = leaf_members[static_cast<std::size_t>(leaf_of_node[end])] < 2;
+        // Two nodes of a leaf share every figure inside it, so those cannot tell which of them
+        // is slow: they are judged on all their figures, as a node alone is.
+        const bool alone = leaf_members[static_cast<std::size_t>(leaf_of_node[end])] <= 2;
         if (!judged || la == lb || alone) {
           add(end);
           add(n + end * g + o.rail);
@@ -153,6 +156,59 @@ void note_unexplained_pairs(const std::vector<Observation>& observations,
                             "bad cable between two nodes; nothing is named for them");
 }
 
+// Candidate c (nodes, then rails, then leaves, as CandidateIndex numbers them) as a culprit.
+Culprit component(std::size_t c, int nodes, int rails) {
+  const auto node_end = static_cast<std::size_t>(nodes);
+  const std::size_t rail_end = node_end * (1 + static_cast<std::size_t>(rails));
+  Culprit culprit;
+  if (c < node_end) {
+    culprit.kind = ComponentKind::node;
+    culprit.host = static_cast<int>(c);
+  } else if (c < rail_end) {
+    culprit.kind = ComponentKind::rail;
+    culprit.host = static_cast<int>((c - node_end) / static_cast<std::size_t>(rails));
+    culprit.gpu = static_cast<int>((c - node_end) % static_cast<std::size_t>(rails));
+  } else {
+    culprit.kind = ComponentKind::uplink;
+    culprit.leaf = static_cast<int>(c - rail_end);
+  }
+  return culprit;
+}
+
+// A leaf whose every crossing figure is with leaves whose uplinks are named met no healthy leaf:
+// its figures were explained by its partners, so its own uplink was never tested (the screen
+// pairs a leaf only with its near neighbours, so five adjacent slow uplinks hide the middle one).
+void note_untested_uplinks(const std::vector<Observation>& observations,
+                           const std::vector<int>& leaf_of_node, int leaves,
+                           const DiagnosisSettings& settings, Diagnosis& diagnosis) {
+  // Without a topology the groups are the screen's, already told apart by its notes.
+  if (leaves < 3 || !settings.topology_known)
+    return;
+  std::vector<char> named(static_cast<std::size_t>(leaves), 0);
+  for (const auto& c : diagnosis.culprits) {
+    if (c.kind == ComponentKind::uplink)
+      named[static_cast<std::size_t>(c.leaf)] = 1;
+  }
+  // Per leaf: 0 no crossing figure, 1 only with named leaves, 2 with a healthy one too.
+  std::vector<char> met(static_cast<std::size_t>(leaves), 0);
+  for (const auto& o : observations) {
+    const auto a = static_cast<std::size_t>(leaf_of_node[o.src]);
+    const auto b = static_cast<std::size_t>(leaf_of_node[o.dst]);
+    if (a == b)
+      continue;
+    met[a] = std::max<char>(met[a], named[b] ? 1 : 2);
+    met[b] = std::max<char>(met[b], named[a] ? 1 : 2);
+  }
+  for (int leaf = 0; leaf < leaves; ++leaf) {
+    const auto l = static_cast<std::size_t>(leaf);
+    if (named[l] || met[l] != 1)
+      continue;
+    diagnosis.notes.push_back("leaf " + std::to_string(leaf) +
+                              " met only leaves whose uplinks are named: its own uplink was not "
+                              "tested against a healthy leaf, and may be slow too");
+  }
+}
+
 struct Score {
   int figures = 0;
   int slow = 0;
@@ -171,7 +227,7 @@ Diagnosis diagnose(const std::vector<Observation>& observations, int nodes, int 
   const int leaves = 1 + *std::max_element(leaf_of_node.begin(), leaf_of_node.end());
   const Normalised normal = normalise(observations, leaf_of_node);
   const std::vector<float>& lr = normal.log_ratio;
-  const double sigma = normal.sigma;
+  const double sigma = diagnosis.sigma = normal.sigma;
   const double tolerance = -std::log(settings.tolerance);
   // A figure is slow when beyond the tolerance and three standard deviations of one figure.
   const double slow_cut = std::max(tolerance, 3 * sigma);
@@ -183,7 +239,6 @@ Diagnosis diagnose(const std::vector<Observation>& observations, int nodes, int 
   const CandidateIndex& index = candidates.judged;
   const std::size_t count = index.start.size() - 1;
   const double z = upper_normal_quantile(settings.alpha / static_cast<double>(count));
-  diagnosis.sigma = sigma;
   diagnosis.z = z;
 
   std::vector<char> explained(observations.size(), 0);
@@ -216,6 +271,38 @@ Diagnosis diagnose(const std::vector<Observation>& observations, int nodes, int 
   auto tie_break = [&](std::size_t c) {
     return c >= rail_end ? -leaf_members[c - rail_end] : c < node_end ? 1 : 0;
   };
+  // A node whose slow figures are all with one partner, who is as slow on the same figures, cannot
+  // be told from it: naming either (by index) would convict a healthy node half the time. The
+  // figures between them are explained and a note names both.
+  auto undecidable_pair = [&](std::size_t c, int slow) {
+    std::size_t partner = count;
+    for (std::size_t k = index.start[c]; k < index.start[c + 1]; ++k) {
+      const std::uint32_t i = index.figures[k];
+      if (explained[i] || lr[i] >= -slow_cut)
+        continue;
+      const std::size_t other = observations[i].src == c ? observations[i].dst : observations[i].src;
+      if (partner != count && partner != other)
+        return false;
+      partner = other;
+    }
+    if (partner == count)
+      return false;
+    const Score p = score(partner);
+    if (!p.candidate || p.slow != slow)
+      return false;
+    const CandidateIndex& touched = candidates.touched;
+    for (std::size_t k = touched.start[c]; k < touched.start[c + 1]; ++k) {
+      const auto& o = observations[touched.figures[k]];
+      if (o.src == partner || o.dst == partner)
+        explained[touched.figures[k]] = 1;
+    }
+    diagnosis.notes.push_back("hosts " + std::to_string(std::min(c, partner)) + " and " +
+                              std::to_string(std::max(c, partner)) + " are slow on " +
+                              std::to_string(slow) +
+                              " figures, all between the two of them: either node, or the link "
+                              "between them; nothing is named for them");
+    return true;
+  };
   // Lazy greedy over (slow figures explained, tie break, candidate). Scores only fall as figures
   // are explained, so a candidate re-scored and still on top is the best.
   using Entry = std::tuple<int, int, std::size_t>;
@@ -235,20 +322,11 @@ Diagnosis diagnose(const std::vector<Observation>& observations, int nodes, int 
       queue.emplace(s.slow, tie_break(c), c);
       continue;
     }
-    Culprit culprit;
+    if (c < node_end && undecidable_pair(c, s.slow))
+      continue;
+    Culprit culprit = component(c, nodes, rails);
     culprit.factor = std::exp(s.median);
     culprit.figures = s.figures;
-    if (c < node_end) {
-      culprit.kind = ComponentKind::node;
-      culprit.host = static_cast<int>(c);
-    } else if (c < rail_end) {
-      culprit.kind = ComponentKind::rail;
-      culprit.host = static_cast<int>((c - node_end) / static_cast<std::size_t>(rails));
-      culprit.gpu = static_cast<int>((c - node_end) % static_cast<std::size_t>(rails));
-    } else {
-      culprit.kind = ComponentKind::uplink;
-      culprit.leaf = static_cast<int>(c - rail_end);
-    }
     // Every figure it takes part in is explained: the receiver of a slow sender's hop, the rails
     // of a slow node and the nodes behind a slow uplink are not named for them. What is left of
     // a component after a culprit took its share would be a biased remainder (its slowest tail),
@@ -286,6 +364,7 @@ Diagnosis diagnose(const std::vector<Observation>& observations, int nodes, int 
                               "uplink is slow: the smaller leaf's is named");
   }
 
+  note_untested_uplinks(observations, leaf_of_node, leaves, settings, diagnosis);
   note_unexplained_pairs(observations, lr, explained, slow_cut, diagnosis);
   return diagnosis;
 }

@@ -8,8 +8,10 @@
 // typical figure of a round is the median over leaves of each leaf's median crossing figure in
 // it; a round with crossing figures from fewer than kVouchingLeaves leaves is judged against the
 // same taken over every round. With fewer leaves than that in all, none can outvote a slow one:
-// the fabric is taken as non-blocking and crossing figures are judged against the inside typical
-// figure. Faster than typical is never evidence.
+// with three or four, crossing figures are judged against the fastest pair of leaves' median
+// (what the fabric carries, oversubscribed or not; never above the inside figure); with two,
+// the fabric is taken as non-blocking and they are judged against the inside typical figure.
+// Faster than typical is never evidence.
 //
 // The noise is read from the fast side only: log ratios above zero are healthy figures' noise
 // whatever share of the figures is slow, so sigma = median(positive log ratio) / 0.6745, at least

@@ -71,19 +71,43 @@ std::vector<ConfLine> logical_lines(const std::string& text) {
   return lines;
 }
 
+// Names reach JSON output and terminals: bytes outside printable ASCII (a Latin-1 name, a
+// control character) would make the JSON writer throw or the text output lie.
+void refuse_unprintable(std::string_view value, const std::string& where) {
+  for (const char c : value) {
+    if (c < 0x21 || c > 0x7e) {
+      throw InputError(where + "='" + shown(value) +
+                       "': a name is printable ASCII (letters, digits, punctuation; no spaces)");
+    }
+  }
+}
+
+// Hosts named so far against kMaxTopologyHosts, counted before each list is expanded: a few
+// bytes of ranges must not fill memory.
+struct HostBudget {
+  std::size_t used = 0;
+  std::vector<std::string> expand(std::string_view list, const std::string& where) {
+    auto hosts = expand_hostlist_in(list, where, kMaxTopologyHosts - used);
+    used += hosts.size();
+    return hosts;
+  }
+};
+
 struct SwitchLine {
   std::string name;
   int line = 0;
   std::vector<std::string> switches;
   std::vector<std::string> nodes;
   bool has_nodes = false;
+  bool has_switches = false;
+  bool has_link_speed = false;
 };
 
 std::string at_line(const std::string& source, int line) {
   return source + " line " + std::to_string(line);
 }
 
-SwitchLine parse_switch_line(const ConfLine& line, const std::string& source) {
+SwitchLine parse_switch_line(const ConfLine& line, const std::string& source, HostBudget& budget) {
   SwitchLine sw;
   sw.line = line.number;
   const std::string where = at_line(source, line.number);
@@ -105,19 +129,28 @@ SwitchLine parse_switch_line(const ConfLine& line, const std::string& source) {
     }
     const std::string key = lower(token.substr(0, eq));
     const std::string value = token.substr(eq + 1);
+    // A repeated key would silently replace the earlier value, so each may appear once.
+    const auto once = [&](bool& seen, const char* name) {
+      if (seen)
+        throw InputError(where + ": " + name + " given twice");
+      seen = true;
+      refuse_unprintable(value, where + ": " + name);
+    };
+    bool has_name = !sw.name.empty();
     if (key == "switchname") {
-      if (!sw.name.empty())
-        throw InputError(where + ": SwitchName given twice");
+      once(has_name, "SwitchName");
       if (value.find_first_of("[],") != std::string::npos)
         throw InputError(where + ": SwitchName='" + shown(value) + "' names more than one switch");
       sw.name = value;
     } else if (key == "switches") {
-      sw.switches = expand_hostlist_in(value, where + ": Switches");
+      once(sw.has_switches, "Switches");
+      sw.switches = expand_hostlist_in(value, where + ": Switches", kMaxTopologyHosts);
     } else if (key == "nodes") {
-      sw.nodes = expand_hostlist_in(value, where + ": Nodes");
-      sw.has_nodes = true;
+      once(sw.has_nodes, "Nodes");
+      sw.nodes = budget.expand(value, where + ": Nodes");
     } else if (key == "linkspeed") {
       // A relative figure for Slurm's scheduler; the measurement is ours.
+      once(sw.has_link_speed, "LinkSpeed");
     } else {
       throw InputError(where + ": unknown parameter '" + shown(token.substr(0, eq)) +
                        "' (expected SwitchName, Switches, Nodes, LinkSpeed)");
@@ -125,6 +158,12 @@ SwitchLine parse_switch_line(const ConfLine& line, const std::string& source) {
   }
   if (sw.name.empty())
     throw InputError(where + ": a line needs SwitchName=");
+  // A leaf (Nodes=) under which switches hang would be a leaf and a spine at once: the diagnosis
+  // could not tell its uplinks from its hosts' links.
+  if (sw.has_nodes && sw.has_switches) {
+    throw InputError(where + ": switch " + shown(sw.name) +
+                     " lists both Nodes= and Switches= (a leaf lists Nodes=, a spine Switches=)");
+  }
   return sw;
 }
 
@@ -165,10 +204,11 @@ void refuse_cycles(const std::vector<SwitchLine>& switches,
 Topology parse_slurm_topology(const std::string& text, const std::string& source) {
   std::vector<SwitchLine> switches;
   std::map<std::string, std::size_t> index;
+  HostBudget budget;
   for (const auto& line : logical_lines(text)) {
     if (line.text.find_first_not_of(" \t") == std::string::npos)
       continue;
-    SwitchLine sw = parse_switch_line(line, source);
+    SwitchLine sw = parse_switch_line(line, source, budget);
     if (auto it = index.find(sw.name); it != index.end()) {
       throw InputError(at_line(source, sw.line) + ": switch " + shown(sw.name) +
                        " already defined on line " + std::to_string(switches[it->second].line));
@@ -227,8 +267,10 @@ Topology parse_json_topology(const std::string& text, const std::string& source)
   Topology topology;
   topology.source = source;
   std::map<std::string, int> leaf_index;
+  HostBudget budget;
   for (const auto& [key, value] : doc.items()) {
     const std::string where = source + ": host '" + shown(key) + "'";
+    refuse_unprintable(key, source + ": host");
     std::string leaf, spine;
     if (value.is_string()) {
       leaf = value.get<std::string>();
@@ -246,6 +288,8 @@ Topology parse_json_topology(const std::string& text, const std::string& source)
     }
     if (leaf.empty())
       throw InputError(where + ": empty leaf name");
+    refuse_unprintable(leaf, where + ": leaf");
+    refuse_unprintable(spine, where + ": spine");
     auto [it, added] = leaf_index.emplace(leaf, static_cast<int>(topology.leaves.size()));
     if (added) {
       topology.leaves.push_back(leaf);
@@ -259,13 +303,21 @@ Topology parse_json_topology(const std::string& text, const std::string& source)
       }
       parent = spine;
     }
-    for (const auto& host : expand_hostlist_in(key, source + ": host")) {
+    for (const auto& host : budget.expand(key, source + ": host")) {
       auto [at, inserted] = topology.leaf_of_host.emplace(host, it->second);
       if (!inserted && at->second != it->second) {
         throw InputError(where + ": host " + shown(host) + " is already under " +
                          shown(topology.leaves[static_cast<std::size_t>(at->second)]));
       }
       topology.line_of_host.emplace(host, 0);
+    }
+  }
+  // A spine that is also a leaf makes a cycle of switches, or a leaf above another leaf.
+  for (std::size_t l = 0; l < topology.leaves.size(); ++l) {
+    const std::string& spine = topology.leaf_parent[l];
+    if (!spine.empty() && leaf_index.count(spine)) {
+      throw InputError(source + ": " + shown(spine) + " is the spine above leaf " +
+                       shown(topology.leaves[l]) + " and a leaf too");
     }
   }
   return topology;

@@ -3,11 +3,16 @@
 // which switch each leaf's uplinks go to. Read from Slurm's topology.conf (topology/tree) or from
 // a JSON map host -> leaf (-> spine); used to plan the screen (inside each leaf, then between
 // leaves) and to tell a slow uplink from slow nodes.
+#include <cstddef>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 namespace cb {
+
+// Hosts one topology may name, all its lists together: the simulator's node bound
+// (kMaxScenarioNodes), and more than any job this screen plans for.
+inline constexpr std::size_t kMaxTopologyHosts = 65536;
 
 struct Topology {
   std::string source;                   // the file, for messages
@@ -21,12 +26,15 @@ struct Topology {
 // [LinkSpeed=N]`, parameter names case-insensitive, `#` to the end of the line a comment (`\#` a
 // literal one), a line ending in `\` continued on the next, LIST in Slurm's host list notation.
 // InputError "SOURCE line N: ..." for an unparsable line, an unknown parameter, a range that does
-// not expand, a switch defined twice or named but never defined, a host under two leaves, a
-// switch under two parents, and a cycle of switches.
+// not expand, a parameter given twice, a name not printable ASCII, more than kMaxTopologyHosts
+// hosts, a switch listing both Nodes= and Switches=, a switch defined twice or named but never
+// defined, a host under two leaves, a switch under two parents, and a cycle of switches.
 Topology parse_slurm_topology(const std::string& text, const std::string& source);
 
 // {"HOST": "LEAF", "HOST": {"leaf": "LEAF", "spine": "SPINE"}, ...}; HOST may be a host list
-// ("gpu[001-032]"). InputError "SOURCE: host 'H': ..." for a bad entry, a leaf under two spines.
+// ("gpu[001-032]"). InputError "SOURCE: host 'H': ..." for a bad entry, a leaf under two spines;
+// "SOURCE: ..." for a name not printable ASCII, more than kMaxTopologyHosts hosts, a spine that is
+// also a leaf.
 Topology parse_json_topology(const std::string& text, const std::string& source);
 
 // Reads either form from a file: JSON when the first non-blank byte is '{'.

@@ -20,6 +20,10 @@ constexpr std::size_t kMaxHosts = 1'000'000;
   throw InputError(std::string(where) + "='" + shown(text) + "': " + why);
 }
 
+[[noreturn]] void too_many(std::string_view where, std::string_view text, std::size_t max_hosts) {
+  malformed_in(where, text, "too many hosts (more than " + std::to_string(max_hosts) + ")");
+}
+
 [[noreturn]] void malformed(std::string_view variable, std::string_view text,
                             const std::string& why) {
   malformed_in("environment variable " + std::string(variable), text, why);
@@ -70,7 +74,7 @@ std::vector<std::string_view> split_top_level(std::string_view list, std::string
 
 // "01-03,7" -> 01 02 03 7.
 std::vector<std::string> expand_ranges(std::string_view ranges, std::string_view list,
-                                       std::string_view where) {
+                                       std::string_view where, std::size_t max_hosts) {
   std::vector<std::string> values;
   std::size_t start = 0;
   for (std::size_t i = 0; i <= ranges.size(); ++i) {
@@ -88,8 +92,9 @@ std::vector<std::string> expand_ranges(std::string_view ranges, std::string_view
     long last = std::stol(std::string(high));
     if (last < first)
       malformed_in(where, list, "range " + std::string(range) + " runs backwards");
-    if (static_cast<std::size_t>(last - first) >= kMaxHosts)
-      malformed_in(where, list, "too many hosts");
+    // Counted before expanding: "[0-999999,0-999999,...]" must not build its strings first.
+    if (static_cast<std::size_t>(last - first) + values.size() >= max_hosts)
+      too_many(where, list, max_hosts);
     for (long n = first; n <= last; ++n) {
       std::string digits = std::to_string(n);
       if (digits.size() < low.size())
@@ -106,7 +111,8 @@ std::vector<std::string> expand_hostlist(std::string_view list, std::string_view
   return expand_hostlist_in(list, "environment variable " + std::string(variable));
 }
 
-std::vector<std::string> expand_hostlist_in(std::string_view list, std::string_view where) {
+std::vector<std::string> expand_hostlist_in(std::string_view list, std::string_view where,
+                                            std::size_t max_hosts) {
   if (list.empty())
     malformed_in(where, list, "empty host list");
   std::vector<std::string> hosts;
@@ -122,20 +128,21 @@ std::vector<std::string> expand_hostlist_in(std::string_view list, std::string_v
       if (open == std::string_view::npos)
         break;
       auto close = item.find(']', open);
-      auto values = expand_ranges(item.substr(open + 1, close - open - 1), list, where);
+      auto values =
+          expand_ranges(item.substr(open + 1, close - open - 1), list, where, max_hosts);
+      if (names.size() * values.size() + hosts.size() > max_hosts)
+        too_many(where, list, max_hosts);
       std::vector<std::string> combined;
       for (const auto& name : names) {
         for (const auto& value : values)
           combined.push_back(name + value);
       }
-      if (combined.size() > kMaxHosts)
-        malformed_in(where, list, "too many hosts");
       names = std::move(combined);
       pos = close + 1;
     }
+    if (hosts.size() + names.size() > max_hosts)
+      too_many(where, list, max_hosts);
     hosts.insert(hosts.end(), names.begin(), names.end());
-    if (hosts.size() > kMaxHosts)
-      malformed_in(where, list, "too many hosts");
   }
   return hosts;
 }

@@ -32,8 +32,10 @@ SlurmAllocation read_slurm_allocation();
 // names the source in errors.
 std::vector<std::string> expand_hostlist(std::string_view list, std::string_view variable);
 // The same notation read from a file or a flag: errors are "WHERE='LIST': why", so `where` names
-// the file, line and field ("topology.conf line 3: Nodes").
-std::vector<std::string> expand_hostlist_in(std::string_view list, std::string_view where);
+// the file, line and field ("topology.conf line 3: Nodes"). More than `max_hosts` names is
+// refused before they are built, so a caller can hold a budget across many lists.
+std::vector<std::string> expand_hostlist_in(std::string_view list, std::string_view where,
+                                            std::size_t max_hosts = 1'000'000);
 
 // SLURM_TASKS_PER_NODE notation: "2(x3),1" -> 2 2 2 1.
 std::vector<int> expand_tasks_per_node(std::string_view text, std::string_view variable);

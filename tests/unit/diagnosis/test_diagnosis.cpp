@@ -55,6 +55,28 @@ TEST(Diagnosis, NamesTheSlowSenderNotItsRingSuccessor) {
   EXPECT_FALSE(d.culprits[0].evidence.empty());
 }
 
+// Two nodes alone in their leaf, slow only with each other: the figures cannot tell which one
+// is slow, so neither is named (the higher index once was) and a note names both.
+TEST(Diagnosis, AnUndecidablePairIsANoteNotACulprit) {
+  std::vector<int> leaf{0, 0, 1, 1, 1, 1, 1, 1, 1, 1};
+  std::vector<cb::Observation> obs;
+  for (int round = 0; round < 6; ++round) {
+    obs.push_back(figure(0, 1, round, 0.5));
+    obs.push_back(figure(1, 0, round, 0.5 * (round % 2 ? 1.01 : 0.99)));
+    for (int a = 2; a < 10; ++a) {
+      const int b = 2 + (a - 2 + 1 + round) % 8;
+      if (b != a)
+        obs.push_back(figure(a, b, round, (a + round) % 2 ? 1.01 : 0.99));
+    }
+  }
+  const cb::Diagnosis d = cb::diagnose(obs, 10, 1, leaf, {});
+  EXPECT_TRUE(d.culprits.empty()) << d.culprits.size() << " named, the first host "
+                                  << (d.culprits.empty() ? -1 : d.culprits[0].host);
+  ASSERT_EQ(d.notes.size(), 1u);
+  EXPECT_NE(d.notes[0].find("hosts 0 and 1 are slow on 12 figures"), std::string::npos)
+      << d.notes[0];
+}
+
 TEST(Diagnosis, AHealthyFleetNamesNobody) {
   const cb::Diagnosis d = screen_and_diagnose(cluster(6, 1, 6, 0.0, 1));
   EXPECT_TRUE(d.culprits.empty());

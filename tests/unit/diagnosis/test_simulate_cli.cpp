@@ -88,6 +88,17 @@ TEST(SimulateCli, BadInputIsOneLineAndExitTwo) {
        "cycle.conf line 3: switch cycle"},
       {"simulate " + scenario("good_minimal.json") + " --topology x --no-topology",
        "--no-topology"},
+      // A switch name in Latin-1 once reached the JSON writer and ended in exit 3.
+      {"simulate " + scenario("good_small_two_leaves.json") + " --json --topology " +
+           topology("not_ascii.conf"),
+       "not_ascii.conf line 1: SwitchName='leaf\\xff1': a name is printable ASCII"},
+      // 136 bytes naming four million hosts: refused at the first list, not after expanding.
+      {"simulate " + scenario("good_small_two_leaves.json") + " --topology " +
+           topology("huge_ranges.conf"),
+       "huge_ranges.conf line 1: Nodes='h1_[0-999999]': too many hosts (more than 65536)"},
+      {"simulate " + scenario("good_small_two_leaves.json") + " --topology " +
+           topology("spine_cycle.json"),
+       "spine_cycle.json: B is the spine above leaf A and a leaf too"},
       {"simulate", "SCENARIO.json"},
   };
   for (const auto& c : cases) {
@@ -96,6 +107,22 @@ TEST(SimulateCli, BadInputIsOneLineAndExitTwo) {
     EXPECT_TRUE(contains(r.err, c.expected)) << c.arguments << ": " << r.err;
     EXPECT_EQ(line_count(r.err), 1) << r.err;
   }
+}
+
+// The header counts the leaves the screen planned on: a topology file's four, not the
+// scenario's two; without a topology, the blind groups.
+TEST(SimulateCli, TheHeaderCountsTheTopologysLeaves) {
+  const auto four = run_clusterbench("simulate " + scenario("good_small_two_leaves.json") +
+                                     " --topology " + topology("four_leaves.conf"));
+  ASSERT_EQ(four.exit_code, 0) << four.err;
+  EXPECT_TRUE(contains(four.out, "simulate: 8 nodes x 1 GPUs, 4 leaves,")) << four.out;
+  const auto own = run_clusterbench("simulate " + scenario("good_small_two_leaves.json"));
+  ASSERT_EQ(own.exit_code, 0) << own.err;
+  EXPECT_TRUE(contains(own.out, "simulate: 8 nodes x 1 GPUs, 2 leaves,")) << own.out;
+  const auto blind =
+      run_clusterbench("simulate " + scenario("good_small_two_leaves.json") + " --no-topology");
+  ASSERT_EQ(blind.exit_code, 0) << blind.err;
+  EXPECT_TRUE(contains(blind.out, "simulate: 8 nodes x 1 GPUs, 3 groups,")) << blind.out;
 }
 
 TEST(SimulateCli, RoundsTooLargeToSimulateArePriced) {

@@ -76,7 +76,22 @@ TEST(Topology, RefusesEachBadLineNamingFileAndLine) {
        "line 3: switch a is already under s1"},
       {"SwitchName=a Nodes=n1\nSwitchName=s1 Switches=s2\nSwitchName=s2 Switches=s1\n",
        "switch cycle"},
-      {"SwitchName=a Nodes=n1 Switches=a\n", "line 1: switch cycle: a lists a"},
+      {"SwitchName=a Nodes=n1 Switches=a\n", "line 1: switch a lists both Nodes= and Switches="},
+      {"SwitchName=a Nodes=n1\nSwitchName=b Nodes=n2 Switches=a\n",
+       "line 2: switch b lists both Nodes= and Switches="},
+      {"SwitchName=a Nodes=n1 Nodes=n2\n", "line 1: Nodes given twice"},
+      {"SwitchName=a Nodes=n1\nSwitchName=s Switches=a switches=a\n",
+       "line 2: Switches given twice"},
+      {"SwitchName=a LinkSpeed=1 Nodes=n1 linkspeed=2\n", "line 1: LinkSpeed given twice"},
+      {"SwitchName=s\xff Nodes=n1\n", "line 1: SwitchName='s\\xff': a name is printable ASCII"},
+      {"SwitchName=a Nodes=n\x01[1-2]\n", "line 1: Nodes='n\\x01[1-2]': a name is printable"},
+      {"SwitchName=a Nodes=n1\nSwitchName=s Switches=a\xe9\n", "line 2: Switches="},
+      {"SwitchName=a Nodes=h[0-65536]\n", "line 1: Nodes='h[0-65536]': too many hosts"},
+      // The budget is the whole file's: two lists that each fit are refused together.
+      {"SwitchName=a Nodes=h[0-39999]\nSwitchName=b Nodes=g[0-39999]\n",
+       "line 2: Nodes='g[0-39999]': too many hosts (more than 25536)"},
+      {"SwitchName=a Nodes=h[0-999999,0-999999,0-999999]\n", "too many hosts"},
+      {"SwitchName=a Nodes=h[0-999][0-999]\n", "too many hosts"},
       {"# nothing\n", "topo.conf: no switches"},
       {"SwitchName=s1 Switches=s2\nSwitchName=s2\n", "no switch lists Nodes="},
   };
@@ -113,6 +128,34 @@ TEST(Topology, ReadsTheJsonMap) {
       has(topology_refusal([] { parse_json_topology("[1]", "t.json"); }), "t.json: expected"));
   EXPECT_TRUE(
       has(topology_refusal([] { parse_json_topology("{\"n1\": ", "t.json"); }), "not valid JSON"));
+}
+
+TEST(Topology, RefusesBadNamesSizesAndShapesInTheJsonMap) {
+  struct Case {
+    std::string text, expected;
+  };
+  const std::vector<Case> cases = {
+      // A spine that is a leaf too: here a cycle of two switches, each the other's spine.
+      {R"({"node[0000-0031]": {"leaf": "A", "spine": "B"},
+           "node[0032-0063]": {"leaf": "B", "spine": "A"}})",
+       "t.json: B is the spine above leaf A and a leaf too"},
+      {R"({"n1": {"leaf": "A", "spine": "A"}})", "t.json: A is the spine above leaf A"},
+      {"{\"n\u00e9\": \"a\"}", "t.json: host='n\xC3\xA9': a name is printable ASCII"},
+      {R"({"n 1": "a"})", "a name is printable ASCII"},
+      {"{\"n1\": \"le\u00e9f\"}", "t.json: host 'n1': leaf="},
+      {"{\"n1\": {\"leaf\": \"a\", \"spine\": \"s\\t\"}}", "t.json: host 'n1': spine="},
+      {R"({"h[0-65536]": "a"})", "t.json: host='h[0-65536]': too many hosts"},
+      {R"({"h[0-39999]": "a", "g[0-39999]": "b"})", "too many hosts (more than 25536)"},
+  };
+  for (const auto& c : cases) {
+    const std::string why = topology_refusal([&] { parse_json_topology(c.text, "t.json"); });
+    EXPECT_TRUE(has(why, c.expected)) << c.text << " -> " << why;
+    EXPECT_FALSE(has(why, "\n")) << why;
+  }
+  // The cap itself is accepted.
+  EXPECT_EQ(parse_json_topology(R"({"h[1-65536]": "a"})", "t.json").leaf_of_host.size(), 65536u);
+  EXPECT_EQ(parse_slurm_topology("SwitchName=a Nodes=h[1-65536]\n", "t.conf").leaf_of_host.size(),
+            65536u);
 }
 
 TEST(Topology, PlacesTheJobsHostsAndRefusesOneItDoesNotName) {
