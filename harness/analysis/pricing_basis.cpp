@@ -85,10 +85,10 @@ std::string unpriced_across_nodes(const TrainingStepModel& model, int gpus) {
   const int node = model.gpus_per_node;
   return "not priced on " + gpus_text(gpus) + ": nothing was measured across nodes (at most " +
          gpus_text(node) +
-         ", on one node) and intra-node figures would price the network as the node's links; "
-         "measure across two nodes (with " +
-         std::to_string(node) + " GPUs a node: clusterbench run --gpus " + std::to_string(node) +
-         "," + std::to_string(2 * node) + " on two nodes), or assume a link with --plan-link RATE";
+         ", on one node); intra-node figures would price the network as the node's links. "
+         "Measure two nodes (run --gpus " +
+         std::to_string(node) + "," + std::to_string(2 * node) + " on two nodes of " +
+         std::to_string(node) + " GPUs) or assume a link with --plan-link RATE";
 }
 
 PricingBasis predicted_basis(const TrainingStepModel& model, int gpus) {

@@ -144,6 +144,42 @@ private:
     return std::nullopt;
   }
 
+  // The read figures of a workload's jobs added up (bytes, I/Os, IOPS, latency weighted by I/Os),
+  // its longest runtime, its jobs in error, and each job's own rate where there are several.
+  struct JobSums {
+    double bytes = 0, ios = 0, iops = 0, latency_weighted = 0, runtime_ms = 0;
+    int errors = 0;
+    json per_rank = json::array();
+  };
+  JobSums sum_jobs(const Workload& w, double unit) {
+    JobSums sums;
+    for (std::size_t k = 0; k < w.jobs.size(); ++k) {
+      const json& job = doc_["jobs"][w.jobs[k]];
+      const json read = job.value("read", json::object());
+      const double job_bytes = number_or(read, "io_bytes", 0) * unit;
+      const double job_runtime = number_or(read, "runtime", 0);
+      const double job_ios = number_or(read, "total_ios", 0);
+      sums.bytes += job_bytes;
+      sums.ios += job_ios;
+      sums.iops += number_or(read, "iops", 0);
+      sums.runtime_ms = std::max(sums.runtime_ms, job_runtime);
+      // fio 3: lat_ns (ns); fio 2: lat (us).
+      const double latency_ns = read.contains("lat_ns")
+                                    ? number_or(read.value("lat_ns", json::object()), "mean", 0)
+                                    : number_or(read.value("lat", json::object()), "mean", 0) * 1e3;
+      sums.latency_weighted += latency_ns * job_ios;
+      sums.errors += job.value("error", 0) != 0 ? 1 : 0;
+      if (w.jobs.size() > 1) {
+        json entry = {{"rank", k}, {"job", shown(job.value("jobname", ""), 120)}};
+        if (job.contains("hostname") && job["hostname"].is_string())
+          entry["host"] = shown(job["hostname"].get<std::string>(), 255);
+        entry["gbps"] = job_runtime > 0 ? job_bytes / (job_runtime / 1e3) / 1e9 : 0.0;
+        sums.per_rank.push_back(std::move(entry));
+      }
+    }
+    return sums;
+  }
+
   void add_record(const Workload& w) {
     const json& first = doc_["jobs"][w.jobs[0]];
     if (!first.is_object() || !first.contains("read") || !first["read"].is_object()) {
@@ -211,33 +247,11 @@ private:
                                  std::to_string(kMostJobs) + ")");
     }
 
-    double bytes = 0, ios = 0, iops = 0, latency_weighted = 0, runtime_ms = 0;
-    int errors = 0;
-    json per_rank = json::array();
-    for (std::size_t k = 0; k < w.jobs.size(); ++k) {
-      const json& job = doc_["jobs"][w.jobs[k]];
-      const json read = job.value("read", json::object());
-      const double job_bytes = number_or(read, "io_bytes", 0) * *unit;
-      const double job_runtime = number_or(read, "runtime", 0);
-      const double job_ios = number_or(read, "total_ios", 0);
-      bytes += job_bytes;
-      ios += job_ios;
-      iops += number_or(read, "iops", 0);
-      runtime_ms = std::max(runtime_ms, job_runtime);
-      // fio 3: lat_ns (ns); fio 2: lat (us).
-      const double latency_ns = read.contains("lat_ns")
-                                    ? number_or(read.value("lat_ns", json::object()), "mean", 0)
-                                    : number_or(read.value("lat", json::object()), "mean", 0) * 1e3;
-      latency_weighted += latency_ns * job_ios;
-      errors += job.value("error", 0) != 0 ? 1 : 0;
-      if (w.jobs.size() > 1) {
-        json entry = {{"rank", k}, {"job", shown(job.value("jobname", ""), 120)}};
-        if (job.contains("hostname") && job["hostname"].is_string())
-          entry["host"] = shown(job["hostname"].get<std::string>(), 255);
-        entry["gbps"] = job_runtime > 0 ? job_bytes / (job_runtime / 1e3) / 1e9 : 0.0;
-        per_rank.push_back(std::move(entry));
-      }
-    }
+    JobSums sums = sum_jobs(w, *unit);
+    const double bytes = sums.bytes, ios = sums.ios, iops = sums.iops;
+    const double latency_weighted = sums.latency_weighted, runtime_ms = sums.runtime_ms;
+    const int errors = sums.errors;
+    json per_rank = std::move(sums.per_rank);
     if (!(bytes > 0))
       return skip(w.jobs[0], "no bytes read");
     if (!(runtime_ms > 0))

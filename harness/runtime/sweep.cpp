@@ -57,6 +57,19 @@ int SweepRunner::planned_phase(const BenchmarkCase& c, int n) const {
 
 namespace {
 
+// A communicator per GPU count over that count's members (MPI_Comm_split is collective: every
+// rank takes part in every split, members or not).
+std::vector<Communicator> split_per_count(const Communicator& world,
+                                          const std::vector<std::vector<int>>& members) {
+  std::vector<Communicator> comms;
+  for (const auto& m : members) {
+    const auto pos = std::find(m.begin(), m.end(), world.rank());
+    const bool member = pos != m.end();
+    comms.push_back(world.split(member ? 0 : -1, member ? static_cast<int>(pos - m.begin()) : 0));
+  }
+  return comms;
+}
+
 // One record written, counted in the run's closing tally (SweepSummary).
 void count_record(SweepSummary& summary, const Record& r) {
   ++summary.records;
@@ -78,11 +91,8 @@ void count_record(SweepSummary& summary, const Record& r) {
 
 } // namespace
 
-SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases,
-                              IncrementalResultsWriter* writer, std::ostream* table) {
-  SweepSummary summary;
-  const bool root = world_.rank() == 0;
-  summary.phase_seconds.assign(plan_.size(), -1.0);
+long SweepRunner::instances_to_run(
+    const std::vector<std::unique_ptr<BenchmarkCase>>& cases) const {
   long total = 0;
   for (const auto& c : cases) {
     for (int n : counts_for(*c)) {
@@ -91,19 +101,22 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
                                             : c->instances(config_).size());
     }
   }
-  Progress progress(total, root);
+  return total;
+}
+
+SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases,
+                              IncrementalResultsWriter* writer, std::ostream* table) {
+  SweepSummary summary;
+  const bool root = world_.rank() == 0;
+  summary.phase_seconds.assign(plan_.size(), -1.0);
+  Progress progress(instances_to_run(cases), root);
   Watchdog watchdog(config_.timeout_s, world_.rank());
 
   // One sub-communicator per count, made once and reused by every case.
-  std::vector<Communicator> comms;
   std::vector<std::vector<int>> members;
-  for (int n : counts_) {
+  for (int n : counts_)
     members.push_back(members_for_count(layout_, n));
-    const auto& m = members.back();
-    const auto pos = std::find(m.begin(), m.end(), world_.rank());
-    const bool member = pos != m.end();
-    comms.push_back(world_.split(member ? 0 : -1, member ? static_cast<int>(pos - m.begin()) : 0));
-  }
+  std::vector<Communicator> comms = split_per_count(world_, members);
 
   // The last case that runs at each count: after it the count's communicators are released (an
   // NCCL communicator per count held GPU memory all run), on every member in the cases' order.

@@ -60,6 +60,8 @@ private:
   void wait_idle() const;
   // The index of the phase plan of case c at count n, or -1.
   int planned_phase(const BenchmarkCase& c, int n) const;
+  // The instances the sweep will run over every count: the plan's, else each case's all.
+  long instances_to_run(const std::vector<std::unique_ptr<BenchmarkCase>>& cases) const;
 
   Backend& backend_;
   const Communicator& world_;

@@ -94,7 +94,7 @@ CheckRow row(const std::string& id, Verdict v, double measured) {
 Suspect suspect(const std::string& host, int device) {
   Suspect s;
   s.kind = FleetKind::gpu;
-  s.who = {host, device, device, "GPU-" + std::to_string(device)};
+  s.who = {host, device, device, "GPU-" + std::to_string(device), ""};
   s.outliers = 2;
   s.worst_ratio = 0.5;
   s.label = "host " + host + " GPU " + std::to_string(device);

@@ -9,6 +9,7 @@
 #include "verdicts/case_matching.hpp"
 #include "verdicts/cluster_compare.hpp"
 #include "verdicts/regression_check.hpp"
+#include "verdicts/run_figures.hpp"
 
 using namespace cb;
 
@@ -32,6 +33,11 @@ std::set<std::string> common_ids(const ResultsFile& a, const ResultsFile& b) {
   return ids;
 }
 
+// A side of one run: `check` judges runs, and a file is one.
+RunSide one_run(const ResultsFile& results, const std::string& path) {
+  return RunSide{{summarize_run(results, path)}};
+}
+
 } // namespace
 
 TEST(ImportedVsMeasured, NcclTestsAllReduce) {
@@ -44,7 +50,8 @@ TEST(ImportedVsMeasured, NcclTestsAllReduce) {
   EXPECT_EQ(ids.count("collectives/all_reduce bytes=2M dtype=float out-of-place op=sum, 2 GPUs"),
             1u)
       << *ids.begin();
-  const CheckReport check = check_regressions(measured(), imported, CheckOptions{});
+  const CheckReport check = check_regressions(one_run(measured(), "measured.json"),
+                                              one_run(imported, "imported.txt"), CheckOptions{});
   EXPECT_EQ(check.cases.size(), 8u);
   const ClusterComparison compare = compare_clusters(measured(), imported);
   EXPECT_EQ(compare.cases.size(), 8u);
@@ -62,7 +69,10 @@ TEST(ImportedVsMeasured, OsuAllReduce) {
   EXPECT_EQ(ids.size(), 6u);
   EXPECT_EQ(ids.count("collectives/all_reduce bytes=256K dtype=float out-of-place op=sum, 2 GPUs"),
             1u);
-  EXPECT_EQ(check_regressions(measured(), imported, CheckOptions{}).cases.size(), 6u);
+  EXPECT_EQ(check_regressions(one_run(measured(), "measured.json"),
+                              one_run(imported, "imported.txt"), CheckOptions{})
+                .cases.size(),
+            6u);
   EXPECT_EQ(compare_clusters(measured(), imported).cases.size(), 6u);
 }
 

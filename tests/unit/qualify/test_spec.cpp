@@ -227,7 +227,9 @@ TEST(SpecMetrics, TableAllowsEveryMetricTheCasesAndImportersWrite) {
         "fraction_of_peak"}},
       // bench/storage/storage_case.cpp (gbps, first_done_gbps, last_done_gbps) and
       // bench/cuda/storage_to_gpu_case.cpp (gbps); the fio importer adds iops and latency_us.
-      {"storage", {"time_us", "gbps", "first_done_gbps", "last_done_gbps", "iops", "latency_us"}},
+      {"storage",
+       {"time_us", "gbps", "first_done_gbps", "last_done_gbps", "iops", "latency_us",
+        "lowest_rank_gbps"}},
   };
   for (const auto& [suite, metrics] : written) {
     const auto& allowed = spec_suite_metrics(suite);

@@ -198,7 +198,7 @@ TEST(StepSection, AcrossNodesTheHeadlinePricesOnAnAssumedLinkOrDeclines) {
   const ResultsFile f = one_node_of_two();
   std::string md = markdown(f);
   EXPECT_NE(md.find("**What it costs:** not priced on 64 GPUs: nothing was measured across "
-                    "nodes (one node: 2 GPUs)"),
+                    "nodes (at most 2 GPUs, on one node)"),
             std::string::npos)
       << md;
   EXPECT_NE(md.find("--plan-link RATE"), std::string::npos) << md;
