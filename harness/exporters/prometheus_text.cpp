@@ -117,6 +117,11 @@ std::string PromDocument::text(std::string_view heading) const {
   std::string out(kPrometheusFileStart);
   out += escape_help(heading);
   out += "\n";
+  // Said in the file, where whoever reads it looks: a series left out is not a silent loss.
+  if (dropped_ > 0) {
+    out += "# " + std::to_string(dropped_) +
+           " series left out: the same name and labels as an earlier one\n";
+  }
   for (const auto& family : families_) {
     out += "# HELP " + family.name + " " + escape_help(family.help) + "\n";
     out += "# TYPE " + family.name + " gauge\n";

@@ -29,8 +29,11 @@ void add_curve(PromDocument& doc, const CurveReport& curve) {
   const PromMetricName name = prometheus_metric_name(key.metric);
   const std::string params = describe_params(key.params);
   for (const auto& row : curve.rows) {
+    // `metric` keeps two curves of one case apart where their names map to one series name
+    // (latency_us and latency_ms are both *_seconds).
     const std::vector<PromLabel> labels = {{"suite", key.suite},
                                            {"case", key.case_name},
+                                           {"metric", key.metric},
                                            {"params", params},
                                            {"gpus", std::to_string(row.gpus)},
                                            {"nodes", std::to_string(row.nodes)}};

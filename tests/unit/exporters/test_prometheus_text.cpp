@@ -84,6 +84,10 @@ TEST(PrometheusText, EmptyLabelsAreLeftOutAndARepeatedSeriesIsDropped) {
   const std::string text = doc.text("x");
   EXPECT_NE(text.find("m{Hostname=\"n1\"} 1\n"), std::string::npos) << text;
   EXPECT_NE(text.find("m{Hostname=\"n2\",UUID=\"GPU-1\"} 3\n"), std::string::npos) << text;
+  // The file says what it left out.
+  EXPECT_NE(text.find("\n# 1 series left out: the same name and labels as an earlier one\n"),
+            std::string::npos)
+      << text;
 }
 
 TEST(PrometheusText, AHostileValueStaysOnItsLine) {
