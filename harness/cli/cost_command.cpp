@@ -18,16 +18,9 @@
 namespace cb {
 namespace {
 
-std::string required(const ArgParser& args, const std::string& name, const std::string& what) {
-  auto value = args.get(name);
-  if (!value)
-    throw InputError("--" + name + ": required (" + what + ")");
-  return *value;
-}
-
 PredictionConfig prediction_config(const ArgParser& args) {
-  required(args, "model-params", "the model's parameter count, needed with --from");
-  required(args, "tokens-per-gpu", "tokens per GPU per step, needed with --from");
+  args.get_required("model-params", "the model's parameter count, needed with --from");
+  args.get_required("tokens-per-gpu", "tokens per GPU per step, needed with --from");
   PredictionConfig config;
   read_workload_flags(args, config);
   read_plan_link(args, config);
@@ -147,8 +140,8 @@ void print_text(const CostEstimate& estimate, const std::optional<EfficiencyFrom
     char input[64];
     std::snprintf(input, sizeof input, "input %.3f ms", step.input_s * 1e3);
     std::snprintf(figures, sizeof figures,
-                  "step %.3f ms on %d GPUs (compute %.3f, all-reduce %.3f ms, %s; ", step.step_s * 1e3,
-                  step.gpus, step.compute_s * 1e3, step.all_reduce_s * 1e3,
+                  "step %.3f ms on %d GPUs (compute %.3f, all-reduce %.3f ms, %s; ",
+                  step.step_s * 1e3, step.gpus, step.compute_s * 1e3, step.all_reduce_s * 1e3,
                   from->input_left_out ? "input not measured" : input);
     std::cout << "predicted from " << shown(path, 120) << ": " << figures << step.dominant
               << " dominates" << (step.extrapolated ? ", extrapolated" : "") << ")\n";
@@ -188,10 +181,11 @@ int cost_main(const std::vector<std::string>& argv) {
     return 0;
   }
   CostInputs inputs;
-  inputs.gpu_hours = parse_number(required(args, "gpu-hours", "GPU-hours of work"), "--gpu-hours");
+  inputs.gpu_hours =
+      parse_number(args.get_required("gpu-hours", "GPU-hours of work"), "--gpu-hours");
   inputs.price_per_gpu_hour =
-      parse_number(required(args, "price", "price per GPU-hour"), "--price");
-  const long long gpus = parse_integer(required(args, "gpus", "GPUs the job runs on"), "--gpus");
+      parse_number(args.get_required("price", "price per GPU-hour"), "--price");
+  const long long gpus = parse_integer(args.get_required("gpus", "GPUs the job runs on"), "--gpus");
   if (gpus < 1 || gpus > 1'000'000'000) {
     throw InputError("--gpus: must be 1..1000000000, got " + std::to_string(gpus));
   }

@@ -11,13 +11,6 @@
 namespace cb {
 namespace {
 
-std::string required(const ArgParser& args, const std::string& name, const std::string& what) {
-  auto value = args.get(name);
-  if (!value)
-    throw InputError("--" + name + ": required (" + what + ")");
-  return *value;
-}
-
 int goodput_main(const std::vector<std::string>& argv) {
   ArgParser args("clusterbench goodput",
                  "clusterbench goodput --gpus N [--gpu-mtbf-hours H] --checkpoint-s C "
@@ -40,13 +33,13 @@ int goodput_main(const std::vector<std::string>& argv) {
     return 0;
   }
   GoodputInputs inputs;
-  inputs.gpus = parse_integer(required(args, "gpus", "GPUs the job runs on"), "--gpus");
+  inputs.gpus = parse_integer(args.get_required("gpus", "GPUs the job runs on"), "--gpus");
   if (auto h = args.get("gpu-mtbf-hours"))
     inputs.gpu_mtbf_hours = parse_number(*h, "--gpu-mtbf-hours");
   inputs.checkpoint_s = parse_number(
-      required(args, "checkpoint-s", "seconds a checkpoint blocks training"), "--checkpoint-s");
+      args.get_required("checkpoint-s", "seconds a checkpoint blocks training"), "--checkpoint-s");
   inputs.restart_s = parse_number(
-      required(args, "restart-s", "seconds from a failure to training again"), "--restart-s");
+      args.get_required("restart-s", "seconds from a failure to training again"), "--restart-s");
   const GoodputEstimate estimate = estimate_goodput(inputs);
   if (args.has("json"))
     std::cout << goodput_to_json(estimate).dump(2) << "\n";

@@ -118,6 +118,13 @@ std::optional<std::string> ArgParser::get(const std::string& name) const {
   return it->second;
 }
 
+std::string ArgParser::get_required(const std::string& name, const std::string& what) const {
+  auto value = get(name);
+  if (!value)
+    throw InputError("--" + name + ": required (" + what + ")");
+  return *value;
+}
+
 std::string ArgParser::get_or(const std::string& name, const std::string& fallback) const {
   auto value = get(name);
   return value ? *value : fallback;

@@ -31,6 +31,8 @@ public:
   bool has(const std::string& name) const;
   std::optional<std::string> get(const std::string& name) const;
   std::string get_or(const std::string& name, const std::string& fallback) const;
+  // An option the command cannot do without: InputError "--NAME: required (WHAT)" when absent.
+  std::string get_required(const std::string& name, const std::string& what) const;
   // Every value an option was given, in order (an option given more than once, as --axis).
   std::vector<std::string> get_all(const std::string& name) const;
   // Positional by declared name (empty if absent) and all positionals in order.
