@@ -214,19 +214,8 @@ std::vector<Record> CheckpointCase::run(const CaseContext& ctx, const nlohmann::
   } else {
     check = check_storage_chunks(seed, 0, s.landing.get(), shard);
   }
-  if (const std::string why = ctx.first_problem(verify_error); !why.empty()) {
-    fail_storage_io(record, why);
+  if (!note_verification(record, ctx, check, verify_error, shard))
     return {record};
-  }
-  const long long bad = ctx.comm.sum(static_cast<long long>(check.bad_chunks));
-  const std::string first_bad = ctx.first_problem(check.first_problem);
-  record.extra["bad_blocks"] = bad;
-  record.extra["verified_bytes_per_rank"] = shard;
-  record.check = bad == 0 ? DataCheck::pass : DataCheck::fail;
-  if (bad != 0) {
-    record.reason = std::to_string(bad) + " corrupt 4 KiB block(s); first: " + first_bad +
-                    (record.reason.empty() ? "" : "; " + record.reason);
-  }
 
   if (ctx.comm.rank() == 0) {
     std::vector<double> rank_bytes, rank_seconds;

@@ -1,9 +1,12 @@
 #pragma once
 // How a storage record ends when it cannot deliver its figure (storage_case.hpp says what each
 // outcome makes of the run's exit code). Shared by the read and checkpoint cases.
+#include <cstdint>
 #include <string>
 
 #include "results/record.hpp"
+#include "runtime/case.hpp"
+#include "storage/block_format.hpp"
 
 namespace cb {
 
@@ -27,5 +30,11 @@ inline void add_storage_reason(Record& record, const std::string& why) {
     return;
   record.reason = record.reason.empty() ? why : record.reason + "; " + why;
 }
+
+// The untimed read-back of what the record measured, said in it (collective: every rank calls
+// it): an I/O error on any rank fails the record (false); otherwise the corrupt 4 KiB blocks over
+// every rank and the bytes each rank checked.
+bool note_verification(Record& record, const CaseContext& ctx, const ChunkCheck& check,
+                       const std::string& verify_error, std::uint64_t bytes_per_rank);
 
 } // namespace cb

@@ -1,0 +1,23 @@
+#include "storage/storage_outcome.hpp"
+
+namespace cb {
+
+bool note_verification(Record& record, const CaseContext& ctx, const ChunkCheck& check,
+                       const std::string& verify_error, std::uint64_t bytes_per_rank) {
+  if (const std::string why = ctx.first_problem(verify_error); !why.empty()) {
+    fail_storage_io(record, why);
+    return false;
+  }
+  const long long bad = ctx.comm.sum(static_cast<long long>(check.bad_chunks));
+  const std::string first_bad = ctx.first_problem(check.first_problem);
+  record.extra["bad_blocks"] = bad;
+  record.extra["verified_bytes_per_rank"] = bytes_per_rank;
+  record.check = bad == 0 ? DataCheck::pass : DataCheck::fail;
+  if (bad != 0) {
+    record.reason = std::to_string(bad) + " corrupt 4 KiB block(s); first: " + first_bad +
+                    (record.reason.empty() ? "" : "; " + record.reason);
+  }
+  return true;
+}
+
+} // namespace cb
