@@ -88,6 +88,11 @@ BlockReader::BlockReader(int dir_fd, const std::string& path, const std::string&
 
 BlockReader::~BlockReader() = default;
 
+void BlockReader::use_pread() {
+  ring_.reset();
+  engine_ = "pread";
+}
+
 void BlockReader::drop_cache() const {
   if (!direct_)
     ::posix_fadvise(fd_.get(), 0, 0, POSIX_FADV_DONTNEED);

@@ -23,6 +23,12 @@ public:
 
   bool direct() const { return direct_; }
   const std::string& engine() const { return engine_; } // "io_uring" or "pread"
+  // Reads one block at a time with pread from here on. For a reader of queue depth 1 that lands
+  // its blocks in the caller's memory (a checkpoint's restore): io_uring adds no concurrency
+  // there, and on a FUSE mount with direct_io one kernel here answered a read that the
+  // filesystem cut short with the full length, leaving the rest of the block unread (the
+  // restore's data check caught it); pread returns the short count, which is continued.
+  void use_pread();
   // Why the reader does not do what was asked (O_DIRECT refused, io_uring unavailable); empty if it
   // does.
   const std::vector<std::string>& notes() const { return notes_; }

@@ -137,6 +137,7 @@ std::vector<Record> CheckpointCase::run(const CaseContext& ctx, const nlohmann::
       } else {
         s.reader = std::make_unique<BlockReader>(s.dir->fd(), s.dir->path(), file, block, 1,
                                                  config.buffered);
+        s.reader->use_pread(); // one block at a time into the restore's memory
         s.notes = s.reader->notes();
       }
     }
