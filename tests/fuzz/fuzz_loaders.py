@@ -7,8 +7,8 @@ usage: tests/fuzz/fuzz_loaders.py BINARY [--seconds S] [--seed N] [--inputs N] [
 Each round takes a seed from tests/fuzz/seeds/, mutates it (bit flips, truncation, nesting to a
 million levels, overflowing and out-of-range numbers, wrong types, negative/zero values, huge
 strings, binary garbage, bad encodings) and hands it to one loader: fit, report, check, compare,
-cost --from, qualify (its results and its --spec), import nccl-tests|fio|osu and fit --csv. An input fails the run when
-the binary
+cost --from, qualify (its results and its --spec), import nccl-tests|fio|osu, fit --csv and
+simulate (its scenario and its --topology). An input fails the run when the binary
   - dies of a signal, or exits with a code outside 0, 1, 2, 4 (4 is check's INCONCLUSIVE; 3 is for
     runs that fail, not input);
   - takes longer than 20 s;
@@ -73,6 +73,11 @@ LOADERS = {
                    lambda b, f, d: [b, "import", "osu", f, "--np", "16", "--out",
                                     os.path.join(d, "out.json")]),
     "fit-csv": (["throughput.csv"], lambda b, f, d: [b, "fit", "--csv", f, "--model", "usl"]),
+    # The fabric simulator's scenario (8 nodes on two leaves, a slow uplink and a slow node), and
+    # the topology in both of its forms (Slurm's topology.conf and the JSON map) against it.
+    "simulate": (["scenario.json"], lambda b, f, d: [b, "simulate", f, "--json"]),
+    "simulate-topology": (["topology.conf", "topology.json"],
+                          lambda b, f, d: [b, "simulate", seed("scenario.json"), "--topology", f]),
 }
 
 # Values that no loader may take for a figure, whatever the field.
