@@ -14,15 +14,8 @@
 namespace cb {
 
 StorageReadCase::~StorageReadCase() {
-  if (!cleanup_ || used_files_.empty())
-    return;
-  try {
-    const StorageDir dir(dir_path_, false);
-    for (const auto& name : used_files_)
-      dir.remove_if_ours(name);
-  } catch (...) {
-    // The directory went away: nothing of ours is left to remove.
-  }
+  if (cleanup_)
+    remove_our_files(dir_path_, used_files_);
 }
 
 std::optional<DirectoryDemand>

@@ -433,6 +433,18 @@ bool StorageDir::prepare_file(const std::string& name, std::uint64_t data_bytes,
   return true;
 }
 
+void remove_our_files(const std::string& path, const std::vector<std::string>& names) noexcept {
+  if (names.empty())
+    return;
+  try {
+    const StorageDir dir(path, false);
+    for (const auto& name : names)
+      dir.remove_if_ours(name);
+  } catch (...) {
+    // The directory went away: nothing of ours is left to remove.
+  }
+}
+
 bool StorageDir::remove_if_ours(const std::string& name) const noexcept {
   try {
     if (!exists(name))

@@ -109,6 +109,10 @@ private:
   UniqueFd fd_;
 };
 
+// --cleanup at the end of a case: deletes those of `names` in the directory at `path` that are
+// still files of ours; never throws (a directory that went away holds nothing of ours).
+void remove_our_files(const std::string& path, const std::vector<std::string>& names) noexcept;
+
 // The refusal of a file that is not ours: one line naming it and why.
 std::string not_ours_message(const StorageDir& dir, const EntryInfo& e);
 
