@@ -25,7 +25,8 @@ const char* component_kind_name(ComponentKind kind) {
 
 namespace {
 
-// Candidates are numbered nodes, then rails (host x rails + gpu), then leaves; each holds the
+// Candidates are numbered nodes, then rails (host x rails + gpu), then leaves, then each node's
+// egress and then each node's ingress (the node judged on one direction); each holds the
 // indices of its figures (compressed rows). `judged` holds what a candidate is judged on: a
 // node's or rail's figures inside its leaf when its leaf has other nodes (a crossing figure of an
 // oversubscribed fabric is capped by the uplinks' fair share, which hides a node slower than
@@ -64,7 +65,8 @@ Candidates index_candidates(const std::vector<Observation>& obs, int nodes, int 
                             const std::vector<int>& leaf_members) {
   const auto n = static_cast<std::size_t>(nodes);
   const auto g = static_cast<std::size_t>(rails);
-  const std::size_t count = n * (1 + g) + leaf_members.size();
+  const std::size_t one_way = n * (1 + g) + leaf_members.size();
+  const std::size_t count = one_way + 2 * n;
   auto members = [&](bool judged) {
     return [&, judged](const Observation& o, auto&& add) {
       const int la = leaf_of_node[o.src], lb = leaf_of_node[o.dst];
@@ -75,6 +77,7 @@ Candidates index_candidates(const std::vector<Observation>& obs, int nodes, int 
         if (!judged || la == lb || alone) {
           add(end);
           add(n + end * g + o.rail);
+          add(one_way + (end == o.src ? 0 : n) + end);
         }
       }
       if (la != lb) {
@@ -156,14 +159,21 @@ void note_unexplained_pairs(const std::vector<Observation>& observations,
                             "bad cable between two nodes; nothing is named for them");
 }
 
-// Candidate c (nodes, then rails, then leaves, as CandidateIndex numbers them) as a culprit.
-Culprit component(std::size_t c, int nodes, int rails) {
+// Candidate c (nodes, rails, leaves, egresses, ingresses, as CandidateIndex numbers them) as a
+// culprit.
+Culprit component(std::size_t c, int nodes, int rails, int leaves) {
   const auto node_end = static_cast<std::size_t>(nodes);
   const std::size_t rail_end = node_end * (1 + static_cast<std::size_t>(rails));
+  const std::size_t one_way = rail_end + static_cast<std::size_t>(leaves);
   Culprit culprit;
   if (c < node_end) {
     culprit.kind = ComponentKind::node;
     culprit.host = static_cast<int>(c);
+  } else if (c >= one_way) {
+    culprit.kind = ComponentKind::node;
+    culprit.host = static_cast<int>((c - one_way) % node_end);
+    culprit.direction =
+        c - one_way < node_end ? LinkDirection::egress : LinkDirection::ingress;
   } else if (c < rail_end) {
     culprit.kind = ComponentKind::rail;
     culprit.host = static_cast<int>((c - node_end) / static_cast<std::size_t>(rails));
@@ -265,29 +275,44 @@ Diagnosis diagnose(const std::vector<Observation>& observations, int nodes, int 
 
   const std::size_t node_end = static_cast<std::size_t>(nodes);
   const std::size_t rail_end = node_end * (1 + static_cast<std::size_t>(rails));
+  const std::size_t one_way = rail_end + static_cast<std::size_t>(leaves);
   // Between two leaves the figures cannot tell which end's uplink is slow (they are the same
   // figures): of equal candidates the smaller leaf's is named, and a note says so.
-  // Of components explaining the same figures (a node of one GPU and its rail) the node is named.
+  // Of components explaining the same figures (a node of one GPU and its rail) the node is named;
+  // of a node and one of its directions explaining the same slow figures (none slow the other
+  // way), the direction, which says more.
   auto tie_break = [&](std::size_t c) {
+    if (c >= one_way)
+      return 2;
     return c >= rail_end ? -leaf_members[c - rail_end] : c < node_end ? 1 : 0;
+  };
+  // The node a node or node-direction candidate stands for, and the partner's candidate that
+  // shares its figures with p: its node, or the opposite direction (p's ingress for an egress).
+  auto node_of = [&](std::size_t c) { return c < node_end ? c : (c - one_way) % node_end; };
+  auto partner_candidate = [&](std::size_t c, std::size_t p) {
+    if (c < node_end)
+      return p;
+    return c - one_way < node_end ? one_way + node_end + p : one_way + p;
   };
   // A node whose slow figures are all with one partner, who is as slow on the same figures, cannot
   // be told from it: naming either (by index) would convict a healthy node half the time. The
   // figures between them are explained and a note names both.
   auto undecidable_pair = [&](std::size_t c, int slow) {
+    const std::size_t node = node_of(c);
     std::size_t partner = count;
     for (std::size_t k = index.start[c]; k < index.start[c + 1]; ++k) {
       const std::uint32_t i = index.figures[k];
       if (explained[i] || lr[i] >= -slow_cut)
         continue;
-      const std::size_t other = observations[i].src == c ? observations[i].dst : observations[i].src;
+      const std::size_t other =
+          observations[i].src == node ? observations[i].dst : observations[i].src;
       if (partner != count && partner != other)
         return false;
       partner = other;
     }
     if (partner == count)
       return false;
-    const Score p = score(partner);
+    const Score p = score(partner_candidate(c, partner));
     if (!p.candidate || p.slow != slow)
       return false;
     const CandidateIndex& touched = candidates.touched;
@@ -296,10 +321,18 @@ Diagnosis diagnose(const std::vector<Observation>& observations, int nodes, int 
       if (o.src == partner || o.dst == partner)
         explained[touched.figures[k]] = 1;
     }
-    diagnosis.notes.push_back("hosts " + std::to_string(std::min(c, partner)) + " and " +
-                              std::to_string(std::max(c, partner)) + " are slow on " +
-                              std::to_string(slow) +
-                              " figures, all between the two of them: either node, or the link "
+    std::string who;
+    if (c < node_end) {
+      who = "hosts " + std::to_string(std::min(node, partner)) + " and " +
+            std::to_string(std::max(node, partner));
+    } else {
+      const bool egress = c - one_way < node_end;
+      const std::size_t sender = egress ? node : partner, receiver = egress ? partner : node;
+      who = "host " + std::to_string(sender) + "'s egress and host " + std::to_string(receiver) +
+            "'s ingress";
+    }
+    diagnosis.notes.push_back(who + " are slow on " + std::to_string(slow) +
+                              " figures, all between the two of them: either, or the link "
                               "between them; nothing is named for them");
     return true;
   };
@@ -313,18 +346,29 @@ Diagnosis diagnose(const std::vector<Observation>& observations, int nodes, int 
       queue.emplace(s.slow, tie_break(c), c);
   }
   while (!queue.empty()) {
-    const std::size_t c = std::get<2>(queue.top());
+    std::size_t c = std::get<2>(queue.top());
     queue.pop();
-    const Score s = score(c);
+    Score s = score(c);
     if (!s.candidate)
       continue;
     if (!queue.empty() && Entry(s.slow, tie_break(c), c) < queue.top()) {
       queue.emplace(s.slow, tie_break(c), c);
       continue;
     }
-    if (c < node_end && undecidable_pair(c, s.slow))
+    // A node is named both ways only when both of its directions are slow on their own: a node
+    // slow in what it sends, whose received figures include a few slow ones from slow senders,
+    // is its egress.
+    if (c < node_end) {
+      const bool egress = score(one_way + c).candidate;
+      const bool ingress = score(one_way + node_end + c).candidate;
+      if (egress != ingress) {
+        c = one_way + (egress ? 0 : node_end) + c;
+        s = score(c);
+      }
+    }
+    if ((c < node_end || c >= one_way) && undecidable_pair(c, s.slow))
       continue;
-    Culprit culprit = component(c, nodes, rails);
+    Culprit culprit = component(c, nodes, rails, leaves);
     culprit.factor = std::exp(s.median);
     culprit.figures = s.figures;
     // Every figure it takes part in is explained: the receiver of a slow sender's hop, the rails

@@ -4,7 +4,10 @@
 // typical figure and the figures that show it. docs/DIAGNOSIS.md has the reasoning.
 //
 // Every figure is evidence against both of its ends (the sender's egress, the receiver's ingress,
-// and the rail of each), and a crossing figure against both leaves' uplinks. A component is a
+// and the rail of each), and a crossing figure against both leaves' uplinks. A node is judged
+// three ways: on all its figures (slow both ways), on those it sends alone (its egress) and on
+// those it receives alone (its ingress), so a node slow one way only, whose figures are half
+// slow, is named with its direction. A component is a
 // candidate when the median of its unexplained figures is below the typical figure by more than
 // the tolerance AND by more than the noise allows at the number of components judged (a
 // Bonferroni bound: z = Q(alpha / components) standard errors of that median, so the false alarm
@@ -31,6 +34,8 @@ struct Culprit {
   int host = -1;                     // node, rail
   int gpu = -1;                      // rail
   int leaf = -1;                     // uplink
+  // node: slow both ways, or only in what it sends (egress) or receives (ingress)
+  LinkDirection direction = LinkDirection::both;
   double factor = 1;                 // its figures' median against the typical figure
   int figures = 0;                   // its figures unexplained when it was named
   int slow_figures = 0;              // of those, the slow ones it explains

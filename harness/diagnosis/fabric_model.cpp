@@ -29,7 +29,8 @@ void measure_round(PairOracle& oracle, const std::vector<Flow>& flows, long long
 }
 
 FabricModel::FabricModel(const Scenario& scenario)
-    : scenario_(scenario), node_factor_(static_cast<std::size_t>(scenario.nodes), 1.0),
+    : scenario_(scenario), node_send_factor_(static_cast<std::size_t>(scenario.nodes), 1.0),
+      node_receive_factor_(static_cast<std::size_t>(scenario.nodes), 1.0),
       uplink_factor_(static_cast<std::size_t>(scenario.leaves()), 1.0),
       leaf_capacity_(static_cast<std::size_t>(scenario.leaves()), 0.0),
       up_rates_(static_cast<std::size_t>(scenario.leaves())),
@@ -37,12 +38,17 @@ FabricModel::FabricModel(const Scenario& scenario)
       up_level_(static_cast<std::size_t>(scenario.leaves())),
       down_level_(static_cast<std::size_t>(scenario.leaves())), random_(scenario.seed) {
   for (const auto& f : scenario.faults) {
-    if (f.kind == FaultKind::node)
-      node_factor_[static_cast<std::size_t>(f.host)] = f.factor;
-    else if (f.kind == FaultKind::rail)
+    if (f.kind == FaultKind::node) {
+      const auto h = static_cast<std::size_t>(f.host);
+      if (f.direction != LinkDirection::ingress)
+        node_send_factor_[h] = f.factor;
+      if (f.direction != LinkDirection::egress)
+        node_receive_factor_[h] = f.factor;
+    } else if (f.kind == FaultKind::rail) {
       rail_factor_[static_cast<long long>(f.host) * scenario.gpus_per_node + f.gpu] = f.factor;
-    else
+    } else {
       uplink_factor_[static_cast<std::size_t>(f.leaf)] = f.factor;
+    }
   }
   for (int leaf = 0; leaf < scenario.leaves(); ++leaf) {
     const int members = std::min(scenario.leaf_nodes, scenario.nodes - leaf * scenario.leaf_nodes);
@@ -52,8 +58,9 @@ FabricModel::FabricModel(const Scenario& scenario)
   }
 }
 
-double FabricModel::end_rate(int host, int rail) const {
-  double rate = scenario_.rail_gbps * node_factor_[static_cast<std::size_t>(host)];
+double FabricModel::end_rate(int host, int rail, bool sending) const {
+  const auto h = static_cast<std::size_t>(host);
+  double rate = scenario_.rail_gbps * (sending ? node_send_factor_[h] : node_receive_factor_[h]);
   if (!rail_factor_.empty()) {
     auto it = rail_factor_.find(static_cast<long long>(host) * scenario_.gpus_per_node + rail);
     if (it != rail_factor_.end())
@@ -94,7 +101,7 @@ std::vector<double> FabricModel::measure(const std::vector<Flow>& flows) {
     const int la = leaf_of(a), lb = leaf_of(b);
     for (int r = 0; r < rails; ++r) {
       double& rate = rates[f * static_cast<std::size_t>(rails) + static_cast<std::size_t>(r)];
-      rate = std::min(end_rate(a, r), end_rate(b, r));
+      rate = std::min(end_rate(a, r, true), end_rate(b, r, false));
       if (la != lb) {
         up_rates_[static_cast<std::size_t>(la)].push_back(rate);
         down_rates_[static_cast<std::size_t>(lb)].push_back(rate);

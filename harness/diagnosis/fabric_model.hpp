@@ -3,7 +3,8 @@
 // rail per GPU into its leaf switch, rail g of one node reaching rail g of another; leaves are
 // non-blocking inside and reach each other through their uplinks, whose capacity is the leaf's
 // rails divided by the oversubscription. A planted fault scales a component's rate: a node's every
-// rail both ways, one rail (one GPU's NIC) both ways, or a leaf's uplinks both ways.
+// rail both ways (or only what it sends, or only what it receives: its `direction`), one rail (one
+// GPU's NIC) both ways, or a leaf's uplinks both ways.
 //
 // A flow's rate (per rail) is the slower of its two ends; flows that cross leaves share their
 // source leaf's up capacity and their destination leaf's down capacity max-min fairly (each
@@ -31,10 +32,11 @@ public:
   int leaf_of(int host) const { return host / scenario_.leaf_nodes; }
 
 private:
-  double end_rate(int host, int rail) const;
+  // The rate rail `rail` of `host` sends at (or receives at).
+  double end_rate(int host, int rail, bool sending) const;
 
   Scenario scenario_;
-  std::vector<double> node_factor_;
+  std::vector<double> node_send_factor_, node_receive_factor_;
   std::unordered_map<long long, double> rail_factor_; // host * rails + rail
   std::vector<double> uplink_factor_;
   std::vector<double> leaf_capacity_;                      // Gbit/s each way

@@ -8,6 +8,13 @@
 
 namespace cb {
 
+// Which way a node is slow: a NIC or port can fail one way only (a bad transmit lane, a shaped
+// egress), and a fault of that kind slows the figures the node sends, not those it receives.
+enum class LinkDirection { both, egress, ingress };
+inline const char* link_direction_name(LinkDirection d) {
+  return d == LinkDirection::egress ? "egress" : d == LinkDirection::ingress ? "ingress" : "both";
+}
+
 // A one-way transfer between two nodes on every rail at once: GPU g of `src` to GPU g of `dst`.
 struct Flow {
   int src = 0;

@@ -96,7 +96,7 @@ PlantedFault parse_fault(const json& f, const Scenario& s, const std::string& wh
   PlantedFault fault;
   const std::string at = where + ".";
   if (kind == "node") {
-    only_fields(f, {"kind", "host", "factor"}, where);
+    only_fields(f, {"kind", "host", "factor", "direction"}, where);
     fault.kind = FaultKind::node;
   } else if (kind == "rail") {
     only_fields(f, {"kind", "host", "gpu", "factor"}, where);
@@ -125,6 +125,17 @@ PlantedFault parse_fault(const json& f, const Scenario& s, const std::string& wh
   fault.factor = number_field(f, "factor", at);
   if (!(fault.factor > 0 && fault.factor <= 1))
     throw InputError(at + "factor: must be in (0, 1], got " + f["factor"].dump());
+  if (f.contains("direction")) {
+    const json& d = f["direction"];
+    const std::string text = d.is_string() ? d.get<std::string>() : "";
+    if (text == "egress")
+      fault.direction = LinkDirection::egress;
+    else if (text == "ingress")
+      fault.direction = LinkDirection::ingress;
+    else if (text != "both")
+      throw InputError(at + "direction: expected both, egress or ingress, got " +
+                       shown(d.dump()));
+  }
   return fault;
 }
 

@@ -69,6 +69,7 @@ TEST(Scenario, RefusesEachBrokenFileNamingTheField) {
       {"bad_unknown_field", "unknown field 'nosie'"},
       {"bad_rail_without_gpu", "faults[0].gpu: required for a rail fault"},
       {"bad_node_with_gpu", "faults[0]: unknown field 'gpu'"},
+      {"bad_node_direction", "faults[0].direction: expected both, egress or ingress, got \"up\""},
       {"bad_pairs_mode", "pairs: expected screen, rounds or sequential, got 'all'"},
       {"bad_oversubscription_below_one", "oversubscription: must be in [1, 64]"},
       {"bad_host_not_integer", "faults[0].host: expected an integer"},

@@ -42,6 +42,20 @@ TEST(SimulateCli, TheDocumentedExampleNamesItsThreeFaults) {
   EXPECT_TRUE(contains(text.out, "uplink  leaf5 (node0160..node0191)")) << text.out;
 }
 
+// A node slow in what it sends only (the emulated cluster's shaped egress): named with its
+// direction, in JSON and in the text.
+TEST(SimulateCli, AOneWayNodeIsNamedWithItsDirection) {
+  const auto r = run_clusterbench("simulate " + scenario("good_one_way_node.json") + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto out = nlohmann::json::parse(r.out);
+  ASSERT_EQ(out["culprits"].size(), 1u) << r.out;
+  EXPECT_EQ(out["culprits"][0]["kind"], "node");
+  EXPECT_EQ(out["culprits"][0]["host"], 2);
+  EXPECT_EQ(out["culprits"][0]["direction"], "egress");
+  const auto text = run_clusterbench("simulate " + scenario("good_one_way_node.json"));
+  EXPECT_TRUE(contains(text.out, "node    node0002 (egress only)")) << text.out;
+}
+
 // Eight nodes on two switches, the small one's uplink slow and a slow node behind it, with a
 // Slurm topology file: the switch is named by the file's name, and the node.
 TEST(SimulateCli, ATopologyFileNamesTheSwitch) {
