@@ -14,6 +14,7 @@
 #include "core/stats.hpp"
 #include "core/units.hpp"
 #include "links/pair_progress.hpp"
+#include "links/pair_screen.hpp"
 #include "planning/plan_text.hpp"
 #include "planning/run_plan.hpp"
 #include "results/results_io.hpp"
@@ -424,6 +425,8 @@ int run_sweep(const Communicator& world, const RunConfig& config,
     if (const std::string problem = first_problem_anywhere(world, choice.problem); !problem.empty())
       return refuse(world, problem);
     const JobView job = discover_job(world, node, config, choice.device, backend);
+    if (!config.topology.empty())
+      check_job_topology(config.topology, job.layout.host_of_rank);
     std::vector<std::unique_ptr<BenchmarkCase>> cases = chosen_cases(config);
     if (const std::string problem = job_input_problem(world, node, config, job, cases);
         !problem.empty())
