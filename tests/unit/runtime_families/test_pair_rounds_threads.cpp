@@ -11,7 +11,9 @@
 #include <thread>
 
 #include "links/links_case.hpp"
+#include "links/pair_progress.hpp"
 #include "links/pair_screen.hpp"
+#include "temp_dir.hpp"
 #include "runtime/host_backend.hpp"
 #include "runtime/second_pass_limit.hpp"
 
@@ -418,6 +420,30 @@ TEST(PairScreen, FlowRatesLayout) {
   EXPECT_EQ(j.at("round"), nlohmann::json({0, 3}));
   EXPECT_EQ(j.at("value"), nlohmann::json({50.0, 70.0}));
   EXPECT_TRUE(j.at("layout").is_string());
+}
+
+} // namespace cb
+
+namespace cb {
+
+// A run cut short inside the screen says so, without a list it cannot know (the screen picks each
+// round from the last); cut short within the nodes, that the screen had not started.
+TEST(PairScreen, AStoppedScreenSaysWhereItStopped) {
+  test::TempDir dir;
+  const std::string results = dir.str() + "/r.json";
+  {
+    PairProgress progress(results, "links/pair_bw", "screen", {"a", "b", "c"});
+    progress.at("screen", 2, 3);
+    const std::string line = describe_unfinished_pairs(results);
+    EXPECT_NE(line.find("links/pair_bw stopped in screen round 3"), std::string::npos) << line;
+    EXPECT_EQ(line.find("second pass"), std::string::npos) << line;
+    progress.at("intra", 0, 7);
+    const std::string within = describe_unfinished_pairs(results);
+    EXPECT_NE(within.find("the screen across nodes had not started"), std::string::npos)
+        << within;
+    progress.finished();
+  }
+  EXPECT_EQ(describe_unfinished_pairs(results), "");
 }
 
 } // namespace cb
