@@ -239,7 +239,15 @@ JobView discover_job(const Communicator& world, const Communicator& node, const 
   JobView job;
   int node_key = world.rank();
   node.broadcast(&node_key, sizeof node_key);
-  job.layout = make_layout(world.all_gather_int(node_key), world.all_gather_string(host_name()));
+  bool emulated = false;
+  const std::vector<std::string> hosts = world.all_gather_string(job_host_name(emulated));
+  if (world.sum(static_cast<long long>(emulated)) > 0)
+    check_emulated_hosts(hosts);
+  if (emulated) // ranks of one emulated host name are one node, the first rank its key
+    node_key = static_cast<int>(std::find(hosts.begin(), hosts.end(),
+                                          hosts[static_cast<std::size_t>(world.rank())]) -
+                                hosts.begin());
+  job.layout = make_layout(world.all_gather_int(node_key), hosts);
   job.counts = config.gpus == "auto" ? auto_gpu_counts(job.layout)
                                      : parse_gpu_counts(config.gpus, world.size());
   std::string note;
