@@ -43,8 +43,8 @@ PairTimes measure_pair_rounds(const CaseContext& ctx, int rounds,
       probe.before();
       ctx.comm.barrier();
       ctx.progressing(); // a record of thousands of rounds at scale: --timeout bounds one
-      const Measurement m = measure(ctx.comm, settings,
-                                    [&](int k) { return mine ? probe.timed(*mine, k) : 0.0; });
+      const Measurement m =
+          measure(ctx.comm, settings, [&](int k) { return mine ? probe.timed(*mine, k) : 0.0; });
       if (m.stop == "settled")
         ++out.settled;
       else if (!m.converged)
@@ -128,9 +128,10 @@ PairRun::PairRun(const CaseContext& ctx_, Record& record_, const PairProbe& prob
     : ctx(ctx_), record(record_), probe(probe_), value_of(std::move(value_of_)),
       metric(std::move(metric_)), rails(rails_),
       tiers(node_of_members(ctx_), rails_ ? rail_keys(ctx_) : std::vector<std::string>{}),
-      schedule(pair_schedule_for(ctx_.config.pairs, tiers.nodes())), sequential(schedule == "sequential"),
-      root(ctx_.comm.rank() == 0), multi_node(tiers.nodes() > 1), symmetric(!probe_.directed),
-      n(ctx_.comm.size()), rule(metric == "latency_us" ? latency_rule() : bandwidth_rule()),
+      schedule(pair_schedule_for(ctx_.config.pairs, tiers.nodes())),
+      sequential(schedule == "sequential"), root(ctx_.comm.rank() == 0),
+      multi_node(tiers.nodes() > 1), symmetric(!probe_.directed), n(ctx_.comm.size()),
+      rule(metric == "latency_us" ? latency_rule() : bandwidth_rule()),
       used(probe_.latency ? latency_settings(ctx_.config.measure) : ctx_.config.measure) {
   // Rank 0 keeps where the rounds are beside the results, for a run that stops in the middle.
   if (root) {

@@ -36,10 +36,11 @@ struct PairTimes {
 };
 
 // LinksCase::measure_rounds (bench/links/links_case.hpp says what it does).
-PairTimes measure_pair_rounds(const CaseContext& ctx, int rounds,
-                              const std::function<std::vector<std::pair<int, int>>(int)>& round_pairs,
-                              const PairProbe& probe, const std::function<void(int)>& on_round = {},
-                              const std::function<int(int)>& unit_of = {},
-                              const std::function<void(std::pair<int, int>, double)>& each_pair = {});
+PairTimes
+measure_pair_rounds(const CaseContext& ctx, int rounds,
+                    const std::function<std::vector<std::pair<int, int>>(int)>& round_pairs,
+                    const PairProbe& probe, const std::function<void(int)>& on_round = {},
+                    const std::function<int(int)>& unit_of = {},
+                    const std::function<void(std::pair<int, int>, double)>& each_pair = {});
 
 } // namespace cb

@@ -38,10 +38,9 @@ void write_pair_rounds(const PairRun& run) {
   PairTimes inter_units;
   for (std::size_t i = 0; i < inter.pairs.size(); ++i) {
     const auto [a, b] = inter.pairs[i];
-    inter_units.pairs.push_back(run.rails
-                                    ? Pair{run.tiers.leader(run.tiers.node_index_of_rank(a)),
-                                           run.tiers.leader(run.tiers.node_index_of_rank(b))}
-                                    : inter.pairs[i]);
+    inter_units.pairs.push_back(run.rails ? Pair{run.tiers.leader(run.tiers.node_index_of_rank(a)),
+                                                 run.tiers.leader(run.tiers.node_index_of_rank(b))}
+                                          : inter.pairs[i]);
     inter_units.round_of.push_back(inter.round_of[i]);
   }
   nlohmann::json pair_rounds = pair_rounds_json(run.intra.pairs, run.intra.round_of, 0);
@@ -126,11 +125,12 @@ void write_sub_rounds(const PairRun& run, const std::vector<const PairTimes*>& p
       {"measured", sampling.size()},
       {"capped", capped},
       {"settled", settled},
-      {"sampling_s", {{"median", median(sampling)},
-                      {"max", *std::max_element(sampling.begin(), sampling.end())},
-                      {"total", total}}},
-      {"samples", {{"median", median(samples)},
-                   {"max", *std::max_element(samples.begin(), samples.end())}}},
+      {"sampling_s",
+       {{"median", median(sampling)},
+        {"max", *std::max_element(sampling.begin(), sampling.end())},
+        {"total", total}}},
+      {"samples",
+       {{"median", median(samples)}, {"max", *std::max_element(samples.begin(), samples.end())}}},
       {"batch_time_s", run.used.batch_time_s}};
 }
 

@@ -27,13 +27,13 @@ struct PairRun {
   const PairProbe& probe;
   std::function<double(double)> value_of; // a pair's median seconds -> its figure (`metric`)
   std::string metric;
-  bool rails;           // across nodes every GPU i of a node pair with GPU i at once
+  bool rails; // across nodes every GPU i of a node pair with GPU i at once
   PairTiers tiers;
   std::string schedule; // "rounds", "sequential" or "screen" (pair_schedule_for: "" is by size)
   bool sequential, root, multi_node, symmetric;
-  int n;                // ranks
+  int n; // ranks
   PairRule rule;
-  MeasureSettings used; // the settings measure_pair_rounds() samples with
+  MeasureSettings used;                   // the settings measure_pair_rounds() samples with
   std::unique_ptr<PairProgress> progress; // rank 0
 
   PairTimes intra, inter;

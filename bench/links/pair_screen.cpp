@@ -8,10 +8,10 @@
 #include <tuple>
 #include <unordered_set>
 
+#include "core/stats.hpp"
 #include "diagnosis/topology.hpp"
 #include "links/links_case.hpp"
 #include "links/pair_run.hpp"
-#include "core/stats.hpp"
 
 namespace cb {
 
@@ -85,7 +85,8 @@ public:
           }
           return out;
         },
-        run_.probe, [this, round](int) {
+        run_.probe,
+        [this, round](int) {
           if (run_.progress)
             run_.progress->at("screen", round, round + 1);
         },
@@ -136,8 +137,9 @@ void choose_groups(const PairRun& run, ScreenPass& pass) {
   if (path.empty()) {
     pass.group_of_node = sqrt_groups(run.tiers.nodes());
     const int count =
-        pass.group_of_node.empty() ? 0 : *std::max_element(pass.group_of_node.begin(),
-                                                           pass.group_of_node.end()) + 1;
+        pass.group_of_node.empty()
+            ? 0
+            : *std::max_element(pass.group_of_node.begin(), pass.group_of_node.end()) + 1;
     for (int g = 0; g < count; ++g)
       pass.group_names.push_back("group" + std::to_string(g));
     return;

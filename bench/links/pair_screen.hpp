@@ -48,7 +48,7 @@ struct ScreenPass {
   ScreenColumns columns;          // rank 0
   std::vector<int> group_of_node; // every rank
   std::vector<std::string> group_names;
-  std::string groups = "sqrt";    // "topology" or "sqrt"
+  std::string groups = "sqrt"; // "topology" or "sqrt"
   std::vector<std::string> notes;
   double seconds = 0;
 };

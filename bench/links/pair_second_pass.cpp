@@ -176,9 +176,8 @@ nlohmann::json verdicts_json(const PairRun& run, const SecondPass& pass) {
     verdicts.push_back(std::move(named));
   }
   for (const auto& [a, b] : v.links) {
-    nlohmann::json named = {{"kind", "link"},
-                            {"nodes", {a, b}},
-                            {"hosts", {run.host_of_node(a), run.host_of_node(b)}}};
+    nlohmann::json named = {
+        {"kind", "link"}, {"nodes", {a, b}}, {"hosts", {run.host_of_node(a), run.host_of_node(b)}}};
     for (std::size_t i = 0; i < naming.pair_retests().size(); ++i) {
       if (naming.pair_retests()[i] == MemberPair{a, b})
         named[metric] = naming.pair_retest_values()[i];

@@ -8,12 +8,10 @@
 
 namespace cb {
 
-LinksCase::PairTimes
-LinksCase::measure_rounds(const CaseContext& ctx, int rounds,
-                          const std::function<std::vector<Pair>(int)>& round_pairs,
-                          const PairProbe& probe, const std::function<void(int)>& on_round,
-                          const std::function<int(int)>& unit_of,
-                          const std::function<void(Pair, double)>& each_pair) {
+LinksCase::PairTimes LinksCase::measure_rounds(
+    const CaseContext& ctx, int rounds, const std::function<std::vector<Pair>(int)>& round_pairs,
+    const PairProbe& probe, const std::function<void(int)>& on_round,
+    const std::function<int(int)>& unit_of, const std::function<void(Pair, double)>& each_pair) {
   return measure_pair_rounds(ctx, rounds, round_pairs, probe, on_round, unit_of, each_pair);
 }
 

@@ -1,18 +1,19 @@
 #pragma once
-// What the screen across nodes (--pairs screen, docs/DIAGNOSIS.md) costs a healthy fleet: run_screen
-// itself against a noiseless healthy fabric model (every figure alike, so nothing is suspect and
-// no confirmation or bisection round follows), counting its rounds and the disjoint sub-rounds the
-// pair tests measure each round in (bench/links/pair_screen.hpp). Milliseconds at 16,384 nodes.
+// What the screen across nodes (--pairs screen, docs/DIAGNOSIS.md) costs a healthy fleet:
+// run_screen itself against a noiseless healthy fabric model (every figure alike, so nothing is
+// suspect and no confirmation or bisection round follows), counting its rounds and the disjoint
+// sub-rounds the pair tests measure each round in (bench/links/pair_screen.hpp). Milliseconds at
+// 16,384 nodes.
 #include <string>
 #include <vector>
 
 namespace cb {
 
 struct ScreenCost {
-  int rounds = 0;         // the screen's rounds
-  int sub_rounds = 0;     // engine measurements of them (per direction of a directed test)
-  long long tests = 0;    // group tests, as docs/DIAGNOSIS.md counts them
-  std::string groups;     // "topology" or "sqrt"
+  int rounds = 0;      // the screen's rounds
+  int sub_rounds = 0;  // engine measurements of them (per direction of a directed test)
+  long long tests = 0; // group tests, as docs/DIAGNOSIS.md counts them
+  std::string groups;  // "topology" or "sqrt"
 };
 
 // The screen's groups of `nodes` nodes: ceil(sqrt(nodes)) consecutive nodes, or with a topology
