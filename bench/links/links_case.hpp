@@ -13,6 +13,7 @@
 
 #include "links/link_fabric.hpp"
 #include "links/link_matrix.hpp"
+#include "links/pair_probe.hpp"
 #include "runtime/case.hpp"
 
 namespace cb {
@@ -34,28 +35,9 @@ protected:
   // The node index of each rank of ctx.comm.
   static std::vector<int> node_of_members(const CaseContext& ctx);
 
-  // How one pair test moves data: what every rank does before a round, this rank's seconds for k
-  // operations of its pair, and this rank's wrong values after it. `directed`: a pair is measured
-  // in both orders (a one-way copy, a ping-pong started by each end), in consecutive sub-rounds.
-  struct PairProbe {
-    std::function<void()> before;
-    std::function<double(Pair, int)> timed;
-    std::function<long long(Pair)> check;
-    bool directed = false;
-    bool latency = false; // timed with latency_settings(): more operations per sample
-  };
-
-  struct PairTimes {
-    std::vector<Pair> pairs;      // rank 0: as measured, (source, destination) when directed
-    std::vector<int> round_of;    // rank 0: the schedule round each pair ran in
-    std::vector<double> median_s; // rank 0: each pair's median seconds per operation
-    int rounds = 0;               // schedule rounds (a directed round is two sub-rounds)
-    int capped = 0;  // measured (sub-)rounds whose sampling hit the time cap (or sample limit)
-    int settled = 0; // those that stopped with their spread settled above the cv target
-    std::vector<double> sampling_s; // rank 0: each measured (sub-)round's sampling seconds
-    std::vector<double> samples;    // rank 0: and its sample count
-    long long wrong = 0;          // summed over the group
-  };
+  // How one pair test moves data, and what its rounds measured (bench/links/pair_probe.hpp).
+  using PairProbe = cb::PairProbe;
+  using PairTimes = cb::PairTimes;
   // Measures `rounds` rounds, all pairs of a round at once: probe.before on every rank, a barrier,
   // the engine on probe.timed (ranks outside the round's pairs report 0 s), then probe.check. A
   // pair's time per sample is the slower of its two ends; it is taken from each rank's own median
@@ -73,7 +55,9 @@ protected:
                                   const std::function<void(Pair, double)>& each_pair = {});
 
   // The whole pair test: the pairs within each node and the node pairs across nodes, in rounds
-  // (or one at a time with --pairs sequential), the second pass across nodes, and the record.
+  // (or one at a time with --pairs sequential), the second pass across nodes, and the record;
+  // with --pairs screen (docs/DIAGNOSIS.md) the screen replaces the rounds and the second pass
+  // across nodes.
   // value_of turns a pair's median seconds into its figure (`metric`).
   // rails: across nodes every local rank i meets local rank i of the other node at once (a GPU
   // node's rails), instead of the first rank of each node alone; the node pair's figure is its

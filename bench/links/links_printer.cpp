@@ -14,8 +14,10 @@ class LinksPrinter : public ConsolePrinter {
 public:
   void rows(std::ostream& out, const std::vector<Record>& records) override {
     for (const auto& r : records) {
-      const bool pair_test = r.extra.contains("matrix") && (r.metrics.contains("min_pair_gbps") ||
-                                                            r.metrics.contains("min_pair_latency_us"));
+      const bool screened = r.extra.contains("screen") && r.extra.contains("observations");
+      const bool pair_test =
+          (r.extra.contains("matrix") || screened) &&
+          (r.metrics.contains("min_pair_gbps") || r.metrics.contains("min_pair_latency_us"));
       if (!pair_test) {
         ConsolePrinter::rows(out, {r});
         continue;
@@ -30,8 +32,18 @@ public:
                     r.metrics.value(metric, 0.0), latency ? "us one-way" : "GB/s",
                     r.metrics.value("min_pair_" + metric, 0.0),
                     r.metrics.value("max_pair_" + metric, 0.0), r.extra.value("pairs", 0));
-      out << line << status_text(r) << "\n"
-          << format_matrix(LinkMatrix::from_json(r.extra["matrix"]), latency ? 3 : 2, latency);
+      out << line << status_text(r) << "\n";
+      if (!screened) {
+        out << format_matrix(LinkMatrix::from_json(r.extra["matrix"]), latency ? 3 : 2, latency);
+        continue;
+      }
+      // The screen measures some node pairs, not every one: no matrix to print.
+      const auto& screen = r.extra["screen"];
+      std::snprintf(line, sizeof line,
+                    "  across nodes the screen: %d rounds, %lld tests, %zu figures\n",
+                    screen.value("rounds", 0), screen.value("tests", 0LL),
+                    r.extra["observations"].value("src", nlohmann::json::array()).size());
+      out << line;
     }
   }
 };

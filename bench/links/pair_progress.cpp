@@ -57,7 +57,9 @@ std::string describe_unfinished_pairs(const std::string& results_path) {
   const int nodes = static_cast<int>(hosts.size());
   std::string line = record + " stopped in " + tier + " round " + std::to_string(round + 1) +
                      " of " + std::to_string(rounds);
-  if (tier == "intra" || tier == "inter") {
+  if (tier == "intra" && state.value("schedule", "") == "screen") {
+    line += "; the screen across nodes had not started";
+  } else if (tier == "intra" || tier == "inter") {
     // The node pairs not measured: the inter-node rounds from this one on (all of them when the
     // run stopped inside the nodes), in the schedule's order.
     nlohmann::json missing = nlohmann::json::array();
@@ -91,6 +93,12 @@ std::string describe_unfinished_pairs(const std::string& results_path) {
       // The line still says it; the file keeps its last state.
     }
     line += "; listed in " + path;
+  } else if (tier == "screen") {
+    // The screen decides each round from the last: the pairs it would have measured next are
+    // not known, and its figures so far are the failed record's.
+    line = record + " stopped in screen round " + std::to_string(round + 1) +
+           " across nodes (the pairs within the nodes finished); the screen chooses each round "
+           "from the last, so the node pairs it did not reach are not listed";
   } else {
     line += " of the second pass; the first pass finished";
   }

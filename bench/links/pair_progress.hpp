@@ -14,7 +14,8 @@ public:
   // Empty results_path: keeps nothing (the sweep writes no file either).
   PairProgress(const std::string& results_path, std::string record, std::string schedule,
                std::vector<std::string> node_hosts);
-  // Before measured round `round` of `rounds` of a tier ("intra", "inter", "retest").
+  // Before measured round `round` of `rounds` of a tier ("intra", "inter", "retest", or "screen":
+  // the screen's round, whose count is not known ahead).
   void at(const std::string& tier, int round, int rounds);
   // The pair test finished: nothing is missing.
   void finished();

@@ -14,6 +14,7 @@
 #include "core/stats.hpp"
 #include "core/units.hpp"
 #include "links/pair_progress.hpp"
+#include "links/pair_screen.hpp"
 #include "planning/plan_text.hpp"
 #include "planning/run_plan.hpp"
 #include "results/results_io.hpp"
@@ -238,7 +239,15 @@ JobView discover_job(const Communicator& world, const Communicator& node, const 
   JobView job;
   int node_key = world.rank();
   node.broadcast(&node_key, sizeof node_key);
-  job.layout = make_layout(world.all_gather_int(node_key), world.all_gather_string(host_name()));
+  bool emulated = false;
+  const std::vector<std::string> hosts = world.all_gather_string(job_host_name(emulated));
+  if (world.sum(static_cast<long long>(emulated)) > 0)
+    check_emulated_hosts(hosts);
+  if (emulated) // ranks of one emulated host name are one node, the first rank its key
+    node_key = static_cast<int>(std::find(hosts.begin(), hosts.end(),
+                                          hosts[static_cast<std::size_t>(world.rank())]) -
+                                hosts.begin());
+  job.layout = make_layout(world.all_gather_int(node_key), hosts);
   job.counts = config.gpus == "auto" ? auto_gpu_counts(job.layout)
                                      : parse_gpu_counts(config.gpus, world.size());
   std::string note;
@@ -424,6 +433,8 @@ int run_sweep(const Communicator& world, const RunConfig& config,
     if (const std::string problem = first_problem_anywhere(world, choice.problem); !problem.empty())
       return refuse(world, problem);
     const JobView job = discover_job(world, node, config, choice.device, backend);
+    if (!config.topology.empty())
+      check_job_topology(config.topology, job.layout.host_of_rank);
     std::vector<std::unique_ptr<BenchmarkCase>> cases = chosen_cases(config);
     if (const std::string problem = job_input_problem(world, node, config, job, cases);
         !problem.empty())

@@ -2,9 +2,11 @@
 // The schedules of the pair tests across nodes, over any PairOracle (the real pair tests or the
 // fabric model): the round-robin `rounds` (every node pair, n - 1 rounds), `sequential` (one pair
 // a round) and the sublinear `screen`. docs/DIAGNOSIS.md describes the screen and its costs.
+#include <string>
 #include <vector>
 
 #include "diagnosis/observation.hpp"
+#include "links/pair_schedule.hpp"
 
 namespace cb {
 
@@ -38,6 +40,21 @@ Measurements run_screen(PairOracle& oracle, const std::vector<int>& group_of_nod
 // Every node pair, both ways at once, in the round-robin schedule's rounds (bench/links
 // pair_schedule), or one pair a round (`sequential`).
 Measurements run_all_pairs(PairOracle& oracle, bool sequential);
+
+// From this many nodes a pair test without --pairs screens across nodes: below it the n - 1
+// rounds are few (15 at 16 nodes) and give every node pair.
+inline constexpr int kScreenFromNodes = 16;
+
+// The schedule a pair test runs: `requested` (--pairs) when given, else "screen" from
+// kScreenFromNodes nodes on and "rounds" below.
+std::string pair_schedule_for(const std::string& requested, int nodes);
+
+// A screen round's flows as sub-rounds the engine can measure at once, no node in two pairs of
+// one: a ring shift is cycles of sends (each node sending to one, receiving from another), whose
+// edges colour in two (an even cycle) or three (an odd one). A flow whose reverse is in the round
+// too is one node pair (measured both ways by a directed probe, or at once by a symmetric one).
+// Each pair keeps the orientation of its first flow.
+std::vector<std::vector<MemberPair>> disjoint_sub_rounds(const std::vector<Flow>& flows);
 
 // What run_all_pairs would cost without measuring: tests (node pairs) and rounds.
 void all_pairs_cost(int nodes, bool sequential, long long& tests, long long& rounds);

@@ -37,11 +37,22 @@ void print_plan(std::ostream& out, const RunPlan& plan) {
     out << line;
   }
   out << "# total: " << plan_summary(plan) << "\n";
-  if (plan.inter_pair_rounds > 0 || plan.intra_pair_rounds > 0) {
+  if (plan.screen_rounds > 0) {
+    out << "# pair rounds: the screen between nodes, " << plan.screen_rounds
+        << " rounds of a healthy fleet in " << plan.inter_pair_rounds << " sub-rounds ("
+        << (plan.screen_groups == "topology" ? "groups: the topology's leaves"
+                                             : "groups of ceil(sqrt(nodes)) nodes")
+        << "), " << plan.intra_pair_rounds << " within a node (GPU pairs)\n";
+  } else if (plan.inter_pair_rounds > 0 || plan.intra_pair_rounds > 0) {
     out << "# pair rounds: " << plan.inter_pair_rounds << " between nodes (node pairs), "
         << plan.intra_pair_rounds << " within a node (GPU pairs)\n";
   }
-  if (plan.second_pass_max_s > 0) {
+  if (plan.second_pass_max_s > 0 && plan.screen_rounds > 0) {
+    out << "# the screen's confirmation of suspects: only where a figure is slow (a healthy "
+           "fleet needs none), at most "
+        << kMaxScreenConfirmRounds << " rounds: up to " << format_budget(plan.second_pass_max_s)
+        << " more (in the worst case)\n";
+  } else if (plan.second_pass_max_s > 0) {
     out << "# second pass of the pair tests: only for suspect pairs (a healthy fleet needs none), "
            "at most "
         << kSecondPassMaxRoundsPerStage << " rounds per stage: up to "

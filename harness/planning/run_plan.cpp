@@ -8,6 +8,8 @@
 
 #include "core/error.hpp"
 #include "core/duration.hpp"
+#include "diagnosis/schedules.hpp"
+#include "planning/screen_cost.hpp"
 #include "planning/time_model.hpp"
 #include "qualify/spec.hpp"
 #include "qualify/spec_locator.hpp"
@@ -151,12 +153,24 @@ PhaseShape shape_at(int n, const PlanTarget& t) {
 }
 
 void plan_pair_phase(Phase& phase, const PlanCase& c, const PlanTarget& t, const RunConfig& config,
-                     const HardwareModel& model, int level, int& inter_rounds, int& intra_rounds) {
+                     const HardwareModel& model, int level, RunPlan& plan) {
   const PhaseShape whole = shape_at(phase.gpus, t);
-  const int inter = whole.nodes > 1 ? round_robin_rounds(whole.nodes) : 0;
+  // Across nodes: the round-robin rounds, or the screen's rounds of a healthy fleet, each
+  // measured as its disjoint sub-rounds (an engine measurement each, as a round-robin round).
+  const bool screen =
+      whole.nodes > 1 && pair_schedule_for(config.pairs, whole.nodes) == "screen";
+  int inter = whole.nodes > 1 ? round_robin_rounds(whole.nodes) : 0;
+  if (screen) {
+    std::string groups;
+    const ScreenCost cost =
+        healthy_screen_cost(planned_screen_groups(whole.nodes, config.topology, groups));
+    inter = cost.sub_rounds;
+    plan.screen_rounds = std::max(plan.screen_rounds, cost.rounds);
+    plan.screen_groups = groups;
+  }
   const int intra = round_robin_rounds(whole.ranks_per_node);
-  inter_rounds = std::max(inter_rounds, inter);
-  intra_rounds = std::max(intra_rounds, intra);
+  plan.inter_pair_rounds = std::max(plan.inter_pair_rounds, inter);
+  plan.intra_pair_rounds = std::max(plan.intra_pair_rounds, intra);
   const double sync = sync_seconds(whole, model);
   PhaseShape across = whole, within = whole;
   across.nodes = 2;
@@ -199,11 +213,11 @@ void plan_pair_phase(Phase& phase, const PlanCase& c, const PlanTarget& t, const
         model.record_setup_s + setup_seconds(c.suite, c.name, params, whole, model);
     pi.estimate_s = setup + passes * (inter * a.seconds + intra * w.seconds);
     const double across_at_cap = worst_case(op_across, sync, pi.measure, extra);
-    // The second pass retests node pairs across nodes only.
-    const double second_pass =
-        inter > 0 ? passes * static_cast<double>(kSecondPassStages * kSecondPassMaxRoundsPerStage) *
-                        across_at_cap
-                  : 0.0;
+    // The second pass retests node pairs across nodes only; the screen has none, but confirms
+    // suspects in at most kMaxScreenConfirmRounds rounds of at most three sub-rounds each.
+    const double extra_rounds =
+        screen ? 3.0 * kMaxScreenConfirmRounds : kSecondPassStages * kSecondPassMaxRoundsPerStage;
+    const double second_pass = inter > 0 ? passes * extra_rounds * across_at_cap : 0.0;
     phase.second_pass_max_s += second_pass;
     phase.worst_case_s += setup +
                           passes * (inter * across_at_cap +
@@ -236,8 +250,7 @@ RunPlan make_plan(const std::vector<PlanCase>& cases, const RunConfig& config,
       const PhaseShape shape = shape_at(n, target);
       phase.nodes = shape.nodes;
       if (is_pair_case(c)) {
-        plan_pair_phase(phase, c, target, config, model, level, plan.inter_pair_rounds,
-                        plan.intra_pair_rounds);
+        plan_pair_phase(phase, c, target, config, model, level, plan);
       } else {
         const bool thin = c.suite == "collectives" && thinned_count(n, target, level);
         phase.thinned = thin;
@@ -352,6 +365,7 @@ nlohmann::json plan_to_json(const RunPlan& plan, const std::vector<double>& meas
                      {"second_pass_max_rounds_per_stage", kSecondPassMaxRoundsPerStage},
                      {"pair_rounds", plan.inter_pair_rounds},
                      {"intra_node_pair_rounds", plan.intra_pair_rounds},
+                     {"pairs", plan.screen_rounds > 0 ? "screen" : "rounds"},
                      {"records", plan.records()},
                      {"backend", plan.backend},
                      {"nodes", plan.target.nodes},
@@ -360,6 +374,8 @@ nlohmann::json plan_to_json(const RunPlan& plan, const std::vector<double>& meas
                      {"level", plan.level},
                      {"profile", plan.level_description()},
                      {"model", std::move(model)}};
+  if (plan.screen_rounds > 0)
+    out["screen"] = {{"rounds", plan.screen_rounds}, {"groups", plan.screen_groups}};
   if (plan.budget_s > 0)
     out["budget_s"] = plan.budget_s;
   if (!measured_s.empty()) {

@@ -23,6 +23,9 @@
 // round for one-way bandwidth (both directions in consecutive sub-rounds). Their second pass
 // (retests of suspect pairs) is bounded at kSecondPassMaxRoundsPerStage rounds per stage; it is
 // in the worst case and printed beside the estimate, not in it: a healthy fleet needs none.
+// With --pairs screen (the default from 16 nodes) the rounds across nodes are those of a healthy
+// fleet's screen (planning/screen_cost.hpp), each measured in its disjoint sub-rounds; its
+// confirmation rounds (at most kMaxScreenConfirmRounds) are in the worst case, not the estimate.
 #include <functional>
 #include <optional>
 
@@ -95,7 +98,9 @@ struct RunPlan {
   double total_s = 0;
   double worst_case_s = 0;
   double second_pass_max_s = 0; // summed over the pair phases (in worst_case_s too)
-  int inter_pair_rounds = 0; // one pass over the node pairs
+  int inter_pair_rounds = 0; // one pass over the node pairs (the screen's sub-rounds)
+  int screen_rounds = 0;     // the screen's rounds across nodes (a healthy fleet's); 0: no screen
+  std::string screen_groups; // "topology" or "sqrt"
   int intra_pair_rounds = 0; // one pass over the GPU pairs of a node
   int level = 0;
   double budget_s = 0; // 0 = none
@@ -107,6 +112,8 @@ struct RunPlan {
 };
 
 inline constexpr int kMaxPlanLevel = 4;
+// The screen's confirmation rounds at most (harness/diagnosis/screen_schedule.cpp).
+inline constexpr int kMaxScreenConfirmRounds = 16;
 
 // The plan at one level of the profile.
 RunPlan make_plan(const std::vector<PlanCase>& cases, const RunConfig& config,

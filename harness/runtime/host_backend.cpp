@@ -4,6 +4,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -67,6 +68,24 @@ std::string host_name() {
   char name[256] = {};
   gethostname(name, sizeof name - 1);
   return name;
+}
+
+std::string job_host_name(bool& emulated) {
+  const char* name = std::getenv("CLUSTERBENCH_EMULATED_HOST");
+  emulated = name != nullptr;
+  return emulated ? std::string(name) : host_name();
+}
+
+void check_emulated_hosts(const std::vector<std::string>& hosts) {
+  for (const auto& text : hosts) {
+    const bool printable = std::all_of(text.begin(), text.end(), [](char c) {
+      return static_cast<unsigned char>(c) > 0x20 && static_cast<unsigned char>(c) < 0x7f;
+    });
+    if (text.empty() || text.size() > 64 || !printable) {
+      throw InputError("CLUSTERBENCH_EMULATED_HOST: expected a host name (printable, no spaces, "
+                       "at most 64 bytes), got '" + shown(text) + "'");
+    }
+  }
 }
 
 std::string cpu_model_name() {

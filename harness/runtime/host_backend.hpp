@@ -32,6 +32,13 @@ std::string cpu_model_name();
 int physical_core_count();
 std::uint64_t host_memory_bytes();
 std::string host_name();
+// The host name this rank reports as its node: CLUSTERBENCH_EMULATED_HOST when set (tests that run
+// several one-machine "nodes" under one mpirun: ranks of one name are one node), else host_name().
+// `emulated` says which.
+std::string job_host_name(bool& emulated);
+// InputError naming CLUSTERBENCH_EMULATED_HOST for a name that is empty, longer than 64 bytes or
+// not printable ASCII without spaces: every rank checks every rank's name, so all refuse alike.
+void check_emulated_hosts(const std::vector<std::string>& hosts);
 // Pins the calling thread to the index-th CPU this process may use (wrapping around), as mpirun's
 // --bind-to core pins a rank. Returns false when the CPU set cannot be read or set.
 bool pin_this_thread_to_cpu(int index);

@@ -32,8 +32,13 @@ struct RunConfig {
   bool cleanup = false;
   bool buffered = false; // storage: skip O_DIRECT on purpose
   std::uint64_t checkpoint_bytes = 0; // storage checkpoints in all; 0 = 14 bytes per model parameter
-  // links: pair tests in concurrent round-robin rounds, or one pair at a time ("sequential")
-  std::string pairs = "rounds";
+  // links: pair tests across nodes in concurrent round-robin rounds ("rounds"), one pair at a time
+  // ("sequential") or the sublinear screen ("screen"); "" = by the node count (screen from 16
+  // nodes, bench/links/pair_screen.hpp). Within a node always rounds (or sequential).
+  std::string pairs;
+  // links: the fabric's topology file (Slurm topology.conf or JSON) the screen groups nodes by;
+  // "" = ceil(sqrt(nodes)) groups.
+  std::string topology;
   // workload (data-parallel training step)
   double model_params = 0;                     // 0 = the family's default for the backend
   double tokens_per_gpu = 0;                   // 0 = the family's default

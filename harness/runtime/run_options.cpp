@@ -136,8 +136,12 @@ ArgParser run_argument_parser(const std::string& command) {
               "per --model-params: bf16 weights, fp32 master copy, two Adam moments)")
       .flag("cleanup", "storage: remove clusterbench's files afterwards")
       .option("pairs", "HOW",
-              "links: rounds (default: all disjoint pairs of a round at once, n-1 rounds) or "
-              "sequential (one pair at a time, to isolate congestion)")
+              "links, across nodes: screen (sublinear: about six rounds at any size; the default "
+              "from 16 nodes), rounds (all disjoint pairs of a round at once, n-1 rounds; the "
+              "default below 16 nodes) or sequential (one pair at a time, to isolate congestion)")
+      .option("topology", "FILE",
+              "links: the fabric's leaf switches (Slurm topology.conf or a JSON map host -> "
+              "leaf) the screen groups nodes by (default: ceil(sqrt(nodes)) groups)")
       .option("model-params", "COUNT",
               "workload: parameters of the model trained, e.g. 16M (default: a step of "
               "~0.1-1 s on one core; on GPUs 2 transformer layers of hidden 8192, 1.6G)")
@@ -329,9 +333,13 @@ RunConfig run_config_from(const ArgParser& args) {
                                  : parse_size(text, "--input-bytes-per-step");
   }
   c.out = args.get_or("out", "");
-  c.pairs = args.get_or("pairs", "rounds");
-  if (c.pairs != "rounds" && c.pairs != "sequential")
-    throw InputError("--pairs: expected rounds or sequential, got '" + c.pairs + "'");
+  if (args.has("pairs")) {
+    c.pairs = *args.get("pairs");
+    if (c.pairs != "rounds" && c.pairs != "sequential" && c.pairs != "screen")
+      throw InputError("--pairs: expected screen, rounds or sequential, got '" + shown(c.pairs) +
+                       "'");
+  }
+  c.topology = args.get_or("topology", "");
   if (args.has("budget"))
     c.budget_s = parse_duration(*args.get("budget"), "--budget");
   c.plan_spec = args.get_or("plan-spec", "");

@@ -33,6 +33,7 @@ expect --out --out /
 expect "--out: missing value FILE (got the flag --help" --out --help
 [ ! -e ./--help ] || { echo "FAIL: run --out --help wrote ./--help"; fail=1; }
 expect --bogus --bogus
+expect --pairs --pairs ring
 # Figures that would overflow what they are turned into (a clock, an int) are refused.
 expect --timeout --timeout 1e308
 expect --np --np 4294967297

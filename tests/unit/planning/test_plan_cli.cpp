@@ -1,6 +1,7 @@
 // `plan` and `run --budget` through the real binary: the figure a user checks, and bad input.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "../cli_runner.hpp"
@@ -8,7 +9,8 @@
 using namespace cb::testing;
 
 TEST(PlanCli, Cluster128x8FitsFifteenMinutesWith127Rounds) {
-  const CliResult r = run_clusterbench("plan --nodes 128 --gpus-per-node 8 --backend cuda --json");
+  const CliResult r = run_clusterbench(
+      "plan --nodes 128 --gpus-per-node 8 --backend cuda --pairs rounds --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_LE(j.at("total_s").get<double>(), 900);
@@ -55,4 +57,30 @@ TEST(PlanCli, RefusalSaysTheSmallestFeasibleBudget) {
       run_clusterbench("plan --nodes 16 --gpus-per-node 8 --backend cuda --budget 5s");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(contains(r.err, "smallest feasible")) << r.err;
+}
+
+// plan takes --pairs and --topology as run does: the screen's rounds printed, a topology's
+// leaves its groups, a bad topology refused naming the file.
+TEST(PlanCli, PricesTheScreenWithATopology) {
+  const std::string topo = ::testing::TempDir() + "cb-plan-topo.conf";
+  {
+    std::ofstream out(topo);
+    out << "SwitchName=leaf1 Nodes=n[0001-0032]\nSwitchName=leaf2 Nodes=n[0033-0064]\n";
+  }
+  CliResult r = run_clusterbench("plan --nodes 64 --gpus-per-node 8 --backend cuda --pairs screen "
+                                 "--topology " + topo + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j.at("pairs"), "screen");
+  EXPECT_EQ(j.at("screen").at("groups"), "topology");
+  EXPECT_GT(j.at("screen").at("rounds").get<int>(), 0);
+  r = run_clusterbench("plan --nodes 1024 --gpus-per-node 8 --backend cuda");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "# pair rounds: the screen between nodes, ")) << r.out;
+  r = run_clusterbench("plan --nodes 65 --gpus-per-node 8 --backend cuda --topology " + topo);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, topo)) << r.err;
+  r = run_clusterbench("plan --nodes 64 --pairs ring");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "--pairs")) << r.err;
 }

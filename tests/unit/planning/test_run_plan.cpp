@@ -3,6 +3,11 @@
 #include "core/error.hpp"
 #include "planning/plan_text.hpp"
 #include "planning/run_plan.hpp"
+#include "planning/screen_cost.hpp"
+#include "diagnosis/fabric_model.hpp"
+#include "diagnosis/schedules.hpp"
+
+#include <cmath>
 
 using namespace cb;
 
@@ -11,6 +16,13 @@ namespace {
 RunConfig cuda_config() {
   RunConfig c;
   c.backend = "cuda";
+  return c;
+}
+
+// The round-robin rounds across nodes at any size (the default screens from 16 nodes).
+RunConfig rounds_config() {
+  RunConfig c = cuda_config();
+  c.pairs = "rounds";
   return c;
 }
 
@@ -30,7 +42,7 @@ RunPlan default_plan(int nodes, const RunConfig& config = cuda_config()) {
 } // namespace
 
 TEST(RunPlan, DefaultProfileFits128NodesIn15MinutesWith127Rounds) {
-  const RunPlan plan = default_plan(128);
+  const RunPlan plan = default_plan(128, rounds_config());
   EXPECT_LE(plan.total_s, 15 * 60);
   EXPECT_EQ(plan.inter_pair_rounds, 127);
   EXPECT_EQ(plan.intra_pair_rounds, 7);
@@ -50,7 +62,7 @@ TEST(RunPlan, TotalGrowsNoFasterThanTheNodeCount) {
 }
 
 TEST(RunPlan, FullSweepAtOneNodeAndTheJobThinnedInBetween) {
-  const RunConfig config = cuda_config();
+  const RunConfig config = rounds_config();
   const RunPlan plan = default_plan(16, config);
   // float and sum by default: one instance per message size, 8 B to 64 MiB by 2.
   const std::size_t all = 24;
@@ -175,7 +187,7 @@ TEST(RunPlan, BudgetBelowTheSmallestPlanIsRefusedWithTheSmallestFeasible) {
 }
 
 TEST(RunPlan, JsonHasPhasesTotalAndPairRounds) {
-  const RunPlan plan = default_plan(16);
+  const RunPlan plan = default_plan(16, rounds_config());
   std::vector<double> measured(plan.phases.size(), -1.0);
   measured[0] = 2 * plan.phases[0].estimate_s;
   const nlohmann::json j = plan_to_json(plan, measured);
@@ -188,9 +200,11 @@ TEST(RunPlan, JsonHasPhasesTotalAndPairRounds) {
 
 namespace {
 
-// The links suite's pair phases on `nodes` nodes of one rank each, host backend, --quick.
+// The links suite's pair phases on `nodes` nodes of one rank each, host backend, --quick, in
+// round-robin rounds.
 RunPlan host_links_plan(int nodes) {
   RunConfig config;
+  config.pairs = "rounds";
   config.backend = "host";
   config.quick = true;
   config.measure = quick_measure_settings();
@@ -211,7 +225,7 @@ TEST(RunPlan, PingPongRoundsAreCountedAsTheBackendMeasuresThem) {
   const Phase* host = host_plan.find("links", "pair_latency", 6);
   ASSERT_NE(host, nullptr);
   EXPECT_EQ(host->pair_rounds, 2 * 5);
-  const RunPlan cuda_plan = default_plan(16);
+  const RunPlan cuda_plan = default_plan(16, rounds_config());
   const Phase* cuda = cuda_plan.find("links", "pair_latency", 128);
   ASSERT_NE(cuda, nullptr);
   EXPECT_EQ(cuda->pair_rounds, 15 + 7);
@@ -228,7 +242,7 @@ TEST(RunPlan, HostPingPongsArePlannedWithTheLatencyBatchAndTheirSampleCost) {
   // 10 sub-rounds of 5 to 7 samples of ~30 ms each: about 2 s (measured 1.65-2.06 s in 10 runs).
   EXPECT_GT(host->estimate_s, 1.5);
   EXPECT_LT(host->estimate_s, 2.5);
-  const RunPlan cuda_plan = default_plan(16);
+  const RunPlan cuda_plan = default_plan(16, rounds_config());
   const Phase* cuda = cuda_plan.find("links", "pair_latency", 128);
   ASSERT_NE(cuda, nullptr);
   EXPECT_LT(cuda->instances[0].measure.batch_time_s, kLatencyBatchS);
@@ -261,4 +275,56 @@ TEST(RunPlan, TheSecondPassIsBoundedInTheWorstCaseNotInTheEstimate) {
   // At 1,024 nodes the bound is the same number of rounds: it does not grow with the fleet.
   const double small = plan.second_pass_max_s;
   EXPECT_NEAR(host_links_plan(1024).second_pass_max_s / small, 1.0, 0.05);
+}
+
+// The screen's rounds the plan prices are run_screen's own against a healthy fleet of the fabric
+// model (noiseless, 8 rails), at the sizes a user plans for; and its sub-rounds (what the pair
+// tests measure) are two or three a round.
+TEST(ScreenCost, RoundsAreRunScreensOnAHealthyFabricModel) {
+  for (int nodes : {128, 1024, 8192}) {
+    Scenario healthy;
+    healthy.nodes = nodes;
+    healthy.gpus_per_node = 8;
+    healthy.leaf_nodes = 32;
+    FabricModel fabric(healthy);
+    const Measurements m = run_screen(fabric, sqrt_groups(nodes), ScreenSettings{});
+    std::string groups;
+    const ScreenCost cost = healthy_screen_cost(planned_screen_groups(nodes, "", groups));
+    EXPECT_EQ(cost.rounds, m.rounds) << nodes;
+    EXPECT_EQ(cost.tests, m.tests) << nodes;
+    EXPECT_EQ(groups, "sqrt");
+    EXPECT_GE(cost.sub_rounds, 2 * cost.rounds) << nodes;
+    EXPECT_LE(cost.sub_rounds, 3 * cost.rounds) << nodes;
+  }
+}
+
+namespace {
+
+double pair_seconds(const RunPlan& plan) {
+  double s = 0;
+  for (const auto& p : plan.phases) {
+    if (p.suite == "links" && (p.name == "pair_bw" || p.name == "pair_latency"))
+      s += p.estimate_s;
+  }
+  return s;
+}
+
+} // namespace
+
+// The default from 16 nodes: the screen; 1,024 nodes of 8 GPUs price the pair tests in a minute
+// and a half at most (the rounds: 15 minutes), and the pair phase grows at most as log(nodes).
+TEST(RunPlan, ScreenPricesThePairTestsLogarithmically) {
+  const RunPlan at_1024 = default_plan(1024);
+  EXPECT_GT(at_1024.screen_rounds, 0);
+  EXPECT_EQ(at_1024.screen_groups, "sqrt");
+  EXPECT_LE(pair_seconds(at_1024), 90);
+  EXPECT_GT(pair_seconds(at_1024), 1); // measured, not left out
+  EXPECT_GT(pair_seconds(default_plan(1024, rounds_config())), 10 * pair_seconds(at_1024));
+  const double at_128 = pair_seconds(default_plan(128));
+  const double at_8192 = pair_seconds(default_plan(8192));
+  EXPECT_LE(at_8192, at_128 * std::log2(8192.0) / std::log2(128.0)) << at_128 << " " << at_8192;
+  // Below 16 nodes the rounds, every node pair.
+  EXPECT_EQ(default_plan(8).screen_rounds, 0);
+  EXPECT_EQ(plan_to_json(at_1024).at("pairs"), "screen");
+  EXPECT_EQ(plan_to_json(at_1024).at("screen").at("rounds"), at_1024.screen_rounds);
 }

@@ -11,6 +11,9 @@
 #include <thread>
 
 #include "links/links_case.hpp"
+#include "links/pair_progress.hpp"
+#include "links/pair_screen.hpp"
+#include "temp_dir.hpp"
 #include "runtime/host_backend.hpp"
 #include "runtime/second_pass_limit.hpp"
 
@@ -290,4 +293,157 @@ TEST(PairRoundsOnThreads, SequentialMeasuresOnePairPerRound) {
 }
 
 } // namespace
+} // namespace cb
+
+namespace cb {
+namespace {
+
+// Every node's distinct partners in the screen's observations (either end).
+std::map<int, std::set<int>> screen_partners(const nlohmann::json& obs) {
+  std::map<int, std::set<int>> partners;
+  for (std::size_t i = 0; i < obs.at("src").size(); ++i) {
+    const int a = obs["src"][i], b = obs["dst"][i];
+    partners[a].insert(b);
+    partners[b].insert(a);
+  }
+  return partners;
+}
+
+void expect_screen_record(const Record& record, int nodes, int rails) {
+  const auto& x = record.extra;
+  EXPECT_EQ(x.at("schedule"), "screen");
+  EXPECT_FALSE(x.contains("matrix"));
+  EXPECT_FALSE(x.contains("second_pass"));
+  EXPECT_EQ(x.at("matrix_of"), "nodes");
+  EXPECT_EQ(x.at("matrix_members").size(), static_cast<std::size_t>(nodes));
+  const auto& obs = x.at("observations");
+  const std::size_t count = obs.at("src").size();
+  EXPECT_GT(count, 0u);
+  for (const char* column : {"dst", "rail", "round", "value"})
+    EXPECT_EQ(obs.at(column).size(), count) << column;
+  std::set<int> rails_seen;
+  for (std::size_t i = 0; i < count; ++i) {
+    EXPECT_NE(obs["src"][i], obs["dst"][i]);
+    EXPECT_GT(obs["value"][i].get<double>(), 0);
+    rails_seen.insert(obs["rail"][i].get<int>());
+  }
+  EXPECT_EQ(rails_seen.size(), static_cast<std::size_t>(rails));
+  const auto& s = x.at("screen");
+  EXPECT_EQ(s.at("group_of_node").size(), static_cast<std::size_t>(nodes));
+  EXPECT_EQ(s.at("k_inside"), 4);
+  EXPECT_EQ(s.at("k_across"), 2);
+  EXPECT_EQ(s.at("k_confirm"), 2);
+  EXPECT_GT(s.at("tests").get<long long>(), 0);
+  // Rounds are numbered 0 .. rounds - 1.
+  int last = 0;
+  for (const auto& r : obs.at("round"))
+    last = std::max(last, r.get<int>());
+  EXPECT_EQ(last + 1, s.at("rounds").get<int>());
+  const int k = std::min(4, nodes / static_cast<int>(s.at("group_names").size()) - 1);
+  const auto partners = screen_partners(obs);
+  EXPECT_EQ(partners.size(), static_cast<std::size_t>(nodes));
+  for (const auto& [node, with] : partners)
+    EXPECT_GE(with.size(), static_cast<std::size_t>(k)) << "node " << node;
+  EXPECT_EQ(record.check, DataCheck::pass);
+}
+
+} // namespace
+
+// 20 one-rank nodes: the default screens (ceil(sqrt(20)) = 5 nodes a group, four groups), six
+// rounds on a healthy fleet, the contract's fields.
+TEST(PairScreenOnThreads, HealthyFleetScreensInSixRoundsWithTheContractsFields) {
+  const int n = 20;
+  const Outcome out = run_on_threads(n, std::vector<double>(n, 10.0), "");
+  const auto& s = out.record.extra.at("screen");
+  EXPECT_EQ(s.at("groups"), "sqrt");
+  EXPECT_EQ(s.at("group_names"), nlohmann::json({"group0", "group1", "group2", "group3"}));
+  EXPECT_EQ(s.at("rounds"), 6);
+  expect_screen_record(out.record, n, 1);
+  // Every rank followed the same schedule: a partner's log holds the same rounds as its own.
+  for (int r = 0; r < n; ++r) {
+    for (const auto& [round, partner] : out.log[static_cast<std::size_t>(r)]) {
+      const auto& theirs = out.log[static_cast<std::size_t>(partner)];
+      EXPECT_NE(std::find(theirs.begin(), theirs.end(), std::pair{round, r}), theirs.end());
+    }
+  }
+}
+
+// One slow node: the screen confirms it (more rounds than a healthy fleet's, the same on every
+// rank or the threads would wait forever), and its figures are the slowest.
+TEST(PairScreenOnThreads, SlowNodeAddsConfirmationRounds) {
+  const int n = 20;
+  std::vector<double> rate(n, 10.0);
+  rate[7] = 2.0;
+  const Outcome out = run_on_threads(n, rate, "screen");
+  expect_screen_record(out.record, n, 1);
+  EXPECT_GT(out.record.extra.at("screen").at("rounds").get<int>(), 6);
+  const auto& obs = out.record.extra.at("observations");
+  double slowest = 1e300;
+  std::set<int> ends;
+  for (std::size_t i = 0; i < obs.at("value").size(); ++i)
+    slowest = std::min(slowest, obs["value"][i].get<double>());
+  for (std::size_t i = 0; i < obs.at("value").size(); ++i) {
+    if (obs["value"][i].get<double>() < 1.5 * slowest) {
+      EXPECT_TRUE(obs["src"][i] == 7 || obs["dst"][i] == 7);
+    }
+  }
+}
+
+// Two ranks a node with rails: every rail of a node pair at once, both rails in the observations;
+// an explicit --pairs rounds still runs the rounds on the same fleet.
+TEST(PairScreenOnThreads, RailsAreObservedOneByOne) {
+  const int nodes = 8;
+  const Outcome out =
+      run_on_threads(2 * nodes, std::vector<double>(2 * nodes, 10.0), "screen", 2, true);
+  expect_screen_record(out.record, nodes, 2);
+  const Outcome rounds =
+      run_on_threads(2 * nodes, std::vector<double>(2 * nodes, 10.0), "rounds", 2, true);
+  EXPECT_EQ(rounds.record.extra.at("schedule"), "rounds");
+  EXPECT_TRUE(rounds.record.extra.contains("matrix"));
+  EXPECT_FALSE(rounds.record.extra.contains("observations"));
+}
+
+// run_screen's figures flow by flow, rail by rail; the other way where only it was measured, and
+// 0 (failed, never healthy) where nothing was.
+TEST(PairScreen, FlowRatesLayout) {
+  const std::vector<Flow> flows = {{0, 1}, {1, 2}};
+  const std::vector<ScreenFigure> measured = {
+      {0, 1, 0, 50, 5}, {0, 1, 1, 60, 6}, {2, 1, 0, 70, 7}};
+  EXPECT_EQ(flow_rates(flows, 2, measured), (std::vector<double>{5, 6, 7, 0}));
+  ScreenColumns columns;
+  columns.add(measured[0], 0, 0.1);
+  columns.add(measured[2], 3, 0.2);
+  const auto j = columns.to_json();
+  EXPECT_EQ(j.at("src"), nlohmann::json({0, 2}));
+  EXPECT_EQ(j.at("dst"), nlohmann::json({1, 1}));
+  EXPECT_EQ(j.at("rail"), nlohmann::json({0, 0}));
+  EXPECT_EQ(j.at("round"), nlohmann::json({0, 3}));
+  EXPECT_EQ(j.at("value"), nlohmann::json({50.0, 70.0}));
+  EXPECT_TRUE(j.at("layout").is_string());
+}
+
+} // namespace cb
+
+namespace cb {
+
+// A run cut short inside the screen says so, without a list it cannot know (the screen picks each
+// round from the last); cut short within the nodes, that the screen had not started.
+TEST(PairScreen, AStoppedScreenSaysWhereItStopped) {
+  test::TempDir dir;
+  const std::string results = dir.str() + "/r.json";
+  {
+    PairProgress progress(results, "links/pair_bw", "screen", {"a", "b", "c"});
+    progress.at("screen", 2, 3);
+    const std::string line = describe_unfinished_pairs(results);
+    EXPECT_NE(line.find("links/pair_bw stopped in screen round 3"), std::string::npos) << line;
+    EXPECT_EQ(line.find("second pass"), std::string::npos) << line;
+    progress.at("intra", 0, 7);
+    const std::string within = describe_unfinished_pairs(results);
+    EXPECT_NE(within.find("the screen across nodes had not started"), std::string::npos)
+        << within;
+    progress.finished();
+  }
+  EXPECT_EQ(describe_unfinished_pairs(results), "");
+}
+
 } // namespace cb
