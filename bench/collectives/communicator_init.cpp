@@ -47,7 +47,9 @@ public:
             seconds += create_once();
           return seconds;
         },
-        [](double seconds, bool) { return nlohmann::json{{"time_us", seconds * 1e6}}; });
+        [](double seconds, bool) {
+          return nlohmann::json{{"time_us", seconds * 1e6}};
+        });
     ctx.add_rank_timing(record, m, false); // a creation need not wait for every rank's arrival
     if (ctx.comm.rank() == 0)
       record.metrics["cold_time_us"] = cold_s * 1e6;

@@ -89,8 +89,10 @@ TEST(CommunicatorInit, SlowestRankColdApartDestructionLeftOut) {
     for (int r = 0; r < kRanks; ++r) {
       threads.emplace_back([&, r] {
         SlowInitBackend backend(r, 2);
-        const CaseContext ctx{backend, worlds[static_cast<std::size_t>(r)], config, layout,
-                              members, Placement{1, kRanks},                devices};
+        const CaseContext ctx{backend, worlds[static_cast<std::size_t>(r)],
+                              config,  layout,
+                              members, Placement{1, kRanks},
+                              devices};
         const auto kase = make_init_case();
         auto records = kase->run(ctx, kase->instances(config).at(0));
         if (r == 0)
