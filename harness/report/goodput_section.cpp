@@ -55,7 +55,7 @@ std::vector<Paragraph> goodput_headline_items(const Headline& h, const ReportOpt
     const GoodputAtScale& g = h.goodput.back();
     items.push_back({"Goodput:", format_goodput(g.estimate) +
                                      "; no scaling efficiency to multiply it by: the training "
-                                     "step was neither measured nor predicted."});
+                                     "step is priced at no GPU count (see above)."});
   }
   return items;
 }
