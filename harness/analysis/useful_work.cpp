@@ -76,8 +76,13 @@ std::vector<MeasuredSeries> series_of(const ResultsFile& results, const std::str
     if (!s)
       continue;
     MeasuredSeries& series = by_params[r.params.dump()];
+    if (series.name.empty()) {
+      series.label = describe_params(r.params);
+      if (const auto it = r.params.find("checkpoint_bytes");
+          it != r.params.end() && it->is_number())
+        series.checkpoint_bytes = it->get<double>();
+    }
     series.name = suite + "/" + name;
-    series.label = describe_params(r.params);
     series.metric = metric;
     series.seconds.emplace(r.gpus, *s); // the first record at a count
   }
@@ -98,22 +103,13 @@ std::optional<MeasuredSeries> best(std::vector<MeasuredSeries> all) {
   });
 }
 
-std::optional<double> checkpoint_bytes_of(const ResultsFile& results, const MeasuredSeries& s) {
-  for (const Record& r : results.records) {
-    if (r.suite + "/" + r.case_name == s.name && describe_params(r.params) == s.label &&
-        r.params.contains("checkpoint_bytes") && r.params["checkpoint_bytes"].is_number())
-      return r.params["checkpoint_bytes"].get<double>();
-  }
-  return std::nullopt;
-}
-
 // The restore's configuration: among those of the checkpoint's size where there are any.
-MeasuredSeries pick_restore(const ResultsFile& results, std::vector<MeasuredSeries> reads,
-                            const MeasuredSeries& checkpoint, std::vector<std::string>& notes) {
-  const auto size = checkpoint_bytes_of(results, checkpoint);
+MeasuredSeries pick_restore(std::vector<MeasuredSeries> reads, const MeasuredSeries& checkpoint,
+                            std::vector<std::string>& notes) {
+  const auto size = checkpoint.checkpoint_bytes;
   std::vector<MeasuredSeries> same;
   for (const auto& r : reads) {
-    if (size && checkpoint_bytes_of(results, r) == size)
+    if (size && r.checkpoint_bytes == size)
       same.push_back(r);
   }
   if (same.empty()) {
@@ -265,7 +261,7 @@ std::optional<GoodputSources> goodput_sources(const ResultsFile& results, const 
   if (checkpoints.empty() || reads.empty())
     return std::nullopt;
   src.checkpoint = *best(std::move(checkpoints));
-  src.restore = pick_restore(results, std::move(reads), src.checkpoint, src.notes);
+  src.restore = pick_restore(std::move(reads), src.checkpoint, src.notes);
   src.init = best(std::move(inits));
   if (src.init && src.init->seconds.size() >= 2) {
     std::vector<double> ones, n, y;
@@ -304,7 +300,9 @@ GoodputAtScale goodput_at_scale(const GoodputSources& src, int gpus,
   GoodputAtScale g;
   g.gpus = gpus;
   const PartFigure c = held_or_interpolated(src.checkpoint, "checkpoint", gpus);
-  const PartFigure r = held_or_interpolated(src.restore, "restore", gpus);
+  PartFigure r = held_or_interpolated(src.restore, "restore", gpus);
+  for (const auto& note : src.notes)
+    r.item.basis += "; " + note;
   const PartFigure init = startup_at(src, gpus);
   g.checkpoint_s = c.seconds;
   g.restore_s = r.seconds;

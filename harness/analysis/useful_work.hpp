@@ -51,6 +51,7 @@ struct MeasuredSeries {
   std::string label; // its params as the report prints them
   std::string metric = "time_us";
   std::map<int, double> seconds;
+  std::optional<double> checkpoint_bytes; // params.checkpoint_bytes, where it has one
 };
 
 struct GoodputSources {
@@ -59,7 +60,8 @@ struct GoodputSources {
   std::optional<MeasuredSeries> init;
   // The start-up fitted as a + b N over init's counts (two or more), else nullopt.
   std::optional<std::pair<double, double>> init_line;
-  std::vector<std::string> notes; // e.g. the restore's checkpoint size differs
+  // E.g. the restore's checkpoint size differs: said in the restore's basis at every count.
+  std::vector<std::string> notes;
   // The GPU counts any of the three was measured at, ascending.
   std::vector<int> measured_gpus() const;
 };

@@ -138,6 +138,15 @@ TEST(UsefulWork, ConfigurationMeasuredAtMostCountsAndRestoreOfTheSameSize) {
   EXPECT_DOUBLE_EQ(goodput_at_scale(*src, 4, UsefulWorkSettings{}).checkpoint_s, 44);
   EXPECT_DOUBLE_EQ(goodput_at_scale(*src, 4, UsefulWorkSettings{}).restore_s, 24);
   EXPECT_TRUE(src->notes.empty());
+  // A restore of another size only: used, and said.
+  ResultsFile other = checkpoint_run();
+  for (auto& r : other.records) {
+    if (r.case_name == "checkpoint_read")
+      r.params["checkpoint_bytes"] = 2e9;
+  }
+  const auto said = goodput_sources(other, "r.json", UsefulWorkSettings{});
+  const std::string basis = describe_basis(goodput_at_scale(*said, 4, UsefulWorkSettings{}).basis);
+  EXPECT_NE(basis.find("not measured with the checkpoint's size"), std::string::npos) << basis;
 }
 
 void expect_refused(double value, const char* field, const char* case_name) {
