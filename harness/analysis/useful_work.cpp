@@ -84,7 +84,7 @@ std::vector<MeasuredSeries> series_of(const ResultsFile& results, const std::str
     }
     series.name = suite + "/" + name;
     if (metric == "cold_time_us" || series.seconds.empty())
-      series.metric = metric; // a cold figure anywhere in it makes it the cold series
+      series.metric = metric;           // a cold figure anywhere in it makes it the cold series
     series.seconds.emplace(r.gpus, *s); // the first record at a count
   }
   std::vector<MeasuredSeries> out;
