@@ -2,9 +2,10 @@
 """Plots a clusterbench results file.
 
     python3 plots/plot.py RESULTS.json --out DIR [--title TEXT] [--svg] [--overlay B.json]
+                          [--prediction STEP.json] [--goodput GOODPUT.json]
 
 Writes efficiency_<suite>.png, busbw_vs_size.png, link_matrix_<case>.png, storage_readers.png,
-step_anatomy.png and,
+step_anatomy.png, with --goodput useful_work.png and,
 with --overlay, overlay_efficiency.png and overlay_busbw_vs_size.png; prints each path written, one
 per line. A plot whose records are absent is skipped with a note on stderr. Exit status: 0 done,
 2 bad input (the message names the file and field, or the flag).
@@ -33,6 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from clusterplots.layout import Options  # noqa: E402
 from clusterplots.plot_collectives import plot_busbw_vs_size  # noqa: E402
 from clusterplots.plot_efficiency import plot_efficiency  # noqa: E402
+from clusterplots.plot_goodput import load_goodput, plot_goodput  # noqa: E402
 from clusterplots.plot_links import check_link_matrices, plot_link_matrices  # noqa: E402
 from clusterplots.plot_overlay import plot_overlay  # noqa: E402
 from clusterplots.plot_step import load_prediction, plot_step_anatomy  # noqa: E402
@@ -59,6 +61,9 @@ def parse_args(argv):
     parser.add_argument("--prediction", metavar="STEP.json",
                         help="the report's training-step comparison (measured against "
                              "predicted), drawn on step_anatomy.png")
+    parser.add_argument("--goodput", metavar="GOODPUT.json",
+                        help="the report's goodput figures per GPU count (efficiency, goodput, "
+                             "useful work), drawn as useful_work.png")
     parser.add_argument("--overlay", metavar="B.json",
                         help="a second results file drawn dashed over the first, for comparison")
     return parser.parse_args(argv)
@@ -79,11 +84,14 @@ def run(args):
     for checked in filter(None, (results, overlay)):
         check_link_matrices(checked)     # bad input stops before any figure is written
     prediction = load_prediction(args.prediction) if args.prediction else None
+    goodput = load_goodput(args.goodput) if args.goodput else None
     prepare_out_dir(args.out)
     options = Options(out_dir=args.out, title=args.title, svg=args.svg)
     notes = []
     jobs = [lambda plot=plot: plot(results, options, notes) for plot in SINGLE_RUN_PLOTS]
     jobs.append(lambda: plot_step_anatomy(results, options, notes, prediction))
+    if goodput is not None:
+        jobs.append(lambda: plot_goodput(results, options, notes, goodput))
     if overlay is not None:
         jobs.append(lambda: plot_overlay(results, overlay, options, notes))
     for job in jobs:

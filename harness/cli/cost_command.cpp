@@ -2,12 +2,14 @@
 // or predicted from measured results.
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 
 #include "analysis/cost.hpp"
 #include "analysis/measured_step.hpp"
 #include "analysis/prediction.hpp"
 #include "analysis/pricing_basis.hpp"
+#include "analysis/useful_work.hpp"
 #include "analysis/workload_flags.hpp"
 #include "cli/command.hpp"
 #include "core/args.hpp"
@@ -38,7 +40,30 @@ struct EfficiencyFromResults {
   std::vector<std::string> warnings;
   bool input_left_out = false;
   PricingBasis basis;
+  // Goodput at N from the file's checkpoint and start-up records, or why not (useful_work.hpp).
+  std::optional<GoodputAtScale> goodput;
+  std::string goodput_missing;
 };
+
+void add_goodput(EfficiencyFromResults& out, const UsefulWorkSettings& settings,
+                 const std::string& path, const ResultsFile& results, int gpus) {
+  if (auto sources = goodput_sources(results, path, settings))
+    out.goodput = goodput_at_scale(*sources, gpus, settings);
+  else
+    out.goodput_missing = goodput_not_measured(results, settings);
+}
+
+// The job's cost at efficiency x goodput: "at 76.1 % useful work (efficiency x goodput):
+// 95.23 h (3.97 days), $23,809.52, 31.3 % over the ideal $10,000.00".
+std::string useful_cost_text(const CostEstimate& useful) {
+  char text[160];
+  std::snprintf(text, sizeof text,
+                "at %.1f %% useful work (efficiency x goodput): %.2f h (%.2f days), ",
+                useful.inputs.efficiency * 100, useful.wall_hours, useful.wall_days);
+  char over[64];
+  std::snprintf(over, sizeof over, ", %.1f %% over the ideal ", useful.overhead_fraction * 100);
+  return text + format_money(useful.cost) + over + format_money(useful.ideal_cost);
+}
 
 // A run that measured the training step prices its own workload at the efficiency it measured,
 // unless a workload is given with --model-params/--tokens-per-gpu. nullopt without such records.
@@ -122,6 +147,14 @@ void print_json(const CostEstimate& estimate, const std::optional<EfficiencyFrom
   }
   if (from)
     out["rests_on"] = basis_to_json(from->basis);
+  if (from && from->goodput) {
+    out["goodput"] = goodput_at_scale_to_json(*from->goodput, estimate.inputs.efficiency);
+    CostInputs useful = estimate.inputs;
+    useful.efficiency *= from->goodput->estimate.goodput;
+    out["useful_work_cost"] = cost_to_json(estimate_cost(useful));
+  } else if (from) {
+    out["goodput"] = {{"not_measured", from->goodput_missing}};
+  }
   std::cout << out.dump(2) << "\n";
 }
 
@@ -151,6 +184,16 @@ void print_text(const CostEstimate& estimate, const std::optional<EfficiencyFrom
   if (from)
     std::cout << "rests on: " << describe_basis(from->basis) << "\n";
   std::cout << format_cost(estimate) << "\n";
+  if (from && from->goodput) {
+    const GoodputAtScale& g = *from->goodput;
+    CostInputs useful = estimate.inputs;
+    useful.efficiency *= g.estimate.goodput;
+    std::cout << "on " << g.gpus << " GPUs: " << useful_work_text(estimate.inputs.efficiency, g)
+              << "\ngoodput rests on: " << describe_basis(g.basis) << "\n"
+              << useful_cost_text(estimate_cost(useful)) << "\n";
+  } else if (from) {
+    std::cout << "goodput: " << from->goodput_missing << "\n";
+  }
 }
 
 int cost_main(const std::vector<std::string>& argv) {
@@ -173,9 +216,12 @@ int cost_main(const std::vector<std::string>& argv) {
       .option("bytes-per-step", "B", bytes_per_step_help("with --from: "))
       .option("plan-link", "RATE", "with --from: " + plan_link_help())
       .option("utilization", "U", "share of billed GPU time doing useful work, in (0, 1]")
-      .flag("json", "print the figures as JSON")
-      .epilog("wall_hours = H / (N E); cost = N wall_hours P; ideal_cost = H P;\n"
-              "overhead_fraction = cost / ideal_cost - 1; cost_per_useful_gpu_hour = P / U.");
+      .flag("json", "print the figures as JSON");
+  declare_useful_work_flags(args, "with --from: ");
+  args.epilog("wall_hours = H / (N E); cost = N wall_hours P; ideal_cost = H P;\n"
+              "overhead_fraction = cost / ideal_cost - 1; cost_per_useful_gpu_hour = P / U.\n"
+              "With --from and checkpoint records: goodput at N (docs/GOODPUT.md) and the job\n"
+              "at useful work = efficiency x goodput.");
   if (!args.parse(argv)) {
     std::cout << args.help();
     return 0;
@@ -203,7 +249,10 @@ int cost_main(const std::vector<std::string>& argv) {
       if (args.has(flag))
         throw InputError(std::string("--") + flag + ": applies with --from only");
     }
+    if (const auto given = useful_work_flags_given(args); !given.empty())
+      throw InputError(given.front() + ": applies with --from only");
   }
+  const UsefulWorkSettings goodput_settings = read_useful_work_flags(args);
   std::optional<EfficiencyFromResults> from_results;
   if (from) {
     // Loaded once for both uses: a whole-cluster file takes seconds and gigabytes to load.
@@ -213,6 +262,7 @@ int cost_main(const std::vector<std::string>& argv) {
     if (!from_results)
       from_results = from_prediction(args, results, inputs.gpus);
     inputs.efficiency = from_results->efficiency;
+    add_goodput(*from_results, goodput_settings, *args.get("from"), results, inputs.gpus);
   } else {
     inputs.efficiency = parse_number(*args.get("efficiency"), "--efficiency");
   }

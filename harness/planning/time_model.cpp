@@ -76,6 +76,9 @@ double links_seconds(const std::string& name, const nlohmann::json& params,
 
 double collective_seconds(const std::string& name, const nlohmann::json& params,
                           const PhaseShape& shape, const HardwareModel& m) {
+  if (name == "communicator_init") // MPI's split: a few reductions; NCCL's init ~0.2 s and more
+    return m.backend == "host" ? 4 * (m.alpha_launch_s + log2_steps(shape.ranks) * m.alpha_inter_s)
+                               : 0.2 + shape.ranks * 1e-3;
   const double bytes = number(params, "bytes", 8);
   if (shape.ranks <= 1)
     return m.alpha_launch_s + bytes / m.memory_bw; // a local copy at most

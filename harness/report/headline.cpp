@@ -277,8 +277,32 @@ const PartOutlook* Headline::limiting() const {
   return !parts.empty() && parts.front().limit ? &parts.front() : nullptr;
 }
 
-Headline build_headline(const ResultsFile& results, const std::string& source,
-                        const std::vector<FamilyReport>& families, const ReportOptions& options) {
+namespace {
+
+// Goodput at the counts measured and priced, with the priced counts' efficiencies.
+void add_goodput(Headline& h, const ResultsFile& results, const std::string& source,
+                 const UsefulWorkSettings& settings) {
+  const auto sources = goodput_sources(results, source, settings);
+  if (!sources) {
+    h.goodput_missing = goodput_not_measured(results, settings);
+    return;
+  }
+  if (h.step_cost)
+    h.priced_efficiency.emplace_back(h.step_cost->gpus, h.step_cost->efficiency);
+  for (const StepTime& s : h.predicted)
+    h.priced_efficiency.emplace_back(s.gpus, s.efficiency);
+  std::set<int> counts;
+  for (int n : sources->measured_gpus())
+    counts.insert(n);
+  for (const auto& [gpus, efficiency] : h.priced_efficiency)
+    counts.insert(gpus);
+  for (int n : counts)
+    h.goodput.push_back(goodput_at_scale(*sources, n, settings));
+}
+
+Headline headline_without_goodput(const ResultsFile& results, const std::string& source,
+                                  const std::vector<FamilyReport>& families,
+                                  const ReportOptions& options) {
   Headline headline;
   headline.limit_efficiency = options.limit_efficiency;
   headline.outlook_gpus = options.outlook_gpus;
@@ -333,6 +357,23 @@ Headline build_headline(const ResultsFile& results, const std::string& source,
     headline.predicted.push_back(step);
   }
   return headline;
+}
+
+} // namespace
+
+Headline build_headline(const ResultsFile& results, const std::string& source,
+                        const std::vector<FamilyReport>& families, const ReportOptions& options) {
+  Headline headline = headline_without_goodput(results, source, families, options);
+  add_goodput(headline, results, source, options.goodput);
+  return headline;
+}
+
+const GoodputAtScale* Headline::goodput_at(int gpus) const {
+  for (const auto& g : goodput) {
+    if (g.gpus == gpus)
+      return &g;
+  }
+  return nullptr;
 }
 
 } // namespace cb::report

@@ -16,6 +16,7 @@
 #include "analysis/measured_step.hpp"
 #include "analysis/prediction.hpp"
 #include "analysis/pricing_basis.hpp"
+#include "analysis/useful_work.hpp"
 #include "report/curve_report.hpp"
 
 namespace cb::report {
@@ -29,6 +30,7 @@ struct ReportOptions {
   std::optional<double> price;     // per GPU-hour, with gpu_hours: adds the cost
   std::vector<int> outlook_gpus = {64, 1024};
   double limit_efficiency = 0.8;
+  UsefulWorkSettings goodput; // --gpu-mtbf-hours, --checkpoint-mode, --restart-overhead
 };
 
 // A 7e9-parameter model, 16,384 tokens per GPU per step (4 sequences of 4,096), bf16 gradients
@@ -137,6 +139,15 @@ struct Headline {
   std::optional<PricingBasis> step_basis; // what step_cost rests on
   double priced_gpu_hours = 0, priced_price = 0;
   bool priced_by_default = false;
+
+  // Goodput (analysis/useful_work.hpp) at every count the checkpoint, restore or start-up was
+  // measured at and every priced count, ascending; or why it was not measured.
+  std::vector<GoodputAtScale> goodput;
+  std::string goodput_missing;
+  // The scaling efficiency at each priced count (the measured step's, else the predicted one's),
+  // the first priced count first; useful work = efficiency x goodput there.
+  std::vector<std::pair<int, double>> priced_efficiency;
+  const GoodputAtScale* goodput_at(int gpus) const;
 
   // The part that limits first, or null when no part falls under the threshold.
   const PartOutlook* limiting() const;

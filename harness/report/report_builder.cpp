@@ -9,6 +9,7 @@
 #include "analysis/fit_warnings.hpp"
 #include "report/basis_section.hpp"
 #include "report/family_section.hpp"
+#include "report/goodput_section.hpp"
 #include "report/report_format.hpp"
 #include "report/step_section.hpp"
 #include "results/json_fields.hpp"
@@ -245,6 +246,8 @@ void add_headline(Document& doc, const ReportData& data) {
   } else if (!h.prediction_problem.empty()) {
     items.push_back({"No training-step prediction:", h.prediction_problem});
   }
+  for (auto& item : goodput_headline_items(h, data.options))
+    items.push_back(std::move(item));
   doc.bullets(std::move(items));
 
   if (h.prediction) {
@@ -263,6 +266,7 @@ void add_headline(Document& doc, const ReportData& data) {
 
   add_basis_list(doc, h);
   add_step_table(doc, h);
+  add_goodput_table(doc, h);
   if (h.parts.empty())
     return;
   add_outlook_table(doc, h);

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "analysis/fits_json.hpp"
+#include "report/goodput_section.hpp"
 #include "report/report_format.hpp"
 
 namespace cb::report {
@@ -101,6 +102,7 @@ json headline_json(const Headline& h) {
   } else {
     out["training_step"] = nullptr;
   }
+  out["goodput"] = goodput_json(h);
   if (h.prediction) {
     json prediction = prediction_to_json(*h.prediction);
     prediction["workload"] = describe_workload(h.prediction->model.config);

@@ -54,6 +54,7 @@ void declare_report_flags(ArgParser& args) {
       .option("gpu-hours", "H", "GPU-hours of the job at perfect scaling: adds its wall time")
       .option("price", "P", "price per GPU-hour, with --gpu-hours: adds its cost")
       .option("plan-link", "RATE", plan_link_help());
+  declare_useful_work_flags(args);
 }
 
 ReportCommandOptions read_report_flags(const ArgParser& args) {
@@ -92,6 +93,7 @@ ReportCommandOptions read_report_flags(const ArgParser& args) {
       step.predict_to = std::max(step.predict_to, n);
   }
   validate_prediction_config(step);
+  r.goodput = read_useful_work_flags(args);
 
   if (auto v = args.get("gpu-hours")) {
     r.gpu_hours = parse_number(*v, "--gpu-hours");

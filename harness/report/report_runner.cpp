@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "core/error.hpp"
+#include "report/goodput_section.hpp"
 #include "report/html_renderer.hpp"
 #include "report/markdown_renderer.hpp"
 #include "report/plot_runner.hpp"
@@ -72,12 +73,21 @@ int run_report(const ReportCommandOptions& options, std::ostream& out, std::ostr
     prediction_path = step_file->path() + "/step_prediction.json";
     write_text_atomic(step_validation_to_json(*data.headline.step).dump(), prediction_path);
   }
+  std::string goodput_path;
+  if ((options.plots_dir || options.html_path) && !data.headline.goodput.empty()) {
+    if (!step_file)
+      step_file.emplace();
+    goodput_path = step_file->path() + "/goodput.json";
+    write_text_atomic(goodput_json(data.headline).dump(), goodput_path);
+  }
   if (options.plots_dir) {
-    linked = plot_set(draw_plots(options.results_path, *options.plots_dir, prediction_path));
+    linked = plot_set(
+        draw_plots(options.results_path, *options.plots_dir, prediction_path, goodput_path));
     embedded = linked;
   } else if (options.html_path) {
     scratch.emplace();
-    embedded = plot_set(draw_plots(options.results_path, scratch->path(), prediction_path));
+    embedded =
+        plot_set(draw_plots(options.results_path, scratch->path(), prediction_path, goodput_path));
   }
   const std::string& note = options.plots_dir ? linked.note : embedded.note;
   if (!note.empty())

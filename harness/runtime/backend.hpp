@@ -98,6 +98,16 @@ public:
   // Frees what the backend keeps for `group`'s collectives (an NCCL communicator and its GPU
   // memory) once no case will use it again: every member calls it, in one order on every rank.
   virtual void release_collectives(const Communicator& /*group*/) {}
+  // A communicator for `comm`'s collectives made anew, never cached, as a job makes one at every
+  // start and restart (collectives/communicator_init times it). Collective over comm; freed when
+  // the handle is destroyed. By default MPI's: MPI_Comm_split of comm (mpi_collectives.cpp).
+  class CommunicatorHandle {
+  public:
+    virtual ~CommunicatorHandle() = default;
+  };
+  virtual std::unique_ptr<CommunicatorHandle> new_communicator(const Communicator& comm);
+  // What new_communicator calls, in words the records keep ("MPI_Comm_split").
+  virtual std::string communicator_calls() const { return "MPI_Comm_split"; }
   // Device state worth keeping beside a record (power, temperature, throttling); may be empty.
   virtual nlohmann::json state() const { return nlohmann::json::object(); }
   // The backend's own compute kernels (runtime/compute_kernels.hpp), or nullptr when the compute

@@ -2,6 +2,7 @@
 
 #include <climits>
 #include <cstring>
+#include <utility>
 
 #include "core/error.hpp"
 
@@ -37,7 +38,20 @@ int as_count(std::size_t count) {
   return static_cast<int>(count);
 }
 
+// A communicator split from another: what MPI's own jobs create beside MPI_COMM_WORLD.
+class SplitCommunicator : public Backend::CommunicatorHandle {
+public:
+  explicit SplitCommunicator(Communicator comm) : comm_(std::move(comm)) {}
+
+private:
+  Communicator comm_; // MPI_Comm_free when destroyed
+};
+
 } // namespace
+
+std::unique_ptr<Backend::CommunicatorHandle> Backend::new_communicator(const Communicator& comm) {
+  return std::make_unique<SplitCommunicator>(comm.split(0, comm.rank()));
+}
 
 std::string MpiCollectives::why_unsupported(Collective c, DType t, ReduceOp, bool) const {
   if (mpi_type(t) == MPI_DATATYPE_NULL) {

@@ -338,6 +338,27 @@ void CudaBackend::prepare_collectives(const Communicator& world,
   nccl_->split_from(world, groups, device_);
 }
 
+#ifdef CB_HAVE_NCCL
+namespace {
+class NcclHandle : public Backend::CommunicatorHandle {
+public:
+  NcclHandle(const Communicator& comm, int device) : nccl_(comm, device) {}
+
+private:
+  NcclCommunicator nccl_;
+};
+} // namespace
+#endif
+
+std::unique_ptr<Backend::CommunicatorHandle>
+CudaBackend::new_communicator(const Communicator& comm) {
+#ifdef CB_HAVE_NCCL
+  return std::make_unique<NcclHandle>(comm, device_);
+#else
+  CB_RUN_ERROR(why_no_collectives(comm));
+#endif
+}
+
 void CudaBackend::release_collectives(const Communicator& group) {
   // Kernels still queued on the communicator must finish before it goes.
   synchronize();

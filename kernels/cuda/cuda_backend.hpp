@@ -57,6 +57,12 @@ public:
   void prepare_collectives(const Communicator& world,
                            const std::vector<Communicator>& groups) override;
   void release_collectives(const Communicator& group) override;
+  // A new NCCL communicator (ncclGetUniqueId on rank 0, its broadcast, ncclCommInitRank), as
+  // the cache makes one outside the sweep's split; ncclCommDestroy when the handle goes.
+  std::unique_ptr<CommunicatorHandle> new_communicator(const Communicator& comm) override;
+  std::string communicator_calls() const override {
+    return "ncclGetUniqueId, broadcast, ncclCommInitRank";
+  }
   // NVML readings (power, temperature, clocks, throttle reasons) and the last host/event ratio.
   nlohmann::json state() const override;
   ComputeKernels* compute() override;

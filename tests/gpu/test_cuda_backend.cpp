@@ -179,6 +179,30 @@ TEST(CudaBackend, NcclCollectivesOnOneRank) {
 #endif
 }
 
+TEST(CudaBackend, NewCommunicatorsAreMadeAndDestroyedEachTime) {
+#ifndef CB_HAVE_NCCL
+  GTEST_SKIP() << "built without NCCL";
+#else
+  // What collectives/communicator_init times: a fresh NCCL communicator each time, never the
+  // cache's, destroyed with its handle; the cache's collectives still work after.
+  CudaBackend backend(0);
+  std::vector<Communicator> worlds = Communicator::threads(1);
+  EXPECT_EQ(backend.communicator_calls(), "ncclGetUniqueId, broadcast, ncclCommInitRank");
+  for (int i = 0; i < 3; ++i) {
+    auto made = backend.new_communicator(worlds.front());
+    EXPECT_NE(made, nullptr);
+  }
+  auto comm = backend.collectives(worlds.front());
+  const std::size_t n = 1 << 10;
+  auto send = backend.allocate(n * 4), recv = backend.allocate(n * 4);
+  std::vector<float> in(n, 5.0f), out(n, 0.0f);
+  backend.upload(*send, 0, in.data(), n * 4);
+  comm->all_reduce(send->data(), recv->data(), n, DType::f32, ReduceOp::sum);
+  backend.download(out.data(), *recv, 0, n * 4);
+  EXPECT_EQ(out.back(), 5.0f);
+#endif
+}
+
 TEST(CudaBackend, GraphTimingCallsBeforeLaunchOnceAndDelivers) {
 #ifndef CB_HAVE_NCCL
   GTEST_SKIP() << "built without NCCL";

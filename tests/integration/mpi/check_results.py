@@ -2,7 +2,7 @@
 """Checks a clusterbench results file the way an operator would read it.
 
 usage: check_results.py FILE --gpus 1,2 [--suite S] [--cases a,b] [--sizes COUNT]
-                               [--min-records N] [--rank-timing]
+                               [--min-records N] [--rank-timing] [--init]
 
 Fails (exit 1, one line per problem) unless: the file validates against the schema; every
 requested case has a record for every GPU count (and every size, for collectives, in both
@@ -32,6 +32,8 @@ def main():
     ap.add_argument("--sizes", type=int, help="sizes expected per case, GPU count and placement")
     ap.add_argument("--min-records", type=int, default=1)
     ap.add_argument("--rank-timing", action="store_true")
+    ap.add_argument("--init", action="store_true",
+                    help="communicator_init records: time_us and cold_time_us, one per rank")
     args = ap.parse_args()
 
     problems = []
@@ -58,7 +60,7 @@ def main():
             if not mine:
                 problems.append(f"{case}: no record at {n} GPUs")
                 continue
-            if args.sizes:
+            if args.sizes and case != "communicator_init":  # it has no sizes
                 # Every (dtype, op, placement) swept has a record at every size. Sizes are rounded
                 # to whole elements per rank, so they are counted rather than matched.
                 groups = {}
@@ -83,6 +85,10 @@ def main():
             problems.append(f"{where}: skipped without a reason")
         if r["status"] in ("ok", "noisy") and not r["samples_s"]:
             problems.append(f"{where}: no samples")
+    if args.init:
+        for r in records:
+            if r["case"] == "communicator_init" and r["status"] in ("ok", "noisy"):
+                check_init(r, problems)
     if args.rank_timing:
         for r in records:
             if r["suite"] == "collectives" and r["status"] in ("ok", "noisy"):
@@ -92,6 +98,18 @@ def main():
     if not problems:
         print(f"{args.file}: {len(records)} records, all checks pass")
     return 1 if problems else 0
+
+
+def check_init(r, problems):
+    where = f'communicator_init gpus={r["gpus"]}'
+    m = r["metrics"]
+    for field in ("time_us", "cold_time_us"):
+        if not 0 < m.get(field, -1) < 600e6:
+            problems.append(f"{where}: {field} {m.get(field)} is not a creation time")
+    if r["extra"].get("calls") != "MPI_Comm_split":
+        problems.append(f"{where}: made by {r['extra'].get('calls')}, not MPI_Comm_split")
+    if len(r["per_rank"]) != r["gpus"]:
+        problems.append(f"{where}: {len(r['per_rank'])} per-rank entries")
 
 
 def check_rank_timing(r, problems):

@@ -100,3 +100,16 @@ TEST(TimeModel, CheckpointsMoveEachNodesShardsThroughItsStorage) {
   EXPECT_NEAR(setup_seconds("storage", "checkpoint_read", ckpt, eight, m),
               m.storage_setup_s + 4.0 * (1 << 30) / 8 / m.storage_bw_per_node, 1e-9);
 }
+
+TEST(TimeModel, CommunicatorStartUpIsPricedOnEachBackend) {
+  const PhaseShape one{1, 1, 1}, node{8, 1, 8}, job{1024, 128, 8};
+  const HardwareModel gpu = cuda_hardware_model(nullptr);
+  // NCCL's init: 0.2 s and 1 ms per rank, at one rank too (it still bootstraps).
+  EXPECT_NEAR(operation_seconds("collectives", "communicator_init", {}, one, gpu), 0.201, 1e-9);
+  EXPECT_NEAR(operation_seconds("collectives", "communicator_init", {}, job, gpu), 1.224, 1e-9);
+  // MPI's split: a few reductions, microseconds, growing with log2 of the ranks.
+  const HardwareModel host = host_hardware_model();
+  const double split = operation_seconds("collectives", "communicator_init", {}, node, host);
+  EXPECT_NEAR(split, 4 * (host.alpha_launch_s + 3 * host.alpha_inter_s), 1e-12);
+  EXPECT_LT(split, 0.01);
+}
