@@ -39,8 +39,11 @@ std::vector<PlanCase> plan_cases_from_registry(const RunConfig& config) {
     p.min_gpus = c->min_gpus();
     p.largest_count_only = c->largest_count_only();
     p.instances = c->instances(config);
-    p.records_per_instance =
-        p.suite == "collectives" ? static_cast<int>(config.in_place.size()) : 1;
+    // A collective is measured in place and out of place (--in-place), a record each; a case of
+    // the family that runs no collective (communicator_init) makes one record.
+    p.records_per_instance = p.suite == "collectives" && c->uses_collectives()
+                                 ? static_cast<int>(config.in_place.size())
+                                 : 1;
     out.push_back(std::move(p));
   }
   return out;
