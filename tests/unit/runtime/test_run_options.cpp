@@ -106,11 +106,13 @@ TEST(RunOptions, OutputPathChecks) {
   EXPECT_NO_THROW(check_output_path("/tmp/cb-out-check.json", false));
 }
 
-TEST(RunOptions, PairsAreInRoundsUnlessSequentialIsAsked) {
-  EXPECT_EQ(parse({}).pairs, "rounds");
+// Without --pairs the schedule is chosen by the node count (the screen from 16 nodes).
+TEST(RunOptions, PairsAreChosenByNodeCountUnlessAsked) {
+  EXPECT_EQ(parse({}).pairs, "");
   EXPECT_EQ(parse({"--pairs", "sequential"}).pairs, "sequential");
   EXPECT_EQ(parse({"--pairs", "rounds"}).pairs, "rounds");
+  EXPECT_EQ(parse({"--pairs", "screen"}).pairs, "screen");
   EXPECT_EQ(rejection({"--pairs", "parallel"}),
-            "--pairs: expected rounds or sequential, got 'parallel'");
+            "--pairs: expected screen, rounds or sequential, got 'parallel'");
   EXPECT_NE(rejection({"--pairs", ""}).find("--pairs"), std::string::npos);
 }
