@@ -186,6 +186,74 @@ TEST(Diagnosis, APatternNoComponentExplainsIsANote) {
       obs.push_back(figure(2, 3, round + repeat, 40.0, rail));
   const cb::Diagnosis d = cb::diagnose(obs, 12, 8, std::vector<int>(12, 0), {});
   EXPECT_TRUE(d.culprits.empty()) << d.culprits.size() << " named";
+  // Node 2's egress and node 3's ingress are slow on the same figures alone: the undecidable
+  // pair's note (either node, or the link between them), not a guess.
   ASSERT_EQ(d.notes.size(), 1u);
-  EXPECT_NE(d.notes[0].find("no node, rail or uplink explains"), std::string::npos) << d.notes[0];
+  EXPECT_NE(d.notes[0].find("hosts 2 and 3"), std::string::npos) << d.notes[0];
+  EXPECT_NE(d.notes[0].find("nothing is named"), std::string::npos) << d.notes[0];
+}
+
+// Node 3's egress at a third of the rate, its ingress healthy: half its figures are slow, which
+// its median over both cannot show; its egress alone names it, and the receivers of its slow
+// figures are not named.
+TEST(Diagnosis, ASlowEgressAloneIsNamedAsTheNodesEgress) {
+  std::vector<cb::Observation> obs;
+  for (int a = 0; a < 6; ++a) {
+    for (int b = 0; b < 6; ++b) {
+      if (a != b)
+        obs.push_back(figure(a, b, 0, (a == 3 ? 133.0 : 400.0) + (a * 7 + b * 3) % 5));
+    }
+  }
+  const cb::Diagnosis d = cb::diagnose(obs, 6, 1, std::vector<int>(6, 0), {});
+  ASSERT_EQ(d.culprits.size(), 1u);
+  EXPECT_EQ(d.culprits[0].kind, cb::ComponentKind::node);
+  EXPECT_EQ(d.culprits[0].host, 3);
+  EXPECT_EQ(d.culprits[0].direction, cb::Direction::egress);
+  EXPECT_NEAR(d.culprits[0].factor, 1.0 / 3, 0.02);
+  EXPECT_TRUE(d.notes.empty());
+}
+
+// Figures of one end alone (src == dst): evidence against that node and rail once. A settled
+// figure of a GPU may weigh kMinEvidence; one figure of weight 1 convicts nothing.
+TEST(Diagnosis, FiguresOfOneEndNameTheirGpuWhenTheyWeighEnough) {
+  std::vector<cb::Observation> obs;
+  for (int host = 0; host < 4; ++host) {
+    for (int gpu = 0; gpu < 8; ++gpu) {
+      cb::Observation o = figure(host, host, 0, host == 2 && gpu == 5 ? 500.0 : 1000.0 + gpu, gpu);
+      obs.push_back(o);
+    }
+  }
+  const auto leaves = std::vector<int>(4, 0);
+  const cb::Diagnosis weak = cb::diagnose(obs, {cb::EvidenceSource{1}}, 4, 8, leaves, {});
+  EXPECT_TRUE(weak.culprits.empty());
+  const cb::Diagnosis settled =
+      cb::diagnose(obs, {cb::EvidenceSource{cb::kMinEvidence}}, 4, 8, leaves, {});
+  ASSERT_EQ(settled.culprits.size(), 1u);
+  EXPECT_EQ(settled.culprits[0].kind, cb::ComponentKind::rail);
+  EXPECT_EQ(settled.culprits[0].host, 2);
+  EXPECT_EQ(settled.culprits[0].gpu, 5);
+}
+
+// Two sources at different rates are each judged against their own typical figure: a source
+// at half the other's rate is not slow, and a figure slow in its own is.
+TEST(Diagnosis, EachSourceIsJudgedAgainstItsOwnTypicalFigure) {
+  std::vector<cb::Observation> obs;
+  for (int source = 0; source < 2; ++source) {
+    for (int a = 0; a < 8; ++a) {
+      for (int b = 0; b < 8; ++b) {
+        if (a == b)
+          continue;
+        const double base = source == 0 ? 400.0 : 200.0;
+        cb::Observation o =
+            figure(a, b, 0, (source == 1 && (a == 6 || b == 6) ? 0.4 : 1) * base + (a * 5 + b) % 3);
+        o.source = static_cast<std::uint16_t>(source);
+        obs.push_back(o);
+      }
+    }
+  }
+  const cb::Diagnosis d = cb::diagnose(obs, {cb::EvidenceSource{}, cb::EvidenceSource{}}, 8, 1,
+                                       std::vector<int>(8, 0), {});
+  ASSERT_EQ(d.culprits.size(), 1u);
+  EXPECT_EQ(d.culprits[0].host, 6);
+  EXPECT_EQ(d.culprits[0].direction, cb::Direction::both);
 }
