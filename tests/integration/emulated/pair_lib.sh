@@ -16,7 +16,7 @@ run_pairs() {
     { cat "$work/log"; fail "clusterbench run failed"; }
 }
 
-# qualify_named FILE: the fleet's verdict, the outliers qualify fails the fleet on ("kind host"),
+# qualify_named FILE: the fleet's verdict, the culprits qualify fails the fleet on ("kind host"),
 # and the kinds of its notes when it has any (a tier not uniform, unresolved pairs); the
 # stragglers it warns of are listed in $work/stragglers.
 # Judged on the one-way pair record and any other suite's: on these 2 cores the both-ways
@@ -35,9 +35,7 @@ PY
   python3 - "$work/q.json" "$work/stragglers" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-failing = [o for o in d["outliers"] if o["severity"] == "fail"]
-names = sorted({f"{o['kind']} {o.get('host', '')}" + (f" {o['to'].get('host', '')}" if o["kind"] == "link" else "")
-                for o in failing})
+names = sorted({f"{c['kind']} {c.get('host') or c.get('switch') or ''}" for c in d["culprits"]})
 with open(sys.argv[2], "w") as out:
     for o in d["outliers"]:
         if o["kind"] == "straggler":
