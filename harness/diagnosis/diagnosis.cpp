@@ -267,7 +267,7 @@ void note_untested_uplinks(const std::vector<Observation>& observations,
 }
 
 struct Score {
-  int figures = 0; // weighed (EvidenceSource::weight)
+  int figures = 0; // unexplained, over every source
   int slow = 0;
   double median = 0;
   bool candidate = false;
@@ -328,6 +328,7 @@ private:
         weight += weight_of(obs_[i]);
       }
       s.slow += slow_figures;
+      s.figures += static_cast<int>(scratch_.size());
       if (weight < kMinEvidence || scratch_.empty() || slow_figures == 0)
         continue;
       const auto n = static_cast<double>(scratch_.size());
@@ -339,7 +340,6 @@ private:
       if (median < -needed && (!s.candidate || median < s.median)) {
         s.candidate = true;
         s.median = median;
-        s.figures = weight;
       }
     }
     return s;

@@ -7,6 +7,7 @@
 #include "qualify/record_match.hpp"
 #include "qualify/spec.hpp"
 #include "results/pair_test_record.hpp"
+#include "results/rank_identity.hpp"
 
 namespace cb {
 
@@ -90,8 +91,16 @@ private:
     if (p.members.size() < 2 || !sources_left())
       return;
     std::vector<int> node(p.members.size());
-    for (std::size_t i = 0; i < p.members.size(); ++i)
-      node[i] = e_.host_index(p.members[i]);
+    for (std::size_t i = 0; i < p.members.size(); ++i) {
+      std::string host = p.members[i];
+      if (host.empty()) { // the run header holds the leader rank's host
+        const json named = rank_field(r, json{{"rank", p.member_ranks[i]}}, "host");
+        host = named.is_string() ? named.get<std::string>() : "";
+      }
+      if (host.empty())
+        host = "node" + std::to_string(i) + " of " + describe_record(r);
+      node[i] = e_.host_index(host);
+    }
     const std::uint16_t source = open_source(index, r, p.matrix_metric, false);
     const bool rate_of = p.lower_is_better();
     for (const auto& f : p.observations) {

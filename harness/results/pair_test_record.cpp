@@ -71,9 +71,21 @@ void read_members(const json& extra, const FieldReader& read, PairTestRecord& ou
   if (!members->is_array())
     read.refuse("matrix_members", "not an array");
   for (const auto& m : *members) {
-    if (!m.is_string())
-      read.refuse("matrix_members", "a member that is not a host name");
-    out.members.push_back(m.get<std::string>());
+    if (m.is_string()) {
+      out.members.push_back(m.get<std::string>());
+      out.member_ranks.push_back(-1);
+      continue;
+    }
+    if (!m.is_object())
+      read.refuse("matrix_members", "a member that is neither a host name nor a rank identity");
+    const std::string host = read.text(m, "host", "matrix_members.host");
+    auto rank = m.find("rank");
+    const bool has_rank = rank != m.end() && rank->is_number_integer() &&
+                          rank->get<long long>() >= 0 && rank->get<long long>() < (1LL << 31);
+    if (host.empty() && !has_rank)
+      read.refuse("matrix_members", "a member without a host or a rank");
+    out.members.push_back(host);
+    out.member_ranks.push_back(has_rank ? static_cast<int>(rank->get<long long>()) : -1);
   }
 }
 
@@ -233,10 +245,22 @@ PairTestRecord pair_test_from_json(const json& extra, const std::string& source)
 }
 
 json pair_test_to_json(const PairTestRecord& r) {
+  json members = json::array();
+  for (std::size_t i = 0; i < r.members.size(); ++i) {
+    const int rank = i < r.member_ranks.size() ? r.member_ranks[i] : -1;
+    if (rank < 0) {
+      members.push_back(r.members[i]);
+    } else {
+      json member = {{"rank", rank}};
+      if (!r.members[i].empty())
+        member["host"] = r.members[i];
+      members.push_back(std::move(member));
+    }
+  }
   json out = {{"schedule", r.schedule},
               {"matrix_of", r.matrix_of},
               {"matrix_metric", r.matrix_metric},
-              {"matrix_members", r.members}};
+              {"matrix_members", std::move(members)}};
   const std::size_t n = r.members.size();
   if (r.has_matrix()) {
     json rows = json::array();

@@ -44,7 +44,11 @@ struct PairTestRecord {
   std::string schedule;      // rounds | sequential | screen
   std::string matrix_of;     // "nodes" on a multi-node run
   std::string matrix_metric; // gbps | latency_us
+  // Per node: its host, and the rank that led it (-1 when not recorded). A pair test writes each
+  // member as its leader's rank identity (an object, whose host the run header may hold instead:
+  // results/rank_identity.hpp); the contract's plain host names are read too.
   std::vector<std::string> members;
+  std::vector<int> member_ranks;
   // members x members, row = source; NaN where no figure (the diagonal, a pair not measured).
   std::vector<double> matrix;
   std::vector<PairFigure> observations;

@@ -122,4 +122,22 @@ TEST(PairTestRecord, ImpossibleValuesNameTheFileAndField) {
   extra = screen_extra();
   extra["matrix_members"] = {"a", 5, "c", "d"};
   EXPECT_NE(refusal(extra).find("extra.matrix_members"), std::string::npos);
+  extra["matrix_members"] = {"a", json::object(), "c", "d"};
+  EXPECT_NE(refusal(extra).find("a member without a host or a rank"), std::string::npos);
+}
+
+// A pair test writes each member as its leader rank's identity: its host, or only its rank when
+// the run header holds the host.
+TEST(PairTestRecord, MembersMayBeRankIdentities) {
+  json extra = screen_extra();
+  extra["matrix_members"] = {{{"rank", 0}, {"host", "a"}, {"device", 0}},
+                             {{"rank", 8}},
+                             "c",
+                             {{"rank", 24}, {"host", "d"}}};
+  const cb::PairTestRecord r = cb::pair_test_from_json(extra, "run.json");
+  EXPECT_EQ(r.members, (std::vector<std::string>{"a", "", "c", "d"}));
+  EXPECT_EQ(r.member_ranks, (std::vector<int>{0, 8, -1, 24}));
+  const cb::PairTestRecord again = cb::pair_test_from_json(cb::pair_test_to_json(r), "again.json");
+  EXPECT_EQ(again.members, r.members);
+  EXPECT_EQ(again.member_ranks, r.member_ranks);
 }
