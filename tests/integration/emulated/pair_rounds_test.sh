@@ -2,7 +2,9 @@
 # The pair tests on 6 emulated nodes, one rank each (ci/emulated-cluster): the node pairs run in 5
 # round-robin rounds, every pair once and no node twice in a round; with cbnode3 shaped to a third
 # of the others' rate, `clusterbench qualify` names exactly that node (kind node) and FAILs the
-# fleet, even with an all_reduce run beside the pairs; with every node at the same rate it names none.
+# fleet, with the whole links suite (ring_bw's rank 4 receives from cbnode3 and looks slow: it is
+# evidence against cbnode3's egress, never cbnode4 alone) and an all_reduce beside the pairs; with
+# every node at the same rate it names none and PASSes.
 #   pair_rounds_test.sh CLUSTERBENCH
 # Exit 0 pass, 1 fail, 77 skip (not root, no namespaces).
 set -euo pipefail
@@ -14,7 +16,9 @@ source "$(dirname "$0")/pair_lib.sh"
 check_schedule() {
   python3 - "$1" <<'PY' || fail "schedule"
 import collections, json, sys
-records = [r for r in json.load(open(sys.argv[1]))["records"] if r["suite"] == "links"]
+every = json.load(open(sys.argv[1]))["records"]
+assert any(r["case"] == "ring_bw" for r in every), "no ring_bw record"
+records = [r for r in every if r["suite"] == "links" and r["case"] == "pair_bw"]
 assert len(records) == 2, [r["case"] for r in records]
 for r in records:
     x, d = r["extra"], r["params"]["direction"]
@@ -48,7 +52,7 @@ PY
 # for cbnode3 (its ring successor slowest), so they must not join the fleet; only its straggler
 # rule may speak of them, and it warns.
 up 6 --rate 400mbit --rate-of 3=133mbit
-run_pairs "$work/slow.json" 6 links,collectives pair_bw,all_reduce
+run_pairs "$work/slow.json" 6 links,collectives pair_bw,pair_latency,ring_bw,all_reduce
 "$cluster" down >/dev/null
 check_schedule "$work/slow.json"
 got=$(qualify_named "$work/slow.json")
@@ -59,7 +63,7 @@ sed 's/^/  /' "$work/stragglers"
 grep -E '^  node: node cbnode3' "$work/q.txt" || fail "the text report does not name node cbnode3"
 
 up 6 --rate 400mbit
-run_pairs "$work/even.json"
+run_pairs "$work/even.json" 6 links all
 "$cluster" down >/dev/null
 check_schedule "$work/even.json"
 got=$(qualify_named "$work/even.json")
