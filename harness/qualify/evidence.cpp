@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/error.hpp"
 #include "qualify/qualify.hpp"
 #include "qualify/record_match.hpp"
 #include "qualify/spec.hpp"
@@ -24,6 +25,9 @@ using nlohmann::json;
 
 // A figure of kMinEvidence: a settled figure of one end alone needs no partner to be read.
 constexpr int kOneEndWeight = kMinEvidence;
+// GPU slots of a node the diagnosis indexes (nodes x slots candidates): more than any node has,
+// and a bound on what a hand-edited device number can cost.
+constexpr int kMaxGpuSlots = 1024;
 
 class EvidenceBuilder {
 public:
@@ -104,6 +108,9 @@ private:
     const std::uint16_t source = open_source(index, r, p.matrix_metric, false);
     const bool rate_of = p.lower_is_better();
     for (const auto& f : p.observations) {
+      if (f.rail >= static_cast<std::uint32_t>(kMaxGpuSlots))
+        throw InputError(path_ + ": extra.observations.rail: " + std::to_string(f.rail) +
+                         " beyond " + std::to_string(kMaxGpuSlots) + " GPUs a node");
       e_.rails = std::max(e_.rails, static_cast<int>(f.rail) + 1);
       push(node[f.src], node[f.dst], f.round, static_cast<std::uint16_t>(f.rail), source, f.value,
            rate_of);
@@ -178,7 +185,12 @@ private:
       if (rank.who.host.empty())
         continue;
       const int node = e_.host_index(rank.who.host);
-      if (per_gpu && rank.who.device >= 0 && rank.who.device < kNoRail) {
+      if (per_gpu && rank.who.device >= kMaxGpuSlots) {
+        throw InputError(path_ + ": " + describe_record(r) + ": per_rank device " +
+                         std::to_string(rank.who.device) + " beyond " +
+                         std::to_string(kMaxGpuSlots) + " GPUs a node");
+      }
+      if (per_gpu && rank.who.device >= 0) {
         per_device.emplace_back(node, rank);
       } else if (!per_gpu) {
         auto& [sum, count] = per_node[node];

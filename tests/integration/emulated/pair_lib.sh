@@ -24,8 +24,7 @@ run_pairs() {
 # stragglers it warns of are listed in $work/stragglers.
 # Judged on the one-way pair records and every other record (ring_bw among them): on these 2
 # cores the both-ways transfers of 6 ranks are CPU-bound and come out at two levels between equal
-# nodes, so their
-# second pass names noise.
+# nodes, so their second pass names noise.
 qualify_named() {
   local rc=0
   python3 - "$1" "$work/uni.json" <<'PY'

@@ -68,7 +68,10 @@ run_pairs "$work/even.json" 6 links all
 check_schedule "$work/even.json"
 got=$(qualify_named "$work/even.json")
 echo "every node at the same rate: qualify says $got"
-[[ $got == "PASS | " ]] || fail "expected no outlier and a passing fleet, got: $got"
+# No culprit and a passing fleet; the pair tests' own second-pass notes (pair_latency's on these
+# CPU-bound nodes can see a split in noise) warn and are printed, not judged here.
+[[ $got == "PASS | " || $got == "PASS |  | notes: "* ]] ||
+  fail "expected no culprit and a passing fleet, got: $got"
 
 # A node dropping out in the rounds: cbnode4's rank is killed once the first record is written.
 # The run ends with exit 3, the finished record stays, and the pairs never measured are named.

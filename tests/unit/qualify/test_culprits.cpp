@@ -209,3 +209,10 @@ TEST(Culprits, OnlyACulpritFailsTheFleet) {
   const cb::QualifyReport fail = cb::qualify(file, "run.json", spec);
   EXPECT_EQ(*fail.fleet_verdict, cb::Verdict::fail);
 }
+
+// A device number no node has is bad input, not a million candidates.
+TEST(Culprits, ADeviceNumberBeyondAnyNodeIsBadInput) {
+  cb::Record r = cb::test::gpu_record("compute", "gemm_bf16", {1000, 1000, 1000, 1000});
+  r.per_rank[2]["device"] = 60000;
+  EXPECT_THROW(culprits_of({r}), cb::InputError);
+}
