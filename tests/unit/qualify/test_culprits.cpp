@@ -216,3 +216,49 @@ TEST(Culprits, ADeviceNumberBeyondAnyNodeIsBadInput) {
   r.per_rank[2]["device"] = 60000;
   EXPECT_THROW(culprits_of({r}), cb::InputError);
 }
+
+// A screen record (extra.observations, extra.screen): its one-way figures per rail are the
+// evidence and its groups stand for the leaves. A group slow with every outsider and fast inside
+// is the switching between it and the rest: a note (no switch is known), no node named.
+TEST(Culprits, AScreenRecordsGroupsStandInForTheLeaves) {
+  std::mt19937 rng(13);
+  const int n = 12;
+  json src = json::array(), dst = json::array(), rail = json::array(), round = json::array(),
+       value = json::array();
+  auto group = [](int node) { return node / 4; };
+  int r = 0;
+  for (int shift = 1; shift < n; ++shift, ++r) {
+    for (int a = 0; a < n; ++a) {
+      const int b = (a + shift) % n;
+      for (int g = 0; g < 2; ++g) {
+        const bool slow = group(a) != group(b) && (group(a) == 1 || group(b) == 1);
+        src.push_back(a);
+        dst.push_back(b);
+        rail.push_back(g);
+        round.push_back(r);
+        value.push_back((slow ? 200.0 : 400.0) * jitter(rng));
+      }
+    }
+  }
+  cb::Record screen =
+      cb::test::gpu_record("links", "pair_bw", std::vector<double>(n, 1.0), hosts(n));
+  screen.extra = {
+      {"schedule", "screen"},
+      {"matrix_of", "nodes"},
+      {"matrix_members", hosts(n)},
+      {"matrix_metric", "gbps"},
+      {"observations",
+       {{"src", src}, {"dst", dst}, {"rail", rail}, {"round", round}, {"value", value}}},
+      {"screen",
+       {{"groups", "sqrt"},
+        {"group_of_node", {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2}},
+        {"group_names", {"group0", "group1", "group2"}}}}};
+  const cb::CulpritReport report = culprits_of({screen});
+  EXPECT_TRUE(report.culprits.empty()) << cb::culprit_label(report.culprits[0]);
+  EXPECT_FALSE(report.topology_known);
+  bool noted = false;
+  for (const auto& note : report.notes)
+    noted |=
+        note.find("screen group group1 is slow with every node outside it") != std::string::npos;
+  EXPECT_TRUE(noted) << (report.notes.empty() ? "no note" : report.notes[0]);
+}
