@@ -116,18 +116,29 @@ private:
            rate_of);
     }
     const std::size_t n = p.members.size();
+    // The second pass retests suspects: added beside the matrix, its figures would weigh the
+    // suspects' slow pairs twice (a node with half its partners slow would look slow). A retest
+    // stands for its pair's cell instead; one of a pair the matrix lacks is a figure of its own.
+    std::map<std::pair<std::size_t, std::size_t>, double> retested;
+    for (const auto& t : p.retests) {
+      if (t.a != t.b)
+        retested[{t.a, t.b}] = t.value;
+    }
     if (p.has_matrix()) {
       for (std::size_t a = 0; a < n; ++a) {
         for (std::size_t b = 0; b < n; ++b) {
-          if (a != b && !std::isnan(p.cell(a, b)))
-            push(node[a], node[b], 0, kNoRail, source, p.cell(a, b), rate_of);
+          if (a == b || std::isnan(p.cell(a, b)))
+            continue;
+          auto again = retested.find({a, b});
+          push(node[a], node[b], 0, kNoRail, source,
+               again != retested.end() ? again->second : p.cell(a, b), rate_of);
+          if (again != retested.end())
+            retested.erase(again);
         }
       }
     }
-    for (const auto& t : p.retests) {
-      if (t.a != t.b)
-        push(node[t.a], node[t.b], 0, kNoRail, source, t.value, rate_of);
-    }
+    for (const auto& [pair, value] : retested)
+      push(node[pair.first], node[pair.second], 0, kNoRail, source, value, rate_of);
     if (p.screen && screen_groups_.empty()) {
       e_.screen_group_names = p.screen->group_names;
       for (std::size_t i = 0; i < n; ++i)
