@@ -262,3 +262,22 @@ TEST(Culprits, AScreenRecordsGroupsStandInForTheLeaves) {
         note.find("screen group group1 is slow with every node outside it") != std::string::npos;
   EXPECT_TRUE(noted) << (report.notes.empty() ? "no note" : report.notes[0]);
 }
+
+// The second pass retests suspect pairs: a retest stands for its pair's cell, so a node slow with
+// two of its five partners (slow pairs, no slow node) is not made slow by its retests.
+TEST(Culprits, RetestsDoNotWeighASuspectsSlowPairsTwice) {
+  std::mt19937 rng(17);
+  // Pairs inside {0, 2, 4} and inside {1, 3, 5} are slow both ways; no node is.
+  auto slow_pair = [](int a, int b) { return a % 2 == b % 2; };
+  cb::Record r =
+      pair_bw(6, [&](int a, int b) { return (slow_pair(a, b) ? 100.0 : 400.0) * jitter(rng); });
+  json ends = json::array();
+  for (int partner : {2, 4, 1})
+    ends.push_back({{"node", 0}, {"partner", partner}, {"gbps", (partner == 1 ? 400.0 : 100.0)}});
+  json pairs = json::array();
+  pairs.push_back({{"nodes", {0, 2}}, {"gbps", 100.0}});
+  pairs.push_back({{"nodes", {2, 0}}, {"gbps", 100.0}});
+  r.extra["second_pass"] = {{"metric", "gbps"}, {"end_retests", ends}, {"pair_retests", pairs}};
+  const cb::CulpritReport report = culprits_of({r});
+  EXPECT_TRUE(report.culprits.empty()) << cb::culprit_label(report.culprits[0]);
+}
