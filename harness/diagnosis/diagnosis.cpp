@@ -321,7 +321,11 @@ private:
       int slow_figures = 0, weight = 0;
       for (; k < end && obs_[index.figures[k]].source == source; ++k) {
         const std::uint32_t i = index.figures[k];
-        if (explained_[i])
+        // A culprit explains the slow figures it takes part in; a fast one stays evidence that
+        // its other end is healthy. Dropped too, it would leave a biased remainder: a node slow
+        // with two of five partners, one of them a culprit, would be judged slow with two of
+        // three. Only slow figures leave, so a score still only falls as figures are explained.
+        if (explained_[i] && slow(i))
           continue;
         scratch_.push_back(lr_[i]);
         slow_figures += slow(i) ? 1 : 0;
