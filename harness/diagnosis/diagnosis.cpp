@@ -426,7 +426,8 @@ void SetCover::name(std::size_t c, const Score& s) {
   Culprit culprit = component(c, layout_);
   culprit.factor = std::exp(s.median);
   culprit.figures = s.figures;
-  // Every figure it takes part in is explained: the receiver of a slow sender's hop, the rails
+  // Every slow figure it takes part in is explained (score() keeps the fast ones as evidence for
+  // their other end): the receiver of a slow sender's hop, the rails
   // of a slow node and the nodes behind a slow uplink are not named for them. What is left of
   // a component after a culprit took its share would be a biased remainder (its slowest tail),
   // so a second fault on the same figures (a slow rail of a slow node) is not named; one with

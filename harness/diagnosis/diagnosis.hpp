@@ -11,9 +11,9 @@
 // rate holds over a million components, not one); a component with fewer than
 // kMinEvidence figures convicts nothing. Among the candidates the one that explains the most slow
 // figures is named first (greedy set cover, lazily re-scored: a candidate's score only falls as
-// figures are explained), and every figure it takes part in is explained: the receiver of a slow
-// sender's hop is never named for it. A node pair slow on most of its figures that no component
-// explains is a note, never a guess.
+// figures are explained), and every slow figure it takes part in is explained (a fast one stays
+// evidence for its other end): the receiver of a slow sender's hop is never named for it. A node
+// pair slow on most of its figures that no component explains is a note, never a guess.
 //
 // A node is also judged on its egress figures alone and on its ingress figures alone: a node whose
 // sending is shaped is slow on half its figures, which its median over both cannot show; named
