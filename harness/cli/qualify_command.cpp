@@ -6,6 +6,7 @@
 #include "core/args.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "diagnosis/topology.hpp"
 #include "exporters/export_file.hpp"
 #include "exporters/qualify_junit.hpp"
 #include "exporters/qualify_prometheus.hpp"
@@ -21,13 +22,16 @@ int qualify_main(const std::vector<std::string>& args) {
   const auto bundled = cb::available_spec_names(cb::specs_directory());
   cb::ArgParser parser("qualify", "clusterbench qualify RESULTS.json --spec NAME|FILE [--json] "
                                   "[--allow-inconclusive] [--fraction F] [--prometheus FILE.prom] "
-                                  "[--junit FILE.xml]");
+                                  "[--junit FILE.xml] [--topology FILE]");
   parser.positional("RESULTS.json", "the results file to judge")
       .option("spec", "NAME|FILE",
               "a bundled spec name, a spec file, or a known-good results file as the reference")
       .option("fraction", "F",
               "share of each expected figure that passes: default 0.90 of a reference run; "
               "overrides every check of a spec file")
+      .option("topology", "FILE",
+              "the fabric's leaf switches (Slurm topology.conf or a JSON map host -> leaf): the "
+              "diagnosis groups nodes by leaf and names a slow uplink with its switch")
       .flag("json", "print the report as JSON")
       .flag("allow-inconclusive", "exit 0 when the verdict is INCONCLUSIVE")
       .option("prometheus", "FILE.prom",
@@ -37,8 +41,9 @@ int qualify_main(const std::vector<std::string>& args) {
               "also write the verdict as JUnit XML (a testcase per check "
               "and per culprit)")
       .epilog("Checks compare measured figures with stated ones (data sheets, published\n"
-              "measurements; each spec check carries its source). Fleet rules compare every GPU,\n"
-              "link and node with its peers in the same run (median and MAD) and name outliers.\n"
+              "measurements; each spec check carries its source). One diagnosis over every record\n"
+              "names the culprits: the fewest GPUs, nodes, rails or uplinks that explain the slow\n"
+              "figures; a culprit fails the fleet, outliers (median and MAD) are its evidence.\n"
               "Verdicts: PASS; FAIL; INCONCLUSIVE (fewer than 3 samples, missing cases, noisy\n"
               "records whose 5th and 95th percentile samples fall on both sides of the floor).\n"
               "Exit 0 on PASS, 1 on FAIL and on INCONCLUSIVE unless allowed, 2 on bad input.\n"
@@ -69,7 +74,11 @@ int qualify_main(const std::vector<std::string>& args) {
   const cb::ResultsFile results = cb::load_results(results_path);
   const cb::Spec spec =
       cb::load_spec_or_reference(cb::resolve_spec_argument(*spec_argument), fraction);
-  const cb::QualifyReport report = cb::qualify(results, results_path, spec);
+  std::optional<cb::Topology> topology;
+  if (auto path = parser.get("topology"))
+    topology = cb::load_topology(*path);
+  const cb::QualifyReport report =
+      cb::qualify(results, results_path, spec, topology ? &*topology : nullptr);
   if (parser.has("json")) {
     std::cout << cb::qualify_to_json(report).dump(2) << "\n";
   } else {

@@ -46,8 +46,8 @@ nlohmann::json culprit_json(const Culprit& c, const Scenario& s, const Simulatio
   }
   if (c.kind == ComponentKind::rail)
     j["gpu"] = c.gpu;
-  if (c.direction != LinkDirection::both)
-    j["direction"] = link_direction_name(c.direction);
+  if (c.direction != Direction::both)
+    j["direction"] = direction_name(c.direction);
   if (c.kind == ComponentKind::uplink) {
     j["leaf"] = names.scenario_leaf[static_cast<std::size_t>(c.leaf)];
     j["switch"] = names.switch_of_leaf[static_cast<std::size_t>(c.leaf)];
@@ -70,8 +70,8 @@ std::string culprit_line(const Culprit& c, const Scenario& s, const SimulationVi
   std::string what;
   if (c.kind == ComponentKind::node) {
     what = "node    " + simulated_host_name(c.host);
-    if (c.direction != LinkDirection::both)
-      what += std::string(" (") + link_direction_name(c.direction) + " only)";
+    if (c.direction != Direction::both)
+      what += std::string(" (") + direction_name(c.direction) + " only)";
   } else if (c.kind == ComponentKind::rail) {
     what = "rail    " + simulated_host_name(c.host) + " GPU " + std::to_string(c.gpu);
   } else {

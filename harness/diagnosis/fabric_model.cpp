@@ -40,9 +40,9 @@ FabricModel::FabricModel(const Scenario& scenario)
   for (const auto& f : scenario.faults) {
     if (f.kind == FaultKind::node) {
       const auto h = static_cast<std::size_t>(f.host);
-      if (f.direction != LinkDirection::ingress)
+      if (f.direction != Direction::ingress)
         node_send_factor_[h] = f.factor;
-      if (f.direction != LinkDirection::egress)
+      if (f.direction != Direction::egress)
         node_receive_factor_[h] = f.factor;
     } else if (f.kind == FaultKind::rail) {
       rail_factor_[static_cast<long long>(f.host) * scenario.gpus_per_node + f.gpu] = f.factor;

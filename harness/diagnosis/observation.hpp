@@ -10,10 +10,9 @@ namespace cb {
 
 // Which way a node is slow: a NIC or port can fail one way only (a bad transmit lane, a shaped
 // egress), and a fault of that kind slows the figures the node sends, not those it receives.
-enum class LinkDirection { both, egress, ingress };
-inline const char* link_direction_name(LinkDirection d) {
-  return d == LinkDirection::egress ? "egress" : d == LinkDirection::ingress ? "ingress" : "both";
-}
+// Which of a node's figures name it: all of them, or those it sent or received alone.
+enum class Direction { both, egress, ingress };
+const char* direction_name(Direction direction); // diagnosis.cpp
 
 // A one-way transfer between two nodes on every rail at once: GPU g of `src` to GPU g of `dst`.
 struct Flow {
@@ -21,12 +20,18 @@ struct Flow {
   int dst = 0;
 };
 
+// A figure of one end alone (a GPU's compute rate, a node's storage rate) has src == dst: it is
+// evidence against that node (and rail) once, never against a partner. A figure that is no rail's
+// (a node pair's slowest rail, a node's storage) has rail kNoRail.
+inline constexpr std::uint16_t kNoRail = 0xffff;
+
 struct Observation {
   std::uint32_t src = 0;
   std::uint32_t dst = 0;
   std::uint32_t round = 0;
   std::uint16_t rail = 0;
-  float value = 0; // a bandwidth: higher is better
+  std::uint16_t source = 0; // the measurement it came from (diagnosis.hpp EvidenceSource)
+  float value = 0;          // a bandwidth: higher is better
 };
 
 // Measures flows. One call is one round: every flow of it at once, no node sending twice nor

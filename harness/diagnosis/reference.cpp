@@ -126,8 +126,8 @@ Normalised normalise(const std::vector<Observation>& observations,
   }
 
   // Across leaves: per round (observations are appended round by round).
-  std::vector<double> round_typical = round_typicals(observations, leaf_of_node, {}, across_typical,
-                                                     few_leaves);
+  std::vector<double> round_typical =
+      round_typicals(observations, leaf_of_node, {}, across_typical, few_leaves);
   if (!few_leaves) {
     // Healthy leaves meet slow ones, which pulls their medians and so the typical figure down
     // (three slow uplinks of eight hid one): leaves clearly slow against the first figure are
@@ -139,9 +139,11 @@ Normalised normalise(const std::vector<Observation>& observations,
       ratio_by_leaf[leaf_of_node[o.src]].push_back(o.value / round_typical[o.round]);
       ratio_by_leaf[leaf_of_node[o.dst]].push_back(o.value / round_typical[o.round]);
     }
-    std::vector<char> slow_leaf(leaf_of_node.empty() ? 0 : static_cast<std::size_t>(
-                                    1 + *std::max_element(leaf_of_node.begin(), leaf_of_node.end())),
-                                0);
+    std::vector<char> slow_leaf(
+        leaf_of_node.empty() ? 0
+                             : static_cast<std::size_t>(
+                                   1 + *std::max_element(leaf_of_node.begin(), leaf_of_node.end())),
+        0);
     std::size_t slow = 0;
     for (auto& [leaf, ratios] : ratio_by_leaf) {
       if (median_of(ratios) < kSlowLeafRatio) {
@@ -152,7 +154,8 @@ Normalised normalise(const std::vector<Observation>& observations,
     std::unordered_map<int, std::vector<double>> kept_by_leaf;
     for (const auto& o : observations) {
       const int a = leaf_of_node[o.src], b = leaf_of_node[o.dst];
-      if (a != b && !slow_leaf[static_cast<std::size_t>(a)] && !slow_leaf[static_cast<std::size_t>(b)]) {
+      if (a != b && !slow_leaf[static_cast<std::size_t>(a)] &&
+          !slow_leaf[static_cast<std::size_t>(b)]) {
         kept_by_leaf[a].push_back(o.value);
         kept_by_leaf[b].push_back(o.value);
       }
@@ -175,6 +178,44 @@ Normalised normalise(const std::vector<Observation>& observations,
       fast_side.push_back(out.log_ratio[i]);
   }
   out.sigma = std::max(kNoiseFloor, median_of(fast_side) / 0.6745);
+  return out;
+}
+
+} // namespace cb
+
+namespace cb {
+
+NormalisedSources normalise_by_source(const std::vector<Observation>& observations,
+                                      const std::vector<int>& leaf_of_node, std::size_t sources) {
+  NormalisedSources out;
+  out.sigma_by_source.assign(std::max<std::size_t>(sources, 1), kNoiseFloor);
+  const bool one_source = std::all_of(observations.begin(), observations.end(),
+                                      [](const Observation& o) { return o.source == 0; });
+  if (one_source) {
+    Normalised n = normalise(observations, leaf_of_node);
+    out.log_ratio = std::move(n.log_ratio);
+    out.sigma_by_source[0] = n.sigma;
+    return out;
+  }
+  out.log_ratio.assign(observations.size(), 0.0f);
+  std::vector<std::vector<std::uint32_t>> members(out.sigma_by_source.size());
+  for (std::size_t i = 0; i < observations.size(); ++i) {
+    const std::size_t s = observations[i].source;
+    if (s < members.size())
+      members[s].push_back(static_cast<std::uint32_t>(i));
+  }
+  std::vector<Observation> subset;
+  for (std::size_t s = 0; s < members.size(); ++s) {
+    subset.clear();
+    for (std::uint32_t i : members[s])
+      subset.push_back(observations[i]);
+    if (subset.empty())
+      continue;
+    const Normalised n = normalise(subset, leaf_of_node);
+    for (std::size_t k = 0; k < members[s].size(); ++k)
+      out.log_ratio[members[s][k]] = n.log_ratio[k];
+    out.sigma_by_source[s] = n.sigma;
+  }
   return out;
 }
 

@@ -35,6 +35,15 @@ struct Normalised {
 Normalised normalise(const std::vector<Observation>& observations,
                      const std::vector<int>& leaf_of_node);
 
+// Each source's figures (Observation::source) normalised on their own: its own typical figure
+// and its own noise, in `sigma_by_source`.
+struct NormalisedSources {
+  std::vector<float> log_ratio;
+  std::vector<double> sigma_by_source;
+};
+NormalisedSources normalise_by_source(const std::vector<Observation>& observations,
+                                      const std::vector<int>& leaf_of_node, std::size_t sources);
+
 // The median of `values` (reordered); 0 for none. The upper middle for an even count.
 double median_of(std::vector<double>& values);
 

@@ -129,9 +129,9 @@ PlantedFault parse_fault(const json& f, const Scenario& s, const std::string& wh
     const json& d = f["direction"];
     const std::string text = d.is_string() ? d.get<std::string>() : "";
     if (text == "egress")
-      fault.direction = LinkDirection::egress;
+      fault.direction = Direction::egress;
     else if (text == "ingress")
-      fault.direction = LinkDirection::ingress;
+      fault.direction = Direction::ingress;
     else if (text != "both")
       throw InputError(at + "direction: expected both, egress or ingress, got " +
                        shown(d.dump()));

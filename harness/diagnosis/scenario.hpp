@@ -21,7 +21,7 @@ struct PlantedFault {
   int gpu = -1;      // rail
   int leaf = -1;     // uplink
   double factor = 1; // (0, 1]: the share of its healthy rate the component keeps
-  LinkDirection direction = LinkDirection::both; // node: what it sends, receives, or both
+  Direction direction = Direction::both; // node: what it sends, receives, or both
 };
 
 enum class PairsMode { screen, rounds, sequential };

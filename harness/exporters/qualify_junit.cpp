@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "exporters/exported_parts.hpp"
+#include "qualify/culprits_report.hpp"
 #include "qualify/qualify_report.hpp"
 
 namespace cb {
@@ -42,13 +43,13 @@ JUnitCase fleet_case(const QualifyReport& report) {
   t.name = "fleet";
   t.result = result_of(*report.fleet_verdict);
   const FleetReport& f = report.fleet;
-  const std::string line = std::string(verdict_name(*report.fleet_verdict)) + ": " +
-                           std::to_string(f.fleets_examined) + " fleets examined, " +
-                           std::to_string(f.failing()) + " outliers, " +
-                           std::to_string(f.suspects.size()) + " parts named, " +
-                           std::to_string(f.warnings() + f.note_warnings()) + " warnings";
+  const std::string line =
+      std::string(verdict_name(*report.fleet_verdict)) + ": " + culprits_summary(report.culprits) +
+      ", " + std::to_string(f.fleets_examined) + " fleets examined, " +
+      std::to_string(f.failing()) + " outliers (evidence), " +
+      std::to_string(f.warnings() + f.note_warnings() + report.culprits.notes.size()) + " warnings";
   t.message = t.result == JUnitResult::passed ? "" : line;
-  t.type = "outlier";
+  t.type = "culprit";
   t.details = line;
   return t;
 }
@@ -59,15 +60,18 @@ std::string ratio_text(double ratio) {
   return text;
 }
 
-JUnitCase suspect_case(const Suspect& s) {
+JUnitCase culprit_case(const FleetCulprit& c) {
   JUnitCase t;
-  t.classname = "qualify.culprits." + std::string(fleet_kind_name(s.kind));
-  t.name = s.label.empty() ? member_label(s.kind, s.who, s.to) : s.label;
+  t.classname = "qualify.culprits." + c.kind;
+  t.name = culprit_label(c);
   t.result = JUnitResult::failure;
-  t.type = "outlier";
-  t.message = t.name + ": named by " + std::to_string(s.outliers) + " outlier finding" +
-              (s.outliers == 1 ? "" : "s") + ", worst " + ratio_text(s.worst_ratio) +
-              "x of its fleet median" + (s.via_links ? " (through its links)" : "");
+  t.type = "culprit";
+  std::string records;
+  for (const auto& record : c.records)
+    records += (records.empty() ? "" : ", ") + record;
+  t.message = t.name + ": " + ratio_text(c.factor) + "x typical on " + std::to_string(c.figures) +
+              " figures (" + std::to_string(c.slow_figures) + " slow)" +
+              (records.empty() ? "" : "; shown by " + records);
   t.details = t.message;
   return t;
 }
@@ -89,16 +93,16 @@ std::vector<JUnitSuite> qualify_junit_suites(const QualifyReport& report) {
 
   JUnitSuite culprits;
   culprits.name = "clusterbench qualify culprits";
-  const auto& suspects = report.fleet.suspects;
-  for (std::size_t i = 0; i < suspects.size() && i < kMaxExportedSuspects; ++i)
-    culprits.cases.push_back(suspect_case(suspects[i]));
-  if (suspects.size() > kMaxExportedSuspects) {
+  const auto& named = report.culprits.culprits;
+  for (std::size_t i = 0; i < named.size() && i < kMaxExportedSuspects; ++i)
+    culprits.cases.push_back(culprit_case(named[i]));
+  if (named.size() > kMaxExportedSuspects) {
     JUnitCase more;
     more.classname = "qualify.culprits";
     more.name = "more parts named";
     more.result = JUnitResult::failure;
-    more.type = "outlier";
-    more.message = std::to_string(suspects.size() - kMaxExportedSuspects) +
+    more.type = "culprit";
+    more.message = std::to_string(named.size() - kMaxExportedSuspects) +
                    " more parts named; `clusterbench qualify --json` lists every one";
     culprits.cases.push_back(more);
   }

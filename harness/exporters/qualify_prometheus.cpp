@@ -70,6 +70,17 @@ std::vector<PromLabel> member_labels(const std::string& spec, const Suspect& s) 
           {"via_links", s.via_links ? "true" : ""}};
 }
 
+std::vector<PromLabel> culprit_labels(const std::string& spec, const FleetCulprit& c) {
+  return {{"spec", spec},
+          {"kind", c.kind},
+          {"Hostname", c.host},
+          {"gpu", c.gpu >= 0 ? std::to_string(c.gpu) : std::string()},
+          {"UUID", c.uuid},
+          {"pci_bus_id", c.pci_bus_id},
+          {"direction", c.direction},
+          {"switch", c.switch_name}};
+}
+
 } // namespace
 
 PromDocument qualify_prometheus(const QualifyReport& report, const ResultsFile& results) {
@@ -95,11 +106,22 @@ PromDocument qualify_prometheus(const QualifyReport& report, const ResultsFile& 
                 *report.fleet_verdict);
   }
   const FleetReport& fleet = report.fleet;
+  const auto& culprits = report.culprits.culprits;
+  doc.add("clusterbench_qualify_culprits",
+          "Parts the diagnosis names (each fails the fleet): all of them", {{"spec", spec}},
+          static_cast<double>(culprits.size()));
+  for (std::size_t i = 0; i < culprits.size() && i < kMaxExportedSuspects; ++i) {
+    doc.add("clusterbench_qualify_culprit_factor",
+            "A culprit's figures against the typical figure (below 1 is slower); the first " +
+                std::to_string(kMaxExportedSuspects) + " culprits",
+            culprit_labels(spec, culprits[i]), culprits[i].factor);
+  }
   doc.add("clusterbench_qualify_fleet_outliers",
-          "Outlier findings of the fleet rules that fail the fleet", {{"spec", spec}},
-          static_cast<double>(fleet.failing()));
-  doc.add("clusterbench_qualify_suspects", "Parts the fleet rules name (all of them)",
-          {{"spec", spec}}, static_cast<double>(fleet.suspects.size()));
+          "Outlier findings of the fleet rules (evidence: they warn; culprits fail)",
+          {{"spec", spec}}, static_cast<double>(fleet.failing()));
+  doc.add("clusterbench_qualify_suspects",
+          "Parts the outliers point at, each record alone (evidence: they warn)", {{"spec", spec}},
+          static_cast<double>(fleet.suspects.size()));
   for (std::size_t i = 0; i < fleet.suspects.size() && i < kMaxExportedSuspects; ++i) {
     const Suspect& s = fleet.suspects[i];
     doc.add("clusterbench_qualify_suspect_ratio",

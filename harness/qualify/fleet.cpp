@@ -24,43 +24,6 @@ int int_field(const json& entry, const char* key) {
   return it != entry.end() && it->is_number_integer() ? it->get<int>() : -1;
 }
 
-// Who `entry`, one of r.per_rank, is: its own fields, else those the run's header says of its
-// rank (the writer leaves them out of the entry, results/rank_identity.hpp).
-FleetMember member_of(const Record& r, const json& entry) {
-  FleetMember m;
-  if (!entry.is_object())
-    return m;
-  const json host = rank_field(r, entry, "host");
-  const json nvml_index = rank_field(r, entry, "nvml_index");
-  const json device =
-      nvml_index.is_number_integer() ? nvml_index : rank_field(r, entry, "device");
-  const json uuid = rank_field(r, entry, "uuid");
-  const json bus = rank_field(r, entry, "pci_bus_id");
-  m.host = host.is_string() ? host.get<std::string>() : "";
-  m.device = device.is_number_integer() ? device.get<int>() : -1;
-  m.pci_bus_id = bus.is_string() ? bus.get<std::string>() : "";
-  m.rank = int_field(entry, "rank");
-  m.uuid = uuid.is_string() ? uuid.get<std::string>() : "";
-  return m;
-}
-
-// The metric the per-rank figures are compared by: one the record reports and every entry has.
-std::string per_rank_metric(const Record& r) {
-  if (!r.per_rank.is_array() || r.per_rank.empty() || !r.per_rank[0].is_object())
-    return "";
-  json shared = json::object();
-  for (const auto& [name, value] : r.metrics.items()) {
-    if (!value.is_number())
-      continue;
-    const bool everywhere = std::all_of(r.per_rank.begin(), r.per_rank.end(), [&](const json& e) {
-      return e.is_object() && e.contains(name) && e[name].is_number();
-    });
-    if (everywhere)
-      shared[name] = value;
-  }
-  return primary_metric(shared);
-}
-
 class FleetJudge {
 public:
   FleetJudge(const FleetRules& rules, FleetReport& report) : rules_(rules), report_(report) {}
@@ -131,7 +94,7 @@ private:
     std::vector<Candidate> gpus;
     std::map<std::string, std::pair<double, int>> per_host; // sum, count
     for (const auto& entry : r.per_rank) {
-      Candidate c{member_of(r, entry), {}, entry[metric].get<double>()};
+      Candidate c{fleet_member_of(r, entry), {}, entry[metric].get<double>()};
       if (!c.who.host.empty()) {
         auto& [sum, count] = per_host[c.who.host];
         sum += c.value;
@@ -178,7 +141,7 @@ private:
     const std::string metric = matrix_metric(r);
     auto endpoint = [&](std::size_t i) {
       if (r.per_rank.is_array() && i < r.per_rank.size())
-        return member_of(r, r.per_rank[i]);
+        return fleet_member_of(r, r.per_rank[i]);
       FleetMember m;
       m.device = static_cast<int>(i);
       return m;
@@ -215,7 +178,7 @@ private:
         const auto rank = ranks[i].get<long long>();
         if (r.per_rank.is_array() && rank >= 0 &&
             static_cast<std::size_t>(rank) < r.per_rank.size())
-          m = member_of(r, r.per_rank[static_cast<std::size_t>(rank)]);
+          m = fleet_member_of(r, r.per_rank[static_cast<std::size_t>(rank)]);
       }
       return m;
     };
@@ -257,7 +220,7 @@ private:
     if (r.per_rank.is_array()) {
       for (const auto& entry : r.per_rank) {
         if (entry.is_object() && int_field(entry, "rank") == s.rank)
-          o.who.uuid = member_of(r, entry).uuid;
+          o.who.uuid = fleet_member_of(r, entry).uuid;
       }
     }
     o.value = s.median_s * 1e6;
@@ -488,6 +451,42 @@ std::vector<Suspect> name_suspects(const std::vector<Outlier>& outliers) {
 
 } // namespace
 
+// Who `entry`, one of r.per_rank, is: its own fields, else those the run's header says of its
+// rank (the writer leaves them out of the entry, results/rank_identity.hpp).
+FleetMember fleet_member_of(const Record& r, const json& entry) {
+  FleetMember m;
+  if (!entry.is_object())
+    return m;
+  const json host = rank_field(r, entry, "host");
+  const json nvml_index = rank_field(r, entry, "nvml_index");
+  const json device = nvml_index.is_number_integer() ? nvml_index : rank_field(r, entry, "device");
+  const json uuid = rank_field(r, entry, "uuid");
+  const json bus = rank_field(r, entry, "pci_bus_id");
+  m.host = host.is_string() ? host.get<std::string>() : "";
+  m.device = device.is_number_integer() ? device.get<int>() : -1;
+  m.pci_bus_id = bus.is_string() ? bus.get<std::string>() : "";
+  m.rank = int_field(entry, "rank");
+  m.uuid = uuid.is_string() ? uuid.get<std::string>() : "";
+  return m;
+}
+
+// The metric the per-rank figures are compared by: one the record reports and every entry has.
+std::string per_rank_metric(const Record& r) {
+  if (!r.per_rank.is_array() || r.per_rank.empty() || !r.per_rank[0].is_object())
+    return "";
+  json shared = json::object();
+  for (const auto& [name, value] : r.metrics.items()) {
+    if (!value.is_number())
+      continue;
+    const bool everywhere = std::all_of(r.per_rank.begin(), r.per_rank.end(), [&](const json& e) {
+      return e.is_object() && e.contains(name) && e[name].is_number();
+    });
+    if (everywhere)
+      shared[name] = value;
+  }
+  return primary_metric(shared);
+}
+
 std::string_view fleet_kind_name(FleetKind k) {
   switch (k) {
   case FleetKind::gpu:
@@ -563,56 +562,6 @@ FleetReport analyze_fleet(const ResultsFile& results, const FleetRules& rules) {
   drop_links_of_named_nodes(report.outliers);
   report.suspects = name_suspects(report.outliers);
   return report;
-}
-
-std::string member_label(FleetKind kind, const FleetMember& who, const FleetMember& to) {
-  auto gpu = [](const FleetMember& m) {
-    std::string text;
-    if (m.device >= 0) {
-      text = "GPU " + std::to_string(m.device);
-      if (!m.pci_bus_id.empty())
-        text += " [" + m.pci_bus_id + "]";
-    } else if (m.rank >= 0) {
-      text = "rank " + std::to_string(m.rank);
-    } else {
-      text = "GPU ?";
-    }
-    return text;
-  };
-  // A record without hosts (one node's peer matrix, say) names GPUs alone.
-  auto on_host = [](const FleetMember& m) { return m.host.empty() ? "" : "host " + m.host + " "; };
-  switch (kind) {
-  case FleetKind::node:
-    return "node " + (who.host.empty() ? std::string("?") : who.host);
-  case FleetKind::straggler: {
-    const std::string text =
-        "rank " + (who.rank >= 0 ? std::to_string(who.rank) : std::string("?"));
-    std::string where = on_host(who) + (who.device >= 0 ? gpu(who) : "");
-    while (!where.empty() && where.back() == ' ')
-      where.pop_back();
-    if (!who.uuid.empty())
-      where += " (" + who.uuid + ")";
-    return where.empty() ? text : text + " on " + where;
-  }
-  case FleetKind::gpu: {
-    std::string text = on_host(who) + gpu(who);
-    if (!who.uuid.empty())
-      text += " (" + who.uuid + ")";
-    return text;
-  }
-  case FleetKind::link: {
-    // A link between two nodes (the pair tests' node pairs) has no GPU at either end.
-    const bool node_link = who.device < 0 && who.rank < 0 && to.device < 0 && to.rank < 0 &&
-                           !who.host.empty() && !to.host.empty();
-    if (node_link)
-      return "link " + who.host + " <-> " + to.host;
-    std::string text = on_host(who) + gpu(who) + " -> ";
-    if (to.host != who.host && !to.host.empty())
-      text += to.host + " ";
-    return text + gpu(to);
-  }
-  }
-  return "";
 }
 
 } // namespace cb

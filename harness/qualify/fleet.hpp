@@ -126,6 +126,14 @@ struct OutlierFlags {
 OutlierFlags flag_outliers(const std::vector<double>& values, const FleetRules& rules,
                            bool lower_is_better);
 
+// Who `entry`, one of r.per_rank, is: its own fields, else those the run's header says of its
+// rank (results/rank_identity.hpp).
+FleetMember fleet_member_of(const Record& r, const nlohmann::json& entry);
+
+// The metric a record's per-rank figures are compared by: one the record reports and every entry
+// has; "" when none.
+std::string per_rank_metric(const Record& r);
+
 FleetReport analyze_fleet(const ResultsFile& results, const FleetRules& rules);
 
 // "host n1 GPU 3 (GPU-1234)", "node n2", "host n1 GPU 2 -> GPU 6", "rank 5 on host n2 GPU 1".

@@ -135,8 +135,9 @@ CheckRow judge_data(const Expectation& check, const ResultsFile& results) {
 }
 
 // The check's ratio at the record's 95th-percentile (slowest) and 5th-percentile (fastest)
-// sample (unknown with too few samples to judge at all), scaled from the ratio at its median: per-op time is what was sampled, and a throughput
-// figure goes as 1 / time, a latency figure as time.
+// sample (unknown with too few samples to judge at all), scaled from the ratio at its median:
+// per-op time is what was sampled, and a throughput figure goes as 1 / time, a latency figure as
+// time.
 struct NoisyTails {
   bool known = false;
   double worst_ratio = 0, best_ratio = 0;
@@ -260,8 +261,8 @@ CheckRow judge_record(const Expectation& check, const Record& r, std::size_t ind
   return row;
 }
 
-QualifyReport qualify(const ResultsFile& results, const std::string& results_path,
-                      const Spec& spec) {
+QualifyReport qualify(const ResultsFile& results, const std::string& results_path, const Spec& spec,
+                      const Topology* topology) {
   if (const std::string problem = backend_mismatch(results, results_path, spec); !problem.empty())
     throw InputError(problem);
   QualifyReport report;
@@ -280,10 +281,11 @@ QualifyReport qualify(const ResultsFile& results, const std::string& results_pat
     count(report, row.verdict);
 
   report.fleet = analyze_fleet(results, spec.fleet);
-  // Stragglers warn (fleet.hpp): only the other outliers fail the fleet.
-  if (report.fleet.failing() > 0) {
+  report.culprits = find_culprits(results, results_path, topology, spec.fleet.min_peers);
+  // A culprit fails the fleet; outliers are its evidence, and those it does not explain warn.
+  if (!report.culprits.culprits.empty()) {
     report.fleet_verdict = Verdict::fail;
-  } else if (report.fleet.fleets_examined > 0) {
+  } else if (report.fleet.fleets_examined > 0 || report.culprits.judged()) {
     report.fleet_verdict = Verdict::pass;
   } else if (spec.fleet.required) {
     report.fleet_verdict = Verdict::inconclusive;

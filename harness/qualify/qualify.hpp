@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "qualify/culprits.hpp"
 #include "qualify/fleet.hpp"
 #include "qualify/spec.hpp"
 #include "results/record.hpp"
@@ -34,11 +35,12 @@ struct QualifyReport {
   Spec spec;
   std::string results_path;
   std::vector<CheckRow> rows;
-  FleetReport fleet;
+  FleetReport fleet;      // the outliers: evidence, which warns
+  CulpritReport culprits; // the parts to pull: what fails the fleet
   // The run's parts are not the spec's (qualify/spec_fit.hpp): judged all the same, said first.
   std::vector<std::string> spec_warnings;
-  // The fleet row: FAIL when any outlier but a straggler is named, PASS when at least one fleet was
-  // judged, INCONCLUSIVE when none could be and the spec requires one; absent otherwise.
+  // The fleet row: FAIL when a culprit is named, PASS when any figure or fleet was judged,
+  // INCONCLUSIVE when none could be and the spec requires one; absent otherwise.
   std::optional<Verdict> fleet_verdict;
   Verdict overall = Verdict::inconclusive;
   int passed = 0, failed = 0, inconclusive = 0; // over rows and the fleet row
@@ -47,9 +49,11 @@ struct QualifyReport {
 // One record against one threshold check, ignoring selection.
 CheckRow judge_record(const Expectation& check, const Record& record, std::size_t index);
 
-// InputError when the spec is for another backend than the run's (qualify/spec_fit.hpp).
-QualifyReport qualify(const ResultsFile& results, const std::string& results_path,
-                      const Spec& spec);
+// InputError when the spec is for another backend than the run's (qualify/spec_fit.hpp), and
+// for a results file's impossible pair-test values. `topology` (qualify --topology) groups the
+// nodes by leaf switch for the diagnosis; null without one.
+QualifyReport qualify(const ResultsFile& results, const std::string& results_path, const Spec& spec,
+                      const Topology* topology = nullptr);
 
 // 0 on PASS; 1 on FAIL, and on INCONCLUSIVE unless it is allowed.
 int qualify_exit_code(const QualifyReport& report, bool allow_inconclusive);

@@ -1,5 +1,7 @@
 #include "qualify/qualify_report.hpp"
 
+#include "qualify/culprits_report.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -188,18 +190,24 @@ std::string format_qualify_text(const QualifyReport& report) {
   for (const auto& warning : report.spec_warnings)
     out << "warning: " << warning << "\n";
   out << "\n";
+  // The parts to pull first; the outliers below are their evidence.
+  if (const std::string culprits = format_culprits_text(report.culprits); !culprits.empty())
+    out << culprits << "\n";
 
   std::vector<std::vector<std::string>> table = {
       {"CHECK", "RECORD", "EXPECTED", "NEED", "MEASURED", "RATIO", "VERDICT", "NOTE"}};
   for (const auto& row : report.rows)
     table.push_back(check_cells(row));
   if (report.fleet_verdict) {
-    const std::string summary = std::to_string(report.fleet.fleets_examined) + " fleets judged, " +
-                                std::to_string(report.fleet.failing()) + " outliers" +
+    const std::string summary = culprits_summary(report.culprits) + "; " +
+                                std::to_string(report.fleet.fleets_examined) + " fleets judged, " +
+                                std::to_string(report.fleet.failing()) + " outliers (evidence)" +
                                 warning_summary(report.fleet, "");
     table.push_back({"fleet", summary, "-", "-", "-", "-",
                      std::string(verdict_name(*report.fleet_verdict)),
-                     report.fleet.fleets_examined == 0 ? "no record has enough peers" : ""});
+                     report.fleet.fleets_examined == 0 && !report.culprits.judged()
+                         ? "no record has enough peers"
+                         : ""});
   }
   out << format_table(table);
 
@@ -218,7 +226,8 @@ std::string format_qualify_text(const QualifyReport& report) {
   }
 
   if (!report.fleet.outliers.empty()) {
-    out << "\noutliers (" << outlier_rules_text(spec.fleet) << "):\n";
+    out << "\noutliers (evidence: " << outlier_rules_text(spec.fleet)
+        << "; they warn, a culprit above fails):\n";
     // The named (second pass, stragglers) first; at most kShownOutliers lines, the rest counted:
     // 8,192 GPUs judged at every GPU count can flag thousands, which --json lists whole.
     std::vector<const Outlier*> order;
@@ -272,7 +281,7 @@ std::string format_qualify_text(const QualifyReport& report) {
              "fleet; the collective's own checks judge what the wait costs)\n";
     }
     if (!report.fleet.suspects.empty())
-      out << "\nsuspects:\n";
+      out << "\nsuspects (parts the outliers point at, each record alone; evidence):\n";
     for (std::size_t i = 0; i < report.fleet.suspects.size() && i < kShownOutliers; ++i) {
       const auto& s = report.fleet.suspects[i];
       out << "  " << s.label << ": named by " << s.outliers << " outlier"
@@ -293,9 +302,9 @@ std::string format_qualify_text(const QualifyReport& report) {
 
   out << "\nverdict: " << verdict_name(report.overall) << " (" << report.passed << " passed, "
       << report.failed << " failed, " << report.inconclusive << " inconclusive";
-  if (!report.fleet.suspects.empty()) {
-    out << "; " << report.fleet.suspects.size() << " suspect"
-        << (report.fleet.suspects.size() == 1 ? "" : "s") << " named";
+  if (!report.culprits.culprits.empty()) {
+    out << "; " << report.culprits.culprits.size() << " culprit"
+        << (report.culprits.culprits.size() == 1 ? "" : "s") << " named";
   }
   const std::string warned = warning_summary(report.fleet, " named");
   if (!warned.empty())
@@ -349,7 +358,7 @@ json qualify_to_json(const QualifyReport& report) {
     j["ratio"] = o.ratio;
     j["robust_z"] = optional_number(o.robust_z);
     j["fleet_size"] = o.fleet_size;
-    j["severity"] = o.warns_only() ? "warn" : "fail";
+    j["severity"] = "warn"; // evidence: a culprit fails the fleet, an outlier never alone
     if (o.by_straggler)
       j["shortest_share"] = o.shortest_share;
     json rules = json::array();
@@ -418,6 +427,10 @@ json qualify_to_json(const QualifyReport& report) {
           {"fraction_of_median", spec.fleet.fraction_of_median},
           {"min_deviation", spec.fleet.min_deviation},
           {"min_peers", spec.fleet.min_peers}}}}},
+      {"culprits", culprits_to_json(report.culprits)},
+      {"culprit_notes", report.culprits.notes},
+      {"not_weighed", report.culprits.not_weighed},
+      {"topology_known", report.culprits.topology_known},
       {"outliers", std::move(outliers)},
       {"suspects", std::move(suspects)},
       {"spec_warnings", report.spec_warnings}};

@@ -9,25 +9,28 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 up() { local rc=0; "$cluster" up "$@" >/dev/null || rc=$?; [[ $rc -eq 0 ]] || exit "$rc"; }
 
 # run_pairs OUT [NP [SUITES CASES]]: pair_bw (uni and bi, 8 MiB transfers of --quick) on NP nodes
-# (default 6); SUITES and CASES add others (collectives up to 64 KiB).
+# (default 6); SUITES and CASES add others (collectives up to 64 KiB); CASES "all" runs every case
+# of SUITES.
 run_pairs() {
+  local cases=(--cases "${4:-pair_bw}")
+  [[ ${4:-} == all ]] && cases=()
   timeout 400 "$cluster" run -- "$bin" run --backend host --np "${2:-6}" --quick --max-time 1 \
-    --suite "${3:-links}" --cases "${4:-pair_bw}" --max-bytes 64K --out "$1" >"$work/log" 2>&1 ||
+    --suite "${3:-links}" "${cases[@]}" --max-bytes 64K --out "$1" >"$work/log" 2>&1 ||
     { cat "$work/log"; fail "clusterbench run failed"; }
 }
 
-# qualify_named FILE: the fleet's verdict, the outliers qualify fails the fleet on ("kind host"),
+# qualify_named FILE: the fleet's verdict, the culprits qualify fails the fleet on ("kind host"),
 # and the kinds of its notes when it has any (a tier not uniform, unresolved pairs); the
 # stragglers it warns of are listed in $work/stragglers.
-# Judged on the one-way pair record and any other suite's: on these 2 cores the both-ways
-# transfers of 6 ranks are CPU-bound and come out at two levels between equal nodes, so their
-# second pass names noise.
+# Judged on the one-way pair records and every other record (ring_bw among them): on these 2
+# cores the both-ways transfers of 6 ranks are CPU-bound and come out at two levels between equal
+# nodes, so their second pass names noise.
 qualify_named() {
   local rc=0
   python3 - "$1" "$work/uni.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-d["records"] = [r for r in d["records"] if r["suite"] != "links" or r["params"].get("direction") == "uni"]
+d["records"] = [r for r in d["records"] if r["suite"] != "links" or r["params"].get("direction") != "bi"]
 json.dump(d, open(sys.argv[2], "w"))
 PY
   "$bin" qualify "$work/uni.json" --spec host-cpu --json >"$work/q.json" 2>"$work/q.err" || rc=$?
@@ -35,9 +38,7 @@ PY
   python3 - "$work/q.json" "$work/stragglers" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-failing = [o for o in d["outliers"] if o["severity"] == "fail"]
-names = sorted({f"{o['kind']} {o.get('host', '')}" + (f" {o['to'].get('host', '')}" if o["kind"] == "link" else "")
-                for o in failing})
+names = sorted({f"{c['kind']} {c.get('host') or c.get('switch') or ''}" for c in d["culprits"]})
 with open(sys.argv[2], "w") as out:
     for o in d["outliers"]:
         if o["kind"] == "straggler":

@@ -2,7 +2,10 @@
 # The pair tests on 6 emulated nodes, one rank each (ci/emulated-cluster): the node pairs run in 5
 # round-robin rounds, every pair once and no node twice in a round; with cbnode3 shaped to a third
 # of the others' rate, `clusterbench qualify` names exactly that node (kind node) and FAILs the
-# fleet, even with an all_reduce run beside the pairs; with every node at the same rate it names none.
+# fleet, with ring_bw (its rank 4 receives from cbnode3 and looks slow: evidence against cbnode3's
+# egress, never cbnode4 alone) and an all_reduce beside the pairs; with every node at the same rate
+# it names none and PASSes. pair_latency is left out: on these CPU-shared nodes it measures the
+# scheduler (a node at 4x with every partner in one run of four, which its own second pass names).
 #   pair_rounds_test.sh CLUSTERBENCH
 # Exit 0 pass, 1 fail, 77 skip (not root, no namespaces).
 set -euo pipefail
@@ -14,7 +17,9 @@ source "$(dirname "$0")/pair_lib.sh"
 check_schedule() {
   python3 - "$1" <<'PY' || fail "schedule"
 import collections, json, sys
-records = [r for r in json.load(open(sys.argv[1]))["records"] if r["suite"] == "links"]
+every = json.load(open(sys.argv[1]))["records"]
+assert any(r["case"] == "ring_bw" for r in every), "no ring_bw record"
+records = [r for r in every if r["suite"] == "links" and r["case"] == "pair_bw"]
 assert len(records) == 2, [r["case"] for r in records]
 for r in records:
     x, d = r["extra"], r["params"]["direction"]
@@ -48,7 +53,7 @@ PY
 # for cbnode3 (its ring successor slowest), so they must not join the fleet; only its straggler
 # rule may speak of them, and it warns.
 up 6 --rate 400mbit --rate-of 3=133mbit
-run_pairs "$work/slow.json" 6 links,collectives pair_bw,all_reduce
+run_pairs "$work/slow.json" 6 links,collectives pair_bw,ring_bw,all_reduce
 "$cluster" down >/dev/null
 check_schedule "$work/slow.json"
 got=$(qualify_named "$work/slow.json")
@@ -56,15 +61,18 @@ echo "one node at a third of the rate: qualify says $got; stragglers it warns of
 sed 's/^/  /' "$work/stragglers"
 [[ $got == "FAIL | node cbnode3" ]] || fail "expected the fleet to FAIL naming node cbnode3 alone, got: $got"
 "$bin" qualify "$work/uni.json" --spec host-cpu >"$work/q.txt" || true
-grep -E '^  node cbnode3: retested' "$work/q.txt" || fail "the text report does not name node cbnode3"
+grep -E '^  node: node cbnode3' "$work/q.txt" || fail "the text report does not name node cbnode3"
 
 up 6 --rate 400mbit
-run_pairs "$work/even.json"
+run_pairs "$work/even.json" 6 links pair_bw,ring_bw
 "$cluster" down >/dev/null
 check_schedule "$work/even.json"
 got=$(qualify_named "$work/even.json")
 echo "every node at the same rate: qualify says $got"
-[[ $got == "PASS | " ]] || fail "expected no outlier and a passing fleet, got: $got"
+# No culprit and a passing fleet; the pair tests' own second-pass notes (pair_latency's on these
+# CPU-bound nodes can see a split in noise) warn and are printed, not judged here.
+[[ $got == "PASS | " || $got == "PASS |  | notes: "* ]] ||
+  fail "expected no culprit and a passing fleet, got: $got"
 
 # A node dropping out in the rounds: cbnode4's rank is killed once the first record is written.
 # The run ends with exit 3, the finished record stays, and the pairs never measured are named.

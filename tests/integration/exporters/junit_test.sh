@@ -91,7 +91,7 @@ valid "$work/hostile.xml" 1 $?
 "$python" - "$work/hostile.xml" "$work/hostile-report.json" <<'PY' || fail=1
 import json, sys, xml.etree.ElementTree as ET
 names = [c.get("name") for c in ET.parse(sys.argv[1]).getroot().iter("testcase")]
-label = json.load(open(sys.argv[2]))["suspects"][0]["label"]
+label = json.load(open(sys.argv[2]))["culprits"][0]["label"]
 if 'gpu"node\\01\\x0a<b>&amp;]]>--x' not in label or label not in names:
     sys.exit("FAIL: the hostile host name did not read back whole: %r not in %r" % (label, names[-3:]))
 print("ok: the hostile host name reads back whole: %s" % label)

@@ -107,8 +107,15 @@ QualifyReport qualify_report(std::size_t suspects) {
   report.results_path = "run.json";
   report.rows = {row("busbw", Verdict::pass, 410), row("busbw_8", Verdict::fail, 300),
                  row("busbw_16", Verdict::inconclusive, 380)};
-  for (std::size_t i = 0; i < suspects; ++i)
+  for (std::size_t i = 0; i < suspects; ++i) {
     report.fleet.suspects.push_back(suspect("n" + std::to_string(i / 8), static_cast<int>(i % 8)));
+    FleetCulprit culprit;
+    culprit.kind = "gpu";
+    culprit.host = "n" + std::to_string(i / 8);
+    culprit.gpu = static_cast<int>(i % 8);
+    culprit.factor = 0.5;
+    report.culprits.culprits.push_back(culprit);
+  }
   report.fleet.fleets_examined = 4;
   report.fleet_verdict = suspects ? Verdict::fail : Verdict::pass;
   report.overall = Verdict::fail;
@@ -167,6 +174,13 @@ TEST(QualifyPrometheus, VerdictChecksAndCulprits) {
   EXPECT_EQ(label(culprits->samples[1], "Hostname"), "n0");
   EXPECT_EQ(label(culprits->samples[1], "gpu"), "1");
   EXPECT_EQ(label(culprits->samples[1], "UUID"), "GPU-1");
+  const PromFamily* named = family(doc, "clusterbench_qualify_culprit_factor");
+  ASSERT_NE(named, nullptr);
+  ASSERT_EQ(named->samples.size(), 2u);
+  EXPECT_EQ(label(named->samples[1], "kind"), "gpu");
+  EXPECT_EQ(label(named->samples[1], "gpu"), "1");
+  EXPECT_EQ(named->samples[1].value, 0.5);
+  EXPECT_EQ(family(doc, "clusterbench_qualify_culprits")->samples[0].value, 2);
   EXPECT_EQ(doc.dropped(), 0u);
 }
 

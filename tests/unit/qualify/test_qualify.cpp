@@ -477,14 +477,15 @@ TEST(QualifyReport, AStragglerIsNamedWithHostAndDeviceAndWarnsWithoutFailingTheF
   EXPECT_EQ(report.fleet.outliers[0].record_index, marked);
 
   const std::string text = format_qualify_text(report);
-  EXPECT_NE(text.find("0 outliers, 1 straggler (warn)"), std::string::npos) << text;
+  EXPECT_NE(text.find("0 outliers (evidence), 1 straggler (warn)"), std::string::npos) << text;
   EXPECT_NE(text.find("  rank 6 on host hgx-h200-01 GPU 6 ("), std::string::npos) << text;
   EXPECT_NE(text.find(": straggler, own time 70 us, the others' median 100 us (0.70x; the "
                       "shortest in 95% of samples, 8 ranks) in collectives/"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("[warns]"), std::string::npos);
-  EXPECT_EQ(text.find("suspects:"), std::string::npos); // a straggler names no suspect
+  EXPECT_EQ(text.find("suspects ("), std::string::npos); // a straggler names no suspect
+  EXPECT_NE(text.find("culprits: none ("), std::string::npos) << text;
   EXPECT_NE(text.find("verdict: PASS ("), std::string::npos);
   EXPECT_NE(text.find("; 1 straggler named (warn))"), std::string::npos) << text;
 
@@ -528,7 +529,7 @@ TEST(QualifyReport, ATierThatIsNotUniformWarnsInTextAndJsonAndStillPasses) {
   EXPECT_EQ(report.fleet_verdict, Verdict::pass);
   EXPECT_EQ(qualify_exit_code(report, false), 0);
   const std::string text = format_qualify_text(report);
-  EXPECT_NE(text.find("0 outliers, 1 note (warn)"), std::string::npos) << text;
+  EXPECT_NE(text.find("0 outliers (evidence), 1 note (warn)"), std::string::npos) << text;
   EXPECT_NE(text.find("tier not uniform: 3 pairs among 3 of 6 nodes (n1, n2, n4) beat the typical "
                       "pair"),
             std::string::npos)
@@ -573,10 +574,19 @@ TEST(QualifyReport, AStragglerBesideASlowGpuLeavesTheFleetFailingOnTheGpu) {
   EXPECT_EQ(report.fleet_verdict, Verdict::fail);
   EXPECT_GT(report.fleet.failing(), 0u);
   EXPECT_GT(report.fleet.warnings(), 0u);
+  // Outliers are evidence: every one warns; the culprit, GPU 5, fails the fleet.
   const auto j = qualify_to_json(report);
   for (const auto& o : j["outliers"])
-    EXPECT_EQ(o["severity"], o["kind"] == "straggler" ? "warn" : "fail") << o.dump();
-  // Suspects come from the failing outliers alone: the slow GPU 5.
+    EXPECT_EQ(o["severity"], "warn") << o.dump();
+  ASSERT_EQ(j["culprits"].size(), 1u) << j["culprits"].dump();
+  EXPECT_EQ(j["culprits"][0]["kind"], "gpu");
+  EXPECT_EQ(j["culprits"][0]["gpu"], 5);
+  EXPECT_EQ(j["culprits"][0]["host"], "hgx-h200-01");
+  // The straggler on the same host supports it, and names nothing of its own.
+  bool straggler_shown = false;
+  for (const auto& record : j["culprits"][0]["records"])
+    straggler_shown |= record.get<std::string>().find("(straggler)") != std::string::npos;
+  EXPECT_TRUE(straggler_shown) << j["culprits"][0].dump();
   ASSERT_EQ(report.fleet.suspects.size(), 1u);
   EXPECT_EQ(report.fleet.suspects[0].who.device, 5);
 }
