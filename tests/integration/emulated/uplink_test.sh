@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# A slow switch uplink on the emulated cluster, one rank per node: 8 nodes, cbnode7 and cbnode8 on
+# a second switch whose one uplink to the first runs at half the nodes' rate. With a topology file
+# that says so, `clusterbench qualify` names the uplink of leaf2 and no node, and FAILs the fleet;
+# the pair tests across nodes run in the schedule given (screen: grouped by the file's leaves).
+#   uplink_test.sh CLUSTERBENCH screen|rounds
+# Exit 0 pass, 1 fail, 77 skip (not root, no namespaces).
+set -euo pipefail
+bin=$1
+pairs=$2
+source "$(dirname "$0")/pair_lib.sh"
+
+topology=$work/topology.conf
+cat >"$topology" <<'TOPO'
+# two leaf switches under one spine, as the emulated cluster's --switch2 builds them
+SwitchName=leaf1 Nodes=cbnode[1-6]
+SwitchName=leaf2 Nodes=cbnode[7-8]
+SwitchName=spine1 Switches=leaf[1-2]
+TOPO
+
+up 8 --rate 400mbit --switch2 7,8 --uplink 200mbit
+timeout 600 "$cluster" run -- "$bin" run --backend host --np 8 --quick --max-time 1 \
+  --suite links --cases pair_bw --pairs "$pairs" --topology "$topology" --out "$work/run.json" \
+  >"$work/log" 2>&1 || { cat "$work/log"; fail "clusterbench run failed"; }
+"$cluster" down >/dev/null
+
+# The one-way records (pair_lib.sh: the both-ways transfers are CPU-bound on 2 cores).
+python3 - "$work/run.json" "$work/uni.json" "$pairs" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["records"] = [r for r in d["records"] if r["params"].get("direction") != "bi"]
+assert d["records"] and all(r["extra"]["schedule"] == sys.argv[3] for r in d["records"]), \
+    [r["extra"].get("schedule") for r in d["records"]]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+rc=0
+"$bin" qualify "$work/uni.json" --spec host-cpu --topology "$topology" --json >"$work/q.json" \
+  2>"$work/q.err" || rc=$?
+[[ $rc -le 1 ]] || { cat "$work/q.err"; fail "qualify exit $rc"; }
+got=$(python3 - "$work/q.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = sorted(f"{c['kind']} {c.get('switch') or c.get('host') or ''}" for c in d["culprits"])
+print(d["fleet"]["verdict"], "|", ", ".join(names))
+PY
+)
+echo "slow uplink, --pairs $pairs: qualify says $got"
+"$bin" qualify "$work/uni.json" --spec host-cpu --topology "$topology" | sed -n '/^culprits/,/^$/p' || true
+[[ $got == "FAIL | uplink leaf2" ]] || fail "expected the fleet to FAIL naming the uplink of leaf2 alone, got: $got"
+echo "PASS"
