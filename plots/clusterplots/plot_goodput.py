@@ -7,7 +7,7 @@ import json
 import math
 
 from .layout import colour, figure_title, gpu_axis, new_figure, save_figure
-from .results import ResultsError, cluster_label
+from .results import ResultsError, cluster_label, load_report_rows
 
 PANEL_WIDTH_IN = 6.4
 PANEL_HEIGHT_IN = 4.6
@@ -28,14 +28,7 @@ def _share(path, i, row, key, required):
 
 def load_goodput(path):
     """[(gpus, {key: share or None}, extrapolated)] by GPU count; ResultsError naming the field."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, ValueError) as e:
-        raise ResultsError(f"--goodput {path}: cannot read it: {e}") from None
-    rows = data.get("at") if isinstance(data, dict) else None
-    if not isinstance(rows, list):
-        raise ResultsError(f"--goodput {path}: no 'at' list")
+    rows = load_report_rows(path, "--goodput", "at")
     out = []
     for i, row in enumerate(rows):
         gpus = row.get("gpus") if isinstance(row, dict) else None

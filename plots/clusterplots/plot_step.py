@@ -3,11 +3,9 @@
 input wait and the rest; and on a second panel the scaling efficiency E(N) = step(1) / step(N),
 measured against the prediction from the parts when the report passes it (--prediction)."""
 
-import json
-
 from .curves import params_key
 from .layout import colour, figure_title, gpu_axis, new_figure, save_figure
-from .results import ResultsError, cluster_label
+from .results import ResultsError, cluster_label, load_report_rows
 
 PANEL_WIDTH_IN = 6.4
 PANEL_HEIGHT_IN = 4.6
@@ -33,14 +31,7 @@ def step_series(records):
 
 def load_prediction(path):
     """The report's training-step comparison: {gpus: (predicted E or None, extrapolated)}."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, ValueError) as e:
-        raise ResultsError(f"--prediction {path}: cannot read it: {e}") from None
-    rows = data.get("rows") if isinstance(data, dict) else None
-    if not isinstance(rows, list):
-        raise ResultsError(f"--prediction {path}: no 'rows' list")
+    rows = load_report_rows(path, "--prediction", "rows")
     out = {}
     for row in rows:
         if not isinstance(row, dict) or not isinstance(row.get("gpus"), int):

@@ -22,6 +22,20 @@ class ResultsError(ValueError):
     """Bad input: the message names the file and the field."""
 
 
+def load_report_rows(path, flag, key):
+    """The list under `key` of a JSON file the report wrote for a plot (--goodput, --prediction);
+    ResultsError naming the flag and the file when it cannot be read or has no such list."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError) as e:
+        raise ResultsError(f"{flag} {path}: cannot read it: {e}") from None
+    rows = data.get(key) if isinstance(data, dict) else None
+    if not isinstance(rows, list):
+        raise ResultsError(f"{flag} {path}: no '{key}' list")
+    return rows
+
+
 @dataclass
 class Record:
     suite: str
