@@ -46,7 +46,7 @@ int qualify_main(const std::vector<std::string>& args) {
               "figures; a culprit fails the fleet, outliers (median and MAD) are its evidence.\n"
               "Verdicts: PASS; FAIL; INCONCLUSIVE (fewer than 3 samples, missing cases, noisy\n"
               "records whose 5th and 95th percentile samples fall on both sides of the floor).\n"
-              "Exit 0 on PASS, 1 on FAIL and on INCONCLUSIVE unless allowed, 2 on bad input.\n"
+              "Exit 0 on PASS, 1 on FAIL, 4 on INCONCLUSIVE (0 when allowed), 2 on bad input.\n"
               "\nbundled specs (" +
               cb::specs_directory() +
               "): " + (bundled.empty() ? std::string("none") : cb::join(bundled, ", ")));

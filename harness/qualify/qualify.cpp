@@ -311,7 +311,9 @@ int qualify_exit_code(const QualifyReport& report, bool allow_inconclusive) {
   case Verdict::fail:
     return 1;
   case Verdict::inconclusive:
-    return allow_inconclusive ? 0 : 1;
+    // Its own code, as check's: CI can show "could not judge" as a warning and keep 1 for a
+    // part that failed.
+    return allow_inconclusive ? 0 : 4;
   }
   return 1;
 }
