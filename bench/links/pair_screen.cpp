@@ -8,6 +8,7 @@
 #include <tuple>
 #include <unordered_set>
 
+#include "core/error.hpp"
 #include "core/stats.hpp"
 #include "diagnosis/topology.hpp"
 #include "links/links_case.hpp"
@@ -144,27 +145,51 @@ void choose_groups(const PairRun& run, ScreenPass& pass) {
       pass.group_names.push_back("group" + std::to_string(g));
     return;
   }
-  std::vector<std::string> hosts;
-  for (int node = 0; node < run.tiers.nodes(); ++node)
-    hosts.push_back(run.host_of_node(node).get<std::string>());
-  // The run checked the job against the topology before the sweep (run_command.cpp).
-  const HostPlacement placement = place_hosts(load_topology(path), hosts);
+  // Rank 0 reads the file and tells the others: thousands of ranks each parsing it would be a
+  // metadata storm on the shared file system the file usually sits on.
+  const Communicator& comm = run.ctx.comm;
+  std::string placed;
+  if (comm.rank() == 0) {
+    std::vector<std::string> hosts;
+    for (int node = 0; node < run.tiers.nodes(); ++node)
+      hosts.push_back(run.host_of_node(node).get<std::string>());
+    // The run checked the job against the topology before the sweep (run_command.cpp); a file
+    // changed since is still one decision for every rank, never rank 0 alone throwing.
+    try {
+      const HostPlacement placement = place_hosts(load_topology(path), hosts);
+      placed = nlohmann::json{{"leaf_of_node", placement.leaf_of_node},
+                              {"leaf_names", placement.leaf_names},
+                              {"notes", placement.notes}}
+                   .dump();
+    } catch (const InputError& e) {
+      placed = nlohmann::json{{"problem", e.what()}}.dump();
+    }
+  }
+  const nlohmann::json placement = nlohmann::json::parse(comm.broadcast_string(placed));
+  if (placement.contains("problem"))
+    throw InputError(placement.at("problem").get<std::string>());
   pass.groups = "topology";
-  pass.group_of_node = placement.leaf_of_node;
-  pass.group_names = placement.leaf_names;
-  pass.notes = placement.notes;
+  pass.group_of_node = placement.at("leaf_of_node").get<std::vector<int>>();
+  pass.group_names = placement.at("leaf_names").get<std::vector<std::string>>();
+  pass.notes = placement.at("notes").get<std::vector<std::string>>();
 }
 
 } // namespace
 
-void check_job_topology(const std::string& path, const std::vector<std::string>& host_of_rank) {
+std::string job_topology_problem(const std::string& path,
+                                 const std::vector<std::string>& host_of_rank) {
   std::vector<std::string> hosts;
   std::unordered_set<std::string> seen;
   for (const auto& host : host_of_rank) {
     if (seen.insert(host).second)
       hosts.push_back(host);
   }
-  place_hosts(load_topology(path), hosts);
+  try {
+    place_hosts(load_topology(path), hosts);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
 }
 
 ScreenPass run_screen_pass(PairRun& run) {

@@ -433,8 +433,12 @@ int run_sweep(const Communicator& world, const RunConfig& config,
     if (const std::string problem = first_problem_anywhere(world, choice.problem); !problem.empty())
       return refuse(world, problem);
     const JobView job = discover_job(world, node, config, choice.device, backend);
-    if (!config.topology.empty())
-      check_job_topology(config.topology, job.layout.host_of_rank);
+    if (!config.topology.empty()) { // rank 0 reads it for all: no storm on a shared file system
+      const std::string mine =
+          world.rank() == 0 ? job_topology_problem(config.topology, job.layout.host_of_rank) : "";
+      if (const std::string problem = first_problem_anywhere(world, mine); !problem.empty())
+        return refuse(world, problem);
+    }
     std::vector<std::unique_ptr<BenchmarkCase>> cases = chosen_cases(config);
     if (const std::string problem = job_input_problem(world, node, config, job, cases);
         !problem.empty())

@@ -122,13 +122,18 @@ void read_observations(const json& extra, const FieldReader& read, PairTestRecor
     read.refuse("observations", "src, dst, rail, round and value of different lengths");
   }
   const std::size_t n = out.members.size();
+  // Rounds are numbered 0 .. screen.rounds - 1, and each holds a figure: a larger number is not a
+  // round of this record (and would size the diagnosis's per-round tables by it).
+  std::size_t round_bound = std::max<std::size_t>(count, 1);
+  if (out.screen && out.screen->rounds > 0)
+    round_bound = std::min(round_bound, static_cast<std::size_t>(out.screen->rounds));
   out.observations.resize(count);
   for (std::size_t i = 0; i < count; ++i) {
     PairFigure& f = out.observations[i];
     f.src = read.index(src[i], n, "observations.src");
     f.dst = read.index(dst[i], n, "observations.dst");
     f.rail = read.index(rail[i], 1u << 16, "observations.rail");
-    f.round = read.index(round[i], kNoBound, "observations.round");
+    f.round = read.index(round[i], round_bound, "observations.round");
     f.value = read.figure(value[i], "observations.value");
     if (f.src == f.dst)
       read.refuse("observations", "a figure from node " + std::to_string(f.src) + " to itself");
@@ -238,8 +243,8 @@ PairTestRecord pair_test_from_json(const json& extra, const std::string& source)
     read.refuse("matrix_metric", "neither gbps nor latency_us");
   read_members(extra, read, out);
   read_matrix(extra, read, out);
-  read_observations(extra, read, out);
   read_screen(extra, read, out);
+  read_observations(extra, read, out);
   read_retests(extra, out.matrix_metric, read, out);
   return out;
 }

@@ -69,6 +69,13 @@ int Communicator::broadcast_int(int value) const {
   broadcast(&value, sizeof value);
   return value;
 }
+std::string Communicator::broadcast_string(const std::string& value) const {
+  const int bytes = broadcast_int(static_cast<int>(value.size()));
+  std::string out = rank() == 0 ? value : std::string(static_cast<std::size_t>(bytes), '\0');
+  if (bytes > 0)
+    broadcast(out.data(), bytes);
+  return out;
+}
 std::vector<double> Communicator::gather(double value) const {
   return impl_->gather(value);
 }

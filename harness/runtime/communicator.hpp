@@ -80,6 +80,8 @@ public:
   // Broadcast from root 0.
   void broadcast(void* data, int bytes) const;
   int broadcast_int(int value) const;
+  // Rank 0's `value` on every rank (what one rank read for all: a file parsed once, not by each).
+  std::string broadcast_string(const std::string& value) const;
   // Gathers one double per rank to rank 0 (others get an empty vector).
   std::vector<double> gather(double value) const;
   // Every rank gets the extremes of `value` over the ranks: one reduction.

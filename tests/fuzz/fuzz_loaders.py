@@ -47,7 +47,8 @@ def seed(name):
 # file and a scratch folder for outputs.
 LOADERS = {
     "fit": (["results.json", "training.json", "fleet.json"], lambda b, f, d: [b, "fit", f]),
-    "report": (["results.json", "training.json", "fleet.json"], lambda b, f, d: [b, "report", f]),
+    "report": (["results.json", "training.json", "fleet.json", "screen.json"],
+               lambda b, f, d: [b, "report", f]),
     "check": (["results.json", "gbench.json"],
               lambda b, f, d: [b, "check", "--baseline", seed("results.json"), f]),
     "compare": (["results.json", "gbench.json"],
@@ -59,7 +60,8 @@ LOADERS = {
                 lambda b, f, d: [b, "qualify", seed("results.json"), "--spec", f]),
     # fleet.json: 6 emulated nodes, cbnode3 slow: pair records with a second pass that names it,
     # all_reduce records with per-rank p99, shortest shares, own samples and a straggler.
-    "qualify-results": (["fleet.json", "results.json"],
+    # screen.json: 5 nodes (on one machine) screened in two leaves: the columnar observations.
+    "qualify-results": (["fleet.json", "results.json", "screen.json"],
                         lambda b, f, d: [b, "qualify", f, "--spec", "host-cpu", "--json"]),
     # The 2019 layout (all_gather's algbw from one rank's part), a SkyPilot-wrapped log, and
     # fio 2.x's repeated keys: what real tools print, quirks included.

@@ -119,6 +119,21 @@ TEST(PairTestRecord, ImpossibleValuesNameTheFileAndField) {
   extra = screen_extra();
   extra["observations"]["dst"][0] = 0;
   EXPECT_NE(refusal(extra).find("to itself"), std::string::npos);
+  // A round past the screen's rounds (2 here), or past the figures when no screen says how many:
+  // a number sizing per-round tables (2^31 of them hung qualify) is refused.
+  extra = screen_extra();
+  extra["observations"]["round"][0] = 2;
+  EXPECT_NE(refusal(extra).find("extra.observations.round: index 2 out of range"),
+            std::string::npos)
+      << refusal(extra);
+  extra["observations"]["round"][0] = 2147483648LL;
+  extra["screen"]["rounds"] = 4000000000LL;
+  EXPECT_NE(refusal(extra).find("extra.observations.round"), std::string::npos) << refusal(extra);
+  extra.erase("screen");
+  extra["observations"]["round"][0] = 3;
+  EXPECT_EQ(refusal(extra), "");
+  extra["observations"]["round"][0] = 4;
+  EXPECT_NE(refusal(extra).find("extra.observations.round"), std::string::npos) << refusal(extra);
   extra = screen_extra();
   extra["matrix_members"] = {"a", 5, "c", "d"};
   EXPECT_NE(refusal(extra).find("extra.matrix_members"), std::string::npos);

@@ -50,6 +50,18 @@ TEST(ThreadComm, ReductionsGiveEveryRankTheSameAnswer) {
   }
 }
 
+TEST(ThreadComm, BroadcastStringGivesRankZerosTextEverywhere) {
+  std::vector<std::string> got(4), empty(4);
+  on_threads(4, [&](int r, const Communicator& c) {
+    got[r] = c.broadcast_string(r == 0 ? std::string("leaf01\0x", 8) : std::string(3, 'z'));
+    empty[r] = c.broadcast_string(r == 0 ? "" : "not rank 0's");
+  });
+  for (int r = 0; r < 4; ++r) {
+    EXPECT_EQ(got[r], std::string("leaf01\0x", 8)); // bytes, embedded NUL included
+    EXPECT_EQ(empty[r], "");
+  }
+}
+
 TEST(ThreadComm, BroadcastAndGathers) {
   std::vector<int> got(3);
   std::vector<std::vector<double>> gathered(3);

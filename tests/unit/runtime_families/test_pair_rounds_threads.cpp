@@ -41,7 +41,8 @@ struct Outcome {
 // wobble: each rank's successive samples run at 1 - w, 1, 1 + w times its pair's time, a spread
 // that never meets the cv target but settles.
 Outcome run_on_threads(int n, const std::vector<double>& rate, const std::string& pairs = "rounds",
-                       int per_node = 1, bool rails = false, double wobble = 0) {
+                       int per_node = 1, bool rails = false, double wobble = 0,
+                       const std::string& topology = "") {
   std::vector<Communicator> worlds = Communicator::threads(n);
   std::vector<int> node_keys;
   std::vector<std::string> hosts;
@@ -54,6 +55,7 @@ Outcome run_on_threads(int n, const std::vector<double>& rate, const std::string
   RunConfig config;
   config.backend = "host";
   config.pairs = pairs;
+  config.topology = topology;
   // Stand-in figures are exact: the fewest samples the engine takes, no minimum time.
   config.measure.min_samples = 3;
   config.measure.min_time_s = 0;
@@ -401,6 +403,26 @@ TEST(PairScreenOnThreads, RailsAreObservedOneByOne) {
   EXPECT_EQ(rounds.record.extra.at("schedule"), "rounds");
   EXPECT_TRUE(rounds.record.extra.contains("matrix"));
   EXPECT_FALSE(rounds.record.extra.contains("observations"));
+}
+
+// --topology: the screen groups by leaf, read by rank 0 alone and told to the others (every rank
+// must hold the same groups or the threads would wait forever).
+TEST(PairScreenOnThreads, TopologyGroupsByLeafAsRankZeroReadIt) {
+  const int n = 18;
+  test::TempDir dir;
+  std::string map = "{";
+  for (int h = 1; h <= n; ++h)
+    map += (h > 1 ? ", " : "") + ("\"n" + std::to_string(h) + "\": ") +
+           (h <= 12 ? "\"leafA\"" : "\"leafB\"");
+  test::write_text(dir.path() / "topology.json", map + "}\n");
+  const Outcome out = run_on_threads(n, std::vector<double>(n, 10.0), "screen", 1, false, 0,
+                                     (dir.path() / "topology.json").string());
+  const auto& s = out.record.extra.at("screen");
+  EXPECT_EQ(s.at("groups"), "topology");
+  EXPECT_EQ(s.at("group_names"), nlohmann::json({"leafA", "leafB"}));
+  for (int node = 0; node < n; ++node)
+    EXPECT_EQ(s.at("group_of_node")[static_cast<std::size_t>(node)], node < 12 ? 0 : 1);
+  expect_screen_record(out.record, n, 1);
 }
 
 // run_screen's figures flow by flow, rail by rail; the other way where only it was measured, and
