@@ -7,8 +7,8 @@
 
 #include "core/stats.hpp"
 #include "qualify/record_match.hpp"
-#include "results/json_fields.hpp"
 #include "results/rank_identity.hpp"
+#include "results/second_pass_record.hpp"
 
 namespace cb {
 namespace {
@@ -31,7 +31,7 @@ public:
   void judge(std::size_t index, const Record& r) {
     if (r.status == RecordStatus::skipped || r.status == RecordStatus::failed)
       return;
-    if (auto pass = r.extra.find("second_pass"); pass != r.extra.end() && pass->is_object()) {
+    if (const auto pass = second_pass_from_json(r.extra, matrix_metric(r))) {
       judge_second_pass(index, r, *pass);
       judge_intra_matrices(index, r);
       return;
@@ -233,141 +233,88 @@ private:
   }
 
   // The verdicts of the pair tests' second pass: the nodes and links it named.
-  void judge_second_pass(std::size_t index, const Record& r, const json& pass) {
+  void judge_second_pass(std::size_t index, const Record& r, const SecondPassRecord& pass) {
     auto matrix = r.extra.find("matrix");
     const std::size_t members = matrix != r.extra.end() && matrix->is_array() ? matrix->size() : 0;
     if (static_cast<int>(members) < rules_.min_peers)
       return;
     ++report_.fleets_examined;
-    std::string metric = string_or_empty(pass, "metric"); // "" when absent or not a string
-    if (metric.empty())
-      metric = matrix_metric(r);
-    const bool lower = lower_is_better(metric);
-    const double reference = pass.contains("reference") && pass["reference"].is_number()
-                                 ? pass["reference"].get<double>()
-                                 : 0.0;
+    const bool lower = lower_is_better(pass.metric);
     note_second_pass(index, r, pass, members);
-    auto verdicts = pass.find("verdicts");
-    if (verdicts == pass.end() || !verdicts->is_array())
-      return;
-    for (const auto& v : *verdicts) {
-      if (!v.is_object())
-        continue;
-      const std::string kind = string_or_empty(v, "kind");
+    for (const auto& v : pass.verdicts) {
       Outlier o;
       o.record_index = index;
       o.record = describe_record(r);
-      o.metric = metric;
-      o.fleet_median = reference;
+      o.metric = pass.metric;
+      o.fleet_median = pass.reference;
       o.fleet_size = members;
       o.by_second_pass = true;
-      o.value = v.contains(metric) && v[metric].is_number() ? v[metric].get<double>() : 0.0;
+      o.value = v.value;
       if (lower) {
-        o.ratio = o.value > 0 ? reference / o.value : 0;
+        o.ratio = o.value > 0 ? pass.reference / o.value : 0;
       } else {
-        o.ratio = reference > 0 ? o.value / reference : 0;
+        o.ratio = pass.reference > 0 ? o.value / pass.reference : 0;
       }
-      if (kind == "node") {
-        o.kind = FleetKind::node;
-        o.who.host = string_or_empty(v, "host");
-      } else if (kind == "link") {
-        auto hosts = v.find("hosts");
-        if (hosts == v.end() || !hosts->is_array() || hosts->size() != 2)
-          continue;
-        o.kind = FleetKind::link;
-        o.who.host = (*hosts)[0].is_string() ? (*hosts)[0].get<std::string>() : "";
-        o.to.host = (*hosts)[1].is_string() ? (*hosts)[1].get<std::string>() : "";
-      } else {
-        continue;
-      }
+      o.kind = v.is_link ? FleetKind::link : FleetKind::node;
+      o.who.host = v.host;
+      o.to.host = v.to_host;
       report_.outliers.push_back(std::move(o));
     }
   }
 
-  // What the second pass could not judge (FleetNote): read defensively, as every field of a
-  // results file.
-  void note_second_pass(std::size_t index, const Record& r, const json& pass, std::size_t members) {
-    auto count_of = [](const json& v) -> std::size_t { // a count, or 0 for anything else
-      return v.is_number_integer() && v.get<long long>() > 0
-                 ? static_cast<std::size_t>(v.get<long long>())
-                 : 0;
-    };
-    if (auto better = pass.find("better_than_reference");
-        better != pass.end() && better->is_object()) {
-      const std::size_t pairs = count_of(better->value("pairs", json()));
-      if (pairs > 0) {
-        FleetNote note;
-        note.record_index = index;
-        note.record = describe_record(r);
-        note.kind = FleetNoteKind::not_uniform;
-        // No more than the tier holds: a hand-edited count must not print an impossible figure.
-        note.pairs = std::min(pairs, members * (members - 1) / 2);
-        note.members = members;
-        std::size_t listed = 0;
-        if (auto hosts = better->find("hosts"); hosts != better->end() && hosts->is_array()) {
-          listed = hosts->size();
-          for (const auto& h : *hosts) {
-            if (note.hosts.size() < FleetNote::kNoteHosts && h.is_string())
-              note.hosts.push_back(h.get<std::string>());
-          }
-        } else if (auto nodes = better->find("nodes");
-                   nodes != better->end() && nodes->is_array()) {
-          listed = nodes->size();
-        }
-        note.hosts_total = std::min(listed, members);
-        report_.notes.push_back(std::move(note));
+  FleetNote second_pass_note(std::size_t index, const Record& r, FleetNoteKind kind,
+                             std::size_t pairs, std::size_t members) const {
+    FleetNote note;
+    note.record_index = index;
+    note.record = describe_record(r);
+    note.kind = kind;
+    // No more than the tier holds: a hand-edited count must not print an impossible figure.
+    note.pairs = std::min(pairs, members * (members - 1) / 2);
+    note.members = members;
+    return note;
+  }
+
+  // What the second pass could not judge (FleetNote).
+  void note_second_pass(std::size_t index, const Record& r, const SecondPassRecord& pass,
+                        std::size_t members) {
+    if (pass.better_pairs > 0) {
+      FleetNote note =
+          second_pass_note(index, r, FleetNoteKind::not_uniform, pass.better_pairs, members);
+      for (const auto& h : pass.better_hosts) {
+        if (note.hosts.size() < FleetNote::kNoteHosts)
+          note.hosts.push_back(h);
       }
+      note.hosts_total = std::min(pass.better_listed, members);
+      report_.notes.push_back(std::move(note));
     }
-    if (auto split = pass.find("split"); split != pass.end() && split->is_object()) {
+    if (pass.split_pairs > 0 && !pass.split_groups.empty()) {
       // A group is two or more distinct hosts, each in one group; a split has pairs across. What a
       // hand-edited file lists beyond that is not counted, so no impossible figure is printed.
-      auto groups = split->find("groups");
-      const std::size_t pairs =
-          std::min(count_of(split->value("pairs", json())), members * (members - 1) / 2);
-      if (groups != split->end() && groups->is_array() && pairs > 0) {
-        FleetNote note;
-        note.record_index = index;
-        note.record = describe_record(r);
-        note.kind = FleetNoteKind::split;
-        note.pairs = pairs;
-        note.members = members;
-        std::set<std::string> seen;
-        for (const auto& g : *groups) {
-          auto hosts = g.is_object() ? g.find("hosts") : g.end();
-          if (!g.is_object() || hosts == g.end() || !hosts->is_array())
-            continue;
-          std::vector<std::string> fresh;
-          for (const auto& h : *hosts) {
-            if (h.is_string() && !seen.count(h.get<std::string>()) &&
-                std::find(fresh.begin(), fresh.end(), h.get<std::string>()) == fresh.end())
-              fresh.push_back(h.get<std::string>());
-          }
-          if (fresh.size() < 2 || seen.size() + fresh.size() > members)
-            continue;
-          ++note.groups;
-          for (auto& h : fresh) {
-            if (note.hosts.size() < FleetNote::kNoteHosts)
-              note.hosts.push_back(h);
-            seen.insert(std::move(h));
-          }
+      FleetNote note = second_pass_note(index, r, FleetNoteKind::split, pass.split_pairs, members);
+      std::set<std::string> seen;
+      for (const auto& hosts : pass.split_groups) {
+        std::vector<std::string> fresh;
+        for (const auto& h : hosts) {
+          if (!seen.count(h) && std::find(fresh.begin(), fresh.end(), h) == fresh.end())
+            fresh.push_back(h);
         }
-        note.hosts_total = seen.size();
-        if (note.groups > 0)
-          report_.notes.push_back(std::move(note));
+        if (fresh.size() < 2 || seen.size() + fresh.size() > members)
+          continue;
+        ++note.groups;
+        for (auto& h : fresh) {
+          if (note.hosts.size() < FleetNote::kNoteHosts)
+            note.hosts.push_back(h);
+          seen.insert(std::move(h));
+        }
       }
+      note.hosts_total = seen.size();
+      if (note.groups > 0)
+        report_.notes.push_back(std::move(note));
     }
-    if (auto unresolved = pass.find("unresolved");
-        unresolved != pass.end() && unresolved->is_array() && !unresolved->empty()) {
-      FleetNote note;
-      note.record_index = index;
-      note.record = describe_record(r);
-      note.kind = FleetNoteKind::unresolved;
-      note.pairs = std::min(unresolved->size(), members * (members - 1) / 2);
-      note.members = members;
-      if (auto cap = pass.find("beyond_cap"); cap != pass.end() && cap->is_object()) {
-        note.beyond_cap = count_of(cap->value("end_retests", json())) > 0 ||
-                          count_of(cap->value("pair_retests", json())) > 0;
-      }
+    if (pass.unresolved > 0) {
+      FleetNote note =
+          second_pass_note(index, r, FleetNoteKind::unresolved, pass.unresolved, members);
+      note.beyond_cap = pass.beyond_cap;
       report_.notes.push_back(std::move(note));
     }
   }
