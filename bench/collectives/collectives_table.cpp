@@ -73,11 +73,17 @@ public:
       }
       if (r.straggler) {
         const StragglerRank& s = *r.straggler;
+        // nvidia-smi's index and the bus id where the backend has them: the CUDA ordinal is 0 on
+        // every rank that sees one GPU.
+        const std::string gpu =
+            s.nvml_index >= 0 ? "GPU " + std::to_string(s.nvml_index) +
+                                    (s.pci_bus_id.empty() ? "" : " " + s.pci_bus_id)
+                              : "device " + std::to_string(s.device);
         std::snprintf(line, sizeof line,
-                      "#   %s: straggler rank %d (%s device %d): shortest own time in %.0f%% of "
+                      "#   %s: straggler rank %d (%s %s): shortest own time in %.0f%% of "
                       "samples, %.2fx the others' median\n",
                       r.params.value("in_place", false) ? "in-place" : "out-of-place", s.rank,
-                      s.host.c_str(), s.device, s.shortest_share * 100,
+                      s.host.c_str(), gpu.c_str(), s.shortest_share * 100,
                       s.others_median_s > 0 ? s.median_s / s.others_median_s : 0.0);
         out << line;
       }

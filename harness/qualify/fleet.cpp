@@ -214,13 +214,22 @@ private:
     o.record = describe_record(r);
     o.metric = "time_us";
     o.kind = FleetKind::straggler;
+    // Named as operators name a GPU (nvidia-smi's index, the bus id), as every other outlier is:
+    // the CUDA ordinal is 0 on every rank that sees one GPU.
     o.who.host = s.host;
-    o.who.device = s.device;
+    o.who.device = s.nvml_index >= 0 ? s.nvml_index : s.device;
+    o.who.pci_bus_id = s.pci_bus_id;
     o.who.rank = s.rank;
     if (r.per_rank.is_array()) {
       for (const auto& entry : r.per_rank) {
-        if (entry.is_object() && int_field(entry, "rank") == s.rank)
-          o.who.uuid = fleet_member_of(r, entry).uuid;
+        if (!entry.is_object() || int_field(entry, "rank") != s.rank)
+          continue;
+        const FleetMember m = fleet_member_of(r, entry);
+        o.who.uuid = m.uuid;
+        if (s.nvml_index < 0 && m.device >= 0 && !m.pci_bus_id.empty()) {
+          o.who.device = m.device; // a file from before the straggler kept the names
+          o.who.pci_bus_id = m.pci_bus_id;
+        }
       }
     }
     o.value = s.median_s * 1e6;

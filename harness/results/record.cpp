@@ -27,9 +27,14 @@ Stats stats_from_json(const nlohmann::json& j) {
 }
 
 nlohmann::json straggler_to_json(const StragglerRank& s) {
-  return {{"rank", s.rank},         {"host", s.host},
-          {"device", s.device},     {"shortest_share", s.shortest_share},
-          {"median_s", s.median_s}, {"others_median_s", s.others_median_s}};
+  nlohmann::json out = {{"rank", s.rank},         {"host", s.host},
+                        {"device", s.device},     {"shortest_share", s.shortest_share},
+                        {"median_s", s.median_s}, {"others_median_s", s.others_median_s}};
+  if (s.nvml_index >= 0)
+    out["nvml_index"] = s.nvml_index;
+  if (!s.pci_bus_id.empty())
+    out["pci_bus_id"] = s.pci_bus_id;
+  return out;
 }
 
 nlohmann::json record_to_json(const Record& r) {

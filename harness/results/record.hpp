@@ -28,10 +28,12 @@ inline constexpr std::size_t kRankSamplesRanks = 3;
 struct StragglerRank {
   int rank = 0; // world rank
   std::string host;
-  int device = 0;
+  int device = 0; // the backend's ordinal (CUDA's: 0 on every rank seeing one GPU)
   double shortest_share = 0;  // fraction of samples in which its own time was the shortest
   double median_s = 0;        // its median own time, seconds per operation
   double others_median_s = 0; // the median of the other ranks' median own times
+  int nvml_index = -1;        // nvidia-smi's index, the name an operator finds a GPU by; -1: none
+  std::string pci_bus_id = ""; // "" where the backend has none (the host backend)
 };
 
 class RankIdentities;

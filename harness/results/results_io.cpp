@@ -194,6 +194,10 @@ StragglerRank bounded_straggler(const json& j, const std::string& where) {
   s.rank = static_cast<int>(bounded_integer(j, "rank", 0, kMaxCount, in));
   s.host = require(j, "host", json::value_t::string, in).get<std::string>();
   s.device = static_cast<int>(bounded_integer(j, "device", 0, kMaxCount, in));
+  if (j.contains("nvml_index"))
+    s.nvml_index = static_cast<int>(bounded_integer(j, "nvml_index", 0, kMaxCount, in));
+  if (j.contains("pci_bus_id"))
+    s.pci_bus_id = require(j, "pci_bus_id", json::value_t::string, in).get<std::string>();
   s.shortest_share = bounded_number(require(j, "shortest_share", json::value_t::number_float, in),
                                     "shortest_share", 1.0, false, in);
   s.median_s = bounded_number(require(j, "median_s", json::value_t::number_float, in), "median_s",

@@ -168,6 +168,8 @@ void CaseContext::add_rank_timing(Record& record, const Measurement& m, bool nam
     s.rank = entry.value("rank", 0);
     s.host = entry.value("host", "");
     s.device = entry.value("device", 0);
+    s.nvml_index = entry.value("nvml_index", -1);
+    s.pci_bus_id = entry.value("pci_bus_id", "");
     s.shortest_share = round_significant(straggler->shortest_share, 4);
     s.median_s = round_significant(straggler->median_s, 6);
     s.others_median_s = round_significant(straggler->others_median_s, 6);

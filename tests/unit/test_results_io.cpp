@@ -265,7 +265,16 @@ TEST(ResultsIo, RankTimingAndTheStragglerRoundTrip) {
   EXPECT_EQ(r.straggler->host, "n2");
   EXPECT_EQ(r.straggler->device, 1);
   EXPECT_DOUBLE_EQ(r.straggler->others_median_s, 1e-4);
+  EXPECT_EQ(r.straggler->nvml_index, -1); // the host backend has none: not written
+  EXPECT_FALSE(record_to_json(r).at("straggler").contains("nvml_index"));
   EXPECT_DOUBLE_EQ(r.stats.p99, f.records[0].stats.p99);
+  // A GPU's names, where the backend has them, are kept.
+  f.records[0].straggler->nvml_index = 6;
+  f.records[0].straggler->pci_bus_id = "0000:c1:00.0";
+  write_results_atomic(f, dir.file("g.json"));
+  const ResultsFile gpu = load_results(dir.file("g.json"));
+  EXPECT_EQ(gpu.records.at(0).straggler->nvml_index, 6);
+  EXPECT_EQ(gpu.records.at(0).straggler->pci_bus_id, "0000:c1:00.0");
   EXPECT_GE(r.stats.spike, 1.0);
 }
 

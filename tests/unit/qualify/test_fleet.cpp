@@ -481,6 +481,30 @@ TEST(Fleet, ACollectivesPerRankFiguresNameNoGpuOrNodeTheStragglerRuleDoes) {
   EXPECT_EQ(named, (std::set<std::string>{"gpu cbnode4", "node cbnode4"}));
 }
 
+// With one visible GPU per rank every CUDA ordinal is 0: the straggler is named by nvidia-smi's
+// index and bus id, from the record's straggler or, in a file from before it kept them, from the
+// rank's own per_rank entry.
+TEST(Fleet, AStragglerIsNamedByItsNvmlIndexAndBusId) {
+  ResultsFile f;
+  Record r = test::gpu_record("collectives", "all_reduce", std::vector<double>(8, 400.0),
+                              {"n1", "n2"});
+  for (std::size_t i = 0; i < r.per_rank.size(); ++i) {
+    r.per_rank[i]["device"] = 0;
+    r.per_rank[i]["nvml_index"] = static_cast<int>(i / 2);
+    r.per_rank[i]["pci_bus_id"] = "0000:1" + std::to_string(i / 2) + ":00.0";
+  }
+  r.straggler = StragglerRank{5, "n2", 0, 0.92, 62e-6, 100e-6, 2, "0000:12:00.0"};
+  f.records.push_back(r);
+  Outlier o = analyze_fleet(f, FleetRules{}).outliers.at(0);
+  EXPECT_EQ(o.who.device, 2);
+  EXPECT_EQ(o.who.pci_bus_id, "0000:12:00.0");
+  f.records[0].straggler = StragglerRank{5, "n2", 0, 0.92, 62e-6, 100e-6};
+  o = analyze_fleet(f, FleetRules{}).outliers.at(0);
+  EXPECT_EQ(o.who.device, 2); // rank 5's own entry
+  EXPECT_EQ(o.who.pci_bus_id, "0000:12:00.0");
+  EXPECT_EQ(o.who.uuid, "GPU-5");
+}
+
 TEST(Fleet, ACollectivesStragglerIsAnOutlierThatWarnsAndNamesNoSuspect) {
   ResultsFile f;
   // Eight ranks on two hosts at an even busbw: no GPU outlier; rank 5 (n2, GPU 1) named late.
