@@ -10,24 +10,15 @@ FamilyRegistry& FamilyRegistry::instance() {
   return registry;
 }
 
+// Made and ordered at registration, during static initialisation: later the registry is only
+// read, by any thread (the ranks of --single-process ask it at once).
 void FamilyRegistry::add(Factory factory) {
-  pending_.push_back(factory);
-}
-
-// The families are made on first use, not at registration: static registrations run in an order
-// no file controls, and a family may be registered after the first one is asked for.
-void FamilyRegistry::settle() const {
-  if (pending_.empty())
-    return;
-  for (auto factory : pending_)
-    families_.push_back(factory());
-  pending_.clear();
+  families_.push_back(factory());
   std::stable_sort(families_.begin(), families_.end(),
                    [](const auto& a, const auto& b) { return a->order() < b->order(); });
 }
 
 const std::vector<std::unique_ptr<Family>>& FamilyRegistry::all() const {
-  settle();
   return families_;
 }
 
