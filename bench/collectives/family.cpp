@@ -57,6 +57,13 @@ public:
 
   bool thins_sizes_between_counts() const override { return true; }
 
+  // On one rank a collective exchanges nothing, and part of its records converge as a local
+  // copy's do (HardwareModel::lone_collective_converge_share); communicator_init is not one.
+  double launch_bound_converge_share(const std::string& name, const PhaseShape& shape,
+                                     const HardwareModel& m) const override {
+    return shape.ranks == 1 && measured_collective(name) ? m.lone_collective_converge_share : 0.0;
+  }
+
 private:
   // The collectives the family's cases measure, by their case name.
   static std::optional<Collective> measured_collective(const std::string& name) {

@@ -41,6 +41,7 @@ std::vector<PlanCase> plan_cases_from_registry(const RunConfig& config) {
     p.largest_count_only = c->largest_count_only();
     p.instances = c->instances(config);
     const Family* family = FamilyRegistry::instance().find(p.suite);
+    p.family = family;
     p.records_per_instance = family ? family->records_per_instance(p.name, config) : 1;
     p.pair_rounds = family ? family->pair_rounds(p.name) : PairRounds::none;
     p.thins_sizes = family && family->thins_sizes_between_counts();
@@ -134,6 +135,19 @@ double worst_case(double op_s, double sync_s, const MeasureSettings& s, double s
   return estimate_measurement(op_s, sync_s, at_cap, false, sample_extra_s).seconds;
 }
 
+// A launch-bound record's estimate when `converge` of such records converge at once and the rest
+// settle or reach the cap.
+RecordEstimate mixed_estimate(double op_s, double sync_s, const MeasureSettings& s,
+                              bool launch_bound, double converge, double sample_extra_s) {
+  RecordEstimate e = estimate_measurement(op_s, sync_s, s, launch_bound, sample_extra_s);
+  if (converge > 0) {
+    const RecordEstimate at_once = estimate_measurement(op_s, sync_s, s, false, sample_extra_s);
+    e.seconds = converge * at_once.seconds + (1 - converge) * e.seconds;
+    e.expect = at_once.expect + " or " + e.expect;
+  }
+  return e;
+}
+
 std::vector<int> counts_for(const PlanCase& c, const std::vector<int>& counts) {
   std::vector<int> out;
   for (int n : counts) {
@@ -200,13 +214,7 @@ void plan_pair_phase(Phase& phase, const PlanCase& c, const PlanTarget& t, const
     // Launch-bound ping-pongs: a share converges at once, the rest settles or hits the cap.
     const double converge = ping_pong && pi.launch_bound ? model.ping_pong_converge_share : 0.0;
     auto expected = [&](double op) {
-      RecordEstimate e = estimate_measurement(op, sync, pi.measure, pi.launch_bound, extra);
-      if (converge > 0) {
-        const RecordEstimate at_once = estimate_measurement(op, sync, pi.measure, false, extra);
-        e.seconds = converge * at_once.seconds + (1 - converge) * e.seconds;
-        e.expect = at_once.expect + " or " + e.expect;
-      }
-      return e;
+      return mixed_estimate(op, sync, pi.measure, pi.launch_bound, converge, extra);
     };
     const RecordEstimate a = expected(op_across);
     const RecordEstimate w = expected(op_within);
@@ -296,13 +304,21 @@ RunPlan make_plan(const std::vector<PlanCase>& cases, const RunConfig& config,
           pi.default_estimate = !est.from_family;
           pi.launch_bound = pi.op_s < model.launch_bound_s;
           pi.measure = settings_at(config.measure, level, pi.launch_bound);
-          const RecordEstimate e = estimate_measurement(pi.op_s, sync, pi.measure, pi.launch_bound);
+          const double converge =
+              pi.launch_bound && c.family
+                  ? c.family->launch_bound_converge_share(c.name, shape, model)
+                  : 0.0;
+          RecordEstimate e =
+              mixed_estimate(pi.op_s, sync, pi.measure, pi.launch_bound, converge, 0.0);
+          if (c.family)
+            c.family->own_sampling(c.name, pi.op_s, sync, pi.measure, e);
           pi.expect = e.expect;
           const double setup =
               model.record_setup_s + setup_seconds(c.suite, c.name, op, shape, model);
           pi.estimate_s = c.records_per_instance * (setup + e.seconds);
           phase.worst_case_s +=
-              c.records_per_instance * (setup + worst_case(pi.op_s, sync, pi.measure));
+              c.records_per_instance *
+              (setup + std::max(e.seconds, worst_case(pi.op_s, sync, pi.measure)));
           phase.estimate_s += pi.estimate_s;
           phase.records += c.records_per_instance;
           phase.instances.push_back(std::move(pi));

@@ -53,6 +53,7 @@ struct PlanCase {
   // What its family says (runtime/family.hpp): records per instance (collectives: one per
   // placement, out of place and in place), whether it runs pair rounds, whether the counts between
   // one node and the job keep only some of its sizes.
+  const Family* family = nullptr; // none for a suite of no registered family
   int records_per_instance = 1;
   PairRounds pair_rounds = PairRounds::none;
   bool thins_sizes = false;

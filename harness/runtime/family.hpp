@@ -16,7 +16,9 @@
 namespace cb {
 
 struct HardwareModel;
+struct MeasureSettings;
 struct PhaseShape;
+struct RecordEstimate;
 struct RunConfig;
 
 enum class PairRounds { none, bandwidth, ping_pong };
@@ -46,6 +48,19 @@ public:
                                const PhaseShape& /*shape*/, const HardwareModel& /*model*/) const {
     return 0;
   }
+  // The share of the case's records of operations shorter than the model's launch_bound_s
+  // expected to converge at once; the others sample until their spread settles above the cv
+  // target (the engine's settle rule) or the cap. 0: every one settles or reaches the cap.
+  virtual double launch_bound_converge_share(const std::string& /*case_name*/,
+                                             const PhaseShape& /*shape*/,
+                                             const HardwareModel& /*model*/) const {
+    return 0;
+  }
+  // A case that samples by its own rules rather than the engine's measure() (the training step:
+  // its own warm-up steps, never fewer than min_samples) rewrites `e`, the engine's estimate of a
+  // record of `op_s` operations with `sync_s` per sample.
+  virtual void own_sampling(const std::string& /*case_name*/, double /*op_s*/, double /*sync_s*/,
+                            const MeasureSettings& /*settings*/, RecordEstimate& /*e*/) const {}
   // Records one instance makes (collectives: one per placement of --in-place).
   virtual int records_per_instance(const std::string& /*case_name*/,
                                    const RunConfig& /*config*/) const {
@@ -82,9 +97,7 @@ public:
   int order_of(const std::string& suite) const;
 
 private:
-  mutable std::vector<Factory> pending_;
-  mutable std::vector<std::unique_ptr<Family>> families_;
-  void settle() const;
+  std::vector<std::unique_ptr<Family>> families_;
 };
 
 struct FamilyRegistration {

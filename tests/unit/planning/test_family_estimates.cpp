@@ -119,3 +119,75 @@ TEST(FamilyRegistry, OrdersTheSuitesAndPutsUnknownOnesLast) {
     last = order;
   }
 }
+
+namespace {
+
+// One case of `suite`, one instance, planned on `target` with `config`'s engine settings.
+RunPlan plan_one(const std::string& suite, const std::string& name, const nlohmann::json& params,
+                 const RunConfig& config, const PlanTarget& target) {
+  PlanCase c;
+  c.suite = suite;
+  c.name = name;
+  c.instances = {params};
+  c.family = FamilyRegistry::instance().find(suite);
+  c.records_per_instance = 1;
+  return make_plan({c}, config, target, hardware_model_for(config.backend, ""), 0);
+}
+
+PlanTarget counts(std::vector<int> gpus, int per_node) {
+  PlanTarget t;
+  t.nodes = 1;
+  t.gpus_per_node = per_node;
+  t.counts = std::move(gpus);
+  return t;
+}
+
+} // namespace
+
+TEST(FamilyEstimates, TheTrainingStepRunsItsWarmUpAndMinSamplesPastTheCap) {
+  RunConfig config = config_for("host");
+  config.measure.max_time_s = 0.2; // --quick's cap, shorter than one host step
+  config.measure.min_time_s = 0.01;
+  const nlohmann::json step{{"model_params", 16777216}, {"tokens_per_gpu", 256}};
+  const HardwareModel model = hardware_model_for("host", "");
+  const double op = operation_seconds("workload", "data_parallel_step", step, {1, 1, 1}, model);
+  ASSERT_GT(op, config.measure.max_time_s);
+  const RunPlan plan = plan_one("workload", "data_parallel_step", step, config, counts({1}, 1));
+  ASSERT_EQ(plan.phases.size(), 1u);
+  const PlannedInstance& pi = plan.phases[0].instances.at(0);
+  // 2 warm-up steps, then min_samples (5) steps, the cap notwithstanding: 7 steps, not the
+  // engine's 3 (warm-up, calibration, one sample at the cap).
+  EXPECT_NEAR(pi.estimate_s, model.record_setup_s + 7 * op, 1e-9);
+  EXPECT_EQ(pi.expect, "min_samples");
+  EXPECT_GE(plan.worst_case_s, plan.total_s);
+}
+
+TEST(FamilyEstimates, LoneCollectivesConvergeInPartOnTheHost) {
+  RunConfig config = config_for("host");
+  config.measure.max_time_s = 0.2;
+  config.measure.min_time_s = 0.01;
+  const HardwareModel model = hardware_model_for("host", "");
+  ASSERT_GT(model.lone_collective_converge_share, 0);
+  const nlohmann::json small{{"bytes", 8}};
+  const RunPlan plan = plan_one("collectives", "all_reduce", small, config, counts({1, 2}, 2));
+  ASSERT_EQ(plan.phases.size(), 2u);
+  const PlannedInstance& lone = plan.phases[0].instances.at(0);
+  const PlannedInstance& pair = plan.phases[1].instances.at(0);
+  ASSERT_TRUE(lone.launch_bound);
+  const double share = model.lone_collective_converge_share;
+  const RecordEstimate settles = estimate_measurement(lone.op_s, 0, lone.measure, true);
+  const RecordEstimate converges = estimate_measurement(lone.op_s, 0, lone.measure, false);
+  EXPECT_NEAR(lone.estimate_s,
+              model.record_setup_s + share * converges.seconds + (1 - share) * settles.seconds,
+              1e-9);
+  EXPECT_EQ(lone.expect, "converged or cap");
+  // Two ranks exchange messages: every record settles or reaches the cap, as before.
+  EXPECT_EQ(pair.expect, "cap");
+  // communicator_init on one rank reaches the cap as measured: no share.
+  const RunPlan init = plan_one("collectives", "communicator_init", {}, config, counts({1}, 1));
+  EXPECT_EQ(init.phases.at(0).instances.at(0).expect.find(" or "), std::string::npos);
+}
+
+TEST(FamilyEstimates, NoLoneShareOnGpusUntilMeasured) {
+  EXPECT_EQ(hardware_model_for("cuda", "").lone_collective_converge_share, 0);
+}
