@@ -176,20 +176,14 @@ void choose_groups(const PairRun& run, ScreenPass& pass) {
 
 } // namespace
 
-std::string job_topology_problem(const std::string& path,
-                                 const std::vector<std::string>& host_of_rank) {
+void check_job_topology(const std::string& path, const std::vector<std::string>& host_of_rank) {
   std::vector<std::string> hosts;
   std::unordered_set<std::string> seen;
   for (const auto& host : host_of_rank) {
     if (seen.insert(host).second)
       hosts.push_back(host);
   }
-  try {
-    place_hosts(load_topology(path), hosts);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  place_hosts(load_topology(path), hosts);
 }
 
 ScreenPass run_screen_pass(PairRun& run) {

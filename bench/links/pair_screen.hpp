@@ -53,10 +53,9 @@ struct ScreenPass {
   double seconds = 0;
 };
 
-// --topology against the job before the sweep: the line naming the file for a file that does not
-// parse or a job host under no leaf, or "" (the run asks rank 0 and shares the answer).
-std::string job_topology_problem(const std::string& path,
-                                 const std::vector<std::string>& host_of_rank);
+// --topology against the job before the sweep: InputError naming the file for a file that does
+// not parse or a job host under no leaf (the run asks rank 0 and shares the answer).
+void check_job_topology(const std::string& path, const std::vector<std::string>& host_of_rank);
 
 // The screen across the run's nodes (collective over ctx.comm).
 ScreenPass run_screen_pass(PairRun& run);

@@ -44,10 +44,6 @@ double since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// Steps before the measured ones: first touch, the all-reduce's connections, the loader's ring
-// filling, the GPU's clocks.
-constexpr int kWarmupSteps = 2;
-
 void add_reason(Record& record, const std::string& why) {
   if (why.empty())
     return;

@@ -16,6 +16,10 @@
 
 namespace cb {
 
+// Steps before the measured ones: first touch, the all-reduce's connections, the loader's ring
+// filling, the GPU's clocks. (The planner counts them: workload/family.cpp.)
+inline constexpr int kWarmupSteps = 2;
+
 class BatchLoader;
 
 class StepRunner {

@@ -5,6 +5,7 @@
 
 #include "analysis/record_values.hpp"
 #include "core/stats.hpp"
+#include "results/suite_names.hpp"
 
 namespace cb {
 
@@ -12,7 +13,7 @@ std::optional<MeasuredAllReduce> MeasuredAllReduce::from(const ResultsFile& resu
                                                          int nodes, const std::string& dtype) {
   std::vector<const Record*> at;
   for (const Record& r : results.records) {
-    if (r.suite == "collectives" && r.case_name == "all_reduce" && is_usable(r) &&
+    if (r.suite == suite_names::kCollectives && r.case_name == "all_reduce" && is_usable(r) &&
         r.gpus == gpus && r.nodes == nodes && message_bytes(r) && seconds_per_operation(r))
       at.push_back(&r);
   }

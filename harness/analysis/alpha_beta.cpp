@@ -6,6 +6,7 @@
 
 #include "analysis/least_squares.hpp"
 #include "analysis/record_values.hpp"
+#include "results/suite_names.hpp"
 
 namespace cb {
 namespace {
@@ -61,7 +62,7 @@ std::vector<HockneyFit> fit_hockney(const ResultsFile& results) {
   std::map<std::string, std::size_t> index;
   for (const Record& record : results.records) {
     // On one GPU nothing crosses a link: there is no message to model.
-    if (record.suite != "collectives" || !is_usable(record) || record.gpus < 2)
+    if (record.suite != suite_names::kCollectives || !is_usable(record) || record.gpus < 2)
       continue;
     const auto bytes = message_bytes(record);
     const auto seconds = seconds_per_operation(record);
@@ -118,7 +119,8 @@ double RingAllReduceFit::time(double bytes, int ranks) const {
 
 std::vector<RingAllReduceFit> fit_ring_all_reduce(const ResultsFile& results) {
   auto is_all_reduce = [](const Record& r) {
-    return r.suite == "collectives" && r.case_name == "all_reduce" && is_usable(r) && r.gpus >= 2;
+    return r.suite == suite_names::kCollectives && r.case_name == "all_reduce" && is_usable(r) &&
+           r.gpus >= 2;
   };
   // nccl-tests quotes out-of-place figures; in-place ones are used only when they are all there is.
   const bool have_out_of_place =

@@ -1,11 +1,13 @@
 #include "analysis/efficiency.hpp"
 
+#include "results/suite_names.hpp"
+
 namespace cb {
 
 std::optional<ScalingSeries> scaling_series(const Curve& curve) {
   if (!is_throughput_metric(curve.key.metric))
     return std::nullopt;
-  const bool collective = curve.key.suite == "collectives";
+  const bool collective = curve.key.suite == suite_names::kCollectives;
   // busbw is per GPU and nothing crosses a link on one GPU, so collectives start at two.
   const int first_usable = collective ? 2 : 1;
   const int wanted_base = first_usable;

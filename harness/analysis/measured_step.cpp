@@ -10,6 +10,7 @@
 #include "analysis/record_values.hpp"
 #include "core/error.hpp"
 #include "core/stats.hpp"
+#include "results/suite_names.hpp"
 
 namespace cb {
 namespace {
@@ -145,7 +146,7 @@ std::optional<MeasuredWorkload> measured_workload(const ResultsFile& results) {
   std::map<std::string, MeasuredWorkload> groups;
   std::vector<std::string> order;
   for (const Record& r : results.records) {
-    if (r.suite != "workload" || r.case_name != "data_parallel_step" || !is_usable(r) ||
+    if (r.suite != suite_names::kWorkload || r.case_name != "data_parallel_step" || !is_usable(r) ||
         !(number(r.metrics, "step_s") > 0)) {
       continue;
     }

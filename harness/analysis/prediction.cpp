@@ -8,6 +8,7 @@
 #include "analysis/bucket_timeline.hpp"
 #include "analysis/record_values.hpp"
 #include "core/error.hpp"
+#include "results/suite_names.hpp"
 
 namespace cb {
 
@@ -46,7 +47,7 @@ void choose_gemm(const ResultsFile& results, const std::string& source, Training
   };
   std::vector<Candidate> candidates;
   for (const Record& r : results.records) {
-    if (r.suite != "compute" || r.case_name != "gemm" || !is_usable(r))
+    if (r.suite != suite_names::kCompute || r.case_name != "gemm" || !is_usable(r))
       continue;
     double tflops = 0;
     if (r.metrics.contains("tflops") && r.metrics["tflops"].is_number()) {
@@ -139,7 +140,7 @@ void choose_ring(const ResultsFile& results, const std::string& source, Training
 std::optional<Curve> best_storage_curve(const ResultsFile& results) {
   std::optional<Curve> best;
   for (auto& curve : extract_curves(results)) {
-    if (curve.key.suite != "storage" || curve.key.case_name != "seq_read" ||
+    if (curve.key.suite != suite_names::kStorage || curve.key.case_name != "seq_read" ||
         curve.key.metric != "gbps" || curve.gpus.empty()) {
       continue;
     }

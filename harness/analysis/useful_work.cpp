@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "results/params_text.hpp"
+#include "results/suite_names.hpp"
 
 namespace cb {
 namespace {
@@ -255,10 +256,11 @@ std::optional<GoodputSources> goodput_sources(const ResultsFile& results, const 
   GoodputSources src;
   src.source = source;
   // Every figure is checked, whichever configuration is used: a bad one is refused either way.
-  auto checkpoints = series_of(results, source, "storage", settings.async ? kStage : kWrite);
-  auto reads = series_of(results, source, "storage", kRead);
-  auto inits = series_of(results, source, "collectives", kInit);
-  series_of(results, source, "storage", settings.async ? kWrite : kStage);
+  auto checkpoints =
+      series_of(results, source, suite_names::kStorage, settings.async ? kStage : kWrite);
+  auto reads = series_of(results, source, suite_names::kStorage, kRead);
+  auto inits = series_of(results, source, suite_names::kCollectives, kInit);
+  series_of(results, source, suite_names::kStorage, settings.async ? kWrite : kStage);
   if (checkpoints.empty() || reads.empty())
     return std::nullopt;
   src.checkpoint = *best(std::move(checkpoints));
@@ -282,7 +284,7 @@ std::string goodput_not_measured(const ResultsFile& results, const UsefulWorkSet
   std::vector<std::string> missing;
   for (const std::string& name : {checkpoint, std::string(kRead)}) {
     const bool found = std::any_of(results.records.begin(), results.records.end(), [&](auto& r) {
-      return r.suite == "storage" && r.case_name == name && is_usable(r);
+      return r.suite == suite_names::kStorage && r.case_name == name && is_usable(r);
     });
     if (!found)
       missing.push_back(name);

@@ -13,8 +13,6 @@
 #include "core/error.hpp"
 #include "core/stats.hpp"
 #include "core/units.hpp"
-#include "links/pair_progress.hpp"
-#include "links/pair_screen.hpp"
 #include "planning/plan_text.hpp"
 #include "planning/run_plan.hpp"
 #include "results/results_io.hpp"
@@ -23,6 +21,7 @@
 #include "runtime/communicator.hpp"
 #include "runtime/cpu_affinity.hpp"
 #include "runtime/device_choice.hpp"
+#include "runtime/family.hpp"
 #include "runtime/host_backend.hpp"
 #include "runtime/launcher.hpp"
 #include "runtime/launcher_output.hpp"
@@ -124,11 +123,13 @@ LaunchPlan plan_launch(const RunConfig& config, bool spread_over_nodes) {
 }
 
 // Parent side: not under MPI, so start the ranks through mpirun and wait for them.
-// A pair test cut short (a node dropped out in its rounds): which pairs it never measured.
-void say_unfinished_pairs(const std::string& results_path) {
-  const std::string line = describe_unfinished_pairs(results_path);
-  if (!line.empty())
-    std::cerr << "clusterbench run: " << line << "\n";
+// A run cut short: what each family left unfinished (a pair test's pairs it never measured).
+void say_unfinished(const std::string& results_path) {
+  for (const auto& family : FamilyRegistry::instance().all()) {
+    const std::string line = family->unfinished_run(results_path);
+    if (!line.empty())
+      std::cerr << "clusterbench run: " << line << "\n";
+  }
 }
 
 int launch_ranks(const RunConfig& config, const std::vector<std::string>& args) {
@@ -197,7 +198,7 @@ int launch_ranks(const RunConfig& config, const std::vector<std::string>& args) 
     std::cerr << "clusterbench run: mpirun failed with exit code " << rc << ": "
               << (cause.empty() ? "no message (a rank may have died)" : one_line(cause))
               << (written ? "; Open MPI's full message is in " + kept : std::string()) << "\n";
-    say_unfinished_pairs(config.out);
+    say_unfinished(config.out);
     return 3;
   }
   // A run the ranks ended themselves: they said why, so Open MPI's banners about a rank's exit
@@ -207,7 +208,7 @@ int launch_ranks(const RunConfig& config, const std::vector<std::string>& args) 
   for (const auto& line : rest)
     std::cerr << line << "\n";
   if (rc != 0)
-    say_unfinished_pairs(config.out);
+    say_unfinished(config.out);
   return rc;
 }
 
@@ -433,12 +434,12 @@ int run_sweep(const Communicator& world, const RunConfig& config,
     if (const std::string problem = first_problem_anywhere(world, choice.problem); !problem.empty())
       return refuse(world, problem);
     const JobView job = discover_job(world, node, config, choice.device, backend);
-    if (!config.topology.empty()) { // rank 0 reads it for all: no storm on a shared file system
-      const std::string mine =
-          world.rank() == 0 ? job_topology_problem(config.topology, job.layout.host_of_rank) : "";
-      if (const std::string problem = first_problem_anywhere(world, mine); !problem.empty())
-        return refuse(world, problem);
-    }
+    // Rank 0 asks the families for all (a --topology file read by every rank would storm the
+    // shared file system it sits on); one answer for every rank.
+    const std::string mine =
+        world.rank() == 0 ? families_job_problem(config, job.layout.host_of_rank) : "";
+    if (const std::string problem = first_problem_anywhere(world, mine); !problem.empty())
+      return refuse(world, problem);
     std::vector<std::unique_ptr<BenchmarkCase>> cases = chosen_cases(config);
     if (const std::string problem = job_input_problem(world, node, config, job, cases);
         !problem.empty())

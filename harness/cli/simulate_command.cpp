@@ -13,6 +13,7 @@
 #include "diagnosis/topology.hpp"
 #include "planning/hardware_model.hpp"
 #include "planning/time_model.hpp"
+#include "results/suite_names.hpp"
 
 namespace cb {
 namespace {
@@ -26,7 +27,7 @@ double seconds_per_round(const Scenario& s) {
   const PhaseShape across{2 * s.gpus_per_node, 2, s.gpus_per_node};
   const PhaseShape whole{s.nodes * s.gpus_per_node, s.nodes, s.gpus_per_node};
   const nlohmann::json params = {{"bytes", 64.0 * (1 << 20)}, {"direction", "uni"}};
-  const double op = operation_seconds("links", "pair_bw", params, across, model);
+  const double op = operation_seconds(suite_names::kLinks, "pair_bw", params, across, model);
   const RecordEstimate e = estimate_measurement(op, sync_seconds(whole, model), MeasureSettings{},
                                                 op < model.launch_bound_s);
   return e.seconds;

@@ -12,6 +12,7 @@
 #include "imports/fio_repeated_keys.hpp"
 #include "imports/text_lines.hpp"
 #include "results/json_file.hpp"
+#include "results/suite_names.hpp"
 
 namespace cb {
 namespace {
@@ -297,7 +298,7 @@ private:
       }
     }
     Record r = imported_record(
-        "storage", case_name, std::move(params), jobs, 1, sample_s, std::move(metrics),
+        suite_names::kStorage, case_name, std::move(params), jobs, 1, sample_s, std::move(metrics),
         verifies ? (errors == 0 ? DataCheck::pass : DataCheck::fail) : DataCheck::skipped);
     if (errors > 0) {
       r.status = RecordStatus::failed;

@@ -10,6 +10,7 @@
 #include "imports/nccl_tests_rules.hpp"
 #include "imports/text_lines.hpp"
 #include "results/json_file.hpp"
+#include "results/suite_names.hpp"
 
 namespace cb {
 namespace {
@@ -135,7 +136,7 @@ ImportedRun read_nccl_tests_json(const json& j, const std::string& source) {
         params["root"] = root;
       params["in_place"] = in_place;
       Record r = imported_record(
-          "collectives", name, std::move(params), gpus, nodes, half->time_us * 1e-6,
+          suite_names::kCollectives, name, std::move(params), gpus, nodes, half->time_us * 1e-6,
           {{"time_us", half->time_us}, {"algbw_gbps", half->algbw}, {"busbw_gbps", half->busbw}},
           half->check);
       const json count = row.value("count", json());

@@ -12,6 +12,7 @@
 #include "imports/nccl_tests_lines.hpp"
 #include "imports/nccl_tests_rules.hpp"
 #include "imports/text_lines.hpp"
+#include "results/suite_names.hpp"
 
 namespace cb {
 namespace {
@@ -244,16 +245,15 @@ private:
   // collectives heading starts a block of that case and shape; any other suite's heading starts
   // a section whose lines are not ours to read.
   bool own_heading(std::size_t number, const std::vector<std::string>& words) {
-    static const std::vector<std::string> suites = {"compute", "links", "collectives", "storage",
-                                                    "workload"};
     if (words.size() < 9 || words[2] != "on" || (words[4] != "ranks" && words[4] != "rank") ||
         words[words.size() - 2] != "backend" ||
-        std::find(suites.begin(), suites.end(), words[0]) == suites.end()) {
+        std::find(std::begin(suite_names::kAll), std::end(suite_names::kAll), words[0]) ==
+            std::end(suite_names::kAll)) {
       return false;
     }
     finish_block();
     clusterbench_log_ = true;
-    other_suite_ = words[0] != "collectives";
+    other_suite_ = words[0] != suite_names::kCollectives;
     if (other_suite_)
       return true;
     const int ranks = small_count(words[3]);
@@ -327,8 +327,8 @@ private:
       params["root"] = row.root;
     params["in_place"] = in_place;
     Record r = imported_record(
-        "collectives", block_->case_name, std::move(params), block_->gpus, block_->nodes,
-        half.time_us * 1e-6,
+        suite_names::kCollectives, block_->case_name, std::move(params), block_->gpus,
+        block_->nodes, half.time_us * 1e-6,
         {{"time_us", half.time_us}, {"algbw_gbps", half.algbw}, {"busbw_gbps", half.busbw}},
         half.check);
     r.extra = {{"tool", kTool},

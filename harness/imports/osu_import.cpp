@@ -8,6 +8,7 @@
 #include "core/collective_math.hpp"
 #include "core/error.hpp"
 #include "imports/text_lines.hpp"
+#include "results/suite_names.hpp"
 
 namespace cb {
 namespace {
@@ -331,11 +332,11 @@ private:
     }
     if (const std::string why = implausible_rate(metrics); !why.empty())
       throw InputError(source_ + ":" + std::to_string(number) + ": " + why);
-    Record r = imported_record(test.kind == OsuKind::collective ? "collectives" : "links",
-                               test.case_name, std::move(params), ranks,
-                               test.kind == OsuKind::collective ? options_.nodes
-                                                                : std::min(options_.nodes, 2),
-                               seconds, std::move(metrics), check);
+    Record r = imported_record(
+        test.kind == OsuKind::collective ? suite_names::kCollectives : suite_names::kLinks,
+        test.case_name, std::move(params), ranks,
+        test.kind == OsuKind::collective ? options_.nodes : std::min(options_.nodes, 2), seconds,
+        std::move(metrics), check);
     r.extra = {{"tool", kTool},
                {"source", source_ + ":" + std::to_string(number)},
                {"test", "OSU MPI" + (table_->accelerator.empty() ? "" : "-" + table_->accelerator) +

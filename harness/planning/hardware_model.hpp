@@ -40,6 +40,9 @@ struct HardwareModel {
   // The share of launch-bound ping-pong rounds (pair_latency) that reach the cv target within
   // their first samples; the others run until their spread settles or the cap.
   double ping_pong_converge_share = 0;
+  // The share of launch-bound collective records on one rank (nothing exchanged) that converge at
+  // once; the others settle or reach the cap, as with more ranks.
+  double lone_collective_converge_share = 0;
   // Whether the ping-pong of a pair is started from each end in turn (two measurements per round,
   // as the backend's pair_latency does), or once.
   bool ping_pong_both_orders = true;

@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "core/duration.hpp"
+#include "planning/time_model.hpp"
 #include "runtime/second_pass_limit.hpp"
 
 namespace cb {
@@ -57,6 +58,11 @@ void print_plan(std::ostream& out, const RunPlan& plan) {
            "at most "
         << kSecondPassMaxRoundsPerStage << " rounds per stage: up to "
         << format_budget(plan.second_pass_max_s) << " more (in the worst case)\n";
+  }
+  for (const auto& name : plan.default_estimates) {
+    out << "# WARNING: " << name << " has no estimate in its family (bench/<family>/family.cpp): "
+        << "planned at " << kDefaultOperationSeconds * 1e3
+        << " ms per operation, its time is a guess\n";
   }
   if (plan.budget_s > 0)
     out << "# budget: " << format_budget(plan.budget_s) << "\n";

@@ -6,14 +6,15 @@
 #include <memory>
 #include <set>
 
-#include "core/error.hpp"
 #include "core/duration.hpp"
+#include "core/error.hpp"
 #include "diagnosis/schedules.hpp"
 #include "planning/screen_cost.hpp"
 #include "planning/time_model.hpp"
 #include "qualify/spec.hpp"
 #include "qualify/spec_locator.hpp"
 #include "runtime/case.hpp"
+#include "runtime/family.hpp"
 #include "runtime/second_pass_limit.hpp"
 
 namespace cb {
@@ -39,11 +40,11 @@ std::vector<PlanCase> plan_cases_from_registry(const RunConfig& config) {
     p.min_gpus = c->min_gpus();
     p.largest_count_only = c->largest_count_only();
     p.instances = c->instances(config);
-    // A collective is measured in place and out of place (--in-place), a record each; a case of
-    // the family that runs no collective (communicator_init) makes one record.
-    p.records_per_instance = p.suite == "collectives" && c->uses_collectives()
-                                 ? static_cast<int>(config.in_place.size())
-                                 : 1;
+    const Family* family = FamilyRegistry::instance().find(p.suite);
+    p.family = family;
+    p.records_per_instance = family ? family->records_per_instance(p.name, config) : 1;
+    p.pair_rounds = family ? family->pair_rounds(p.name) : PairRounds::none;
+    p.thins_sizes = family && family->thins_sizes_between_counts();
     out.push_back(std::move(p));
   }
   return out;
@@ -77,10 +78,6 @@ std::string RunPlan::level_description() const {
 
 namespace {
 
-bool is_pair_case(const PlanCase& c) {
-  return c.suite == "links" && (c.name == "pair_bw" || c.name == "pair_latency");
-}
-
 // Whether the collectives at count n are thinned at this level.
 bool thinned_count(int n, const PlanTarget& t, int level) {
   const int world = t.nodes * t.gpus_per_node;
@@ -105,9 +102,11 @@ std::vector<std::uint64_t> kept_sizes(const PlanCase& c, int level) {
     return all;
   if (level >= 2)
     return {all.front(), all[all.size() / 2], all.back()};
-  const double step = std::pow(static_cast<double>(all.back()) / static_cast<double>(std::max<std::uint64_t>(1, all.front())),
+  const double step = std::pow(static_cast<double>(all.back()) /
+                                   static_cast<double>(std::max<std::uint64_t>(1, all.front())),
                                1.0 / static_cast<double>(all.size() - 1));
-  const int stride = step > 1 ? std::max(1, static_cast<int>(std::lround(std::log(16.0) / std::log(step)))) : 1;
+  const int stride =
+      step > 1 ? std::max(1, static_cast<int>(std::lround(std::log(16.0) / std::log(step)))) : 1;
   for (std::size_t i = 0; i < all.size(); ++i) {
     if (i % static_cast<std::size_t>(stride) == 0 || i + 1 == all.size())
       kept.push_back(all[i]);
@@ -136,6 +135,19 @@ double worst_case(double op_s, double sync_s, const MeasureSettings& s, double s
   return estimate_measurement(op_s, sync_s, at_cap, false, sample_extra_s).seconds;
 }
 
+// A launch-bound record's estimate when `converge` of such records converge at once and the rest
+// settle or reach the cap.
+RecordEstimate mixed_estimate(double op_s, double sync_s, const MeasureSettings& s,
+                              bool launch_bound, double converge, double sample_extra_s) {
+  RecordEstimate e = estimate_measurement(op_s, sync_s, s, launch_bound, sample_extra_s);
+  if (converge > 0) {
+    const RecordEstimate at_once = estimate_measurement(op_s, sync_s, s, false, sample_extra_s);
+    e.seconds = converge * at_once.seconds + (1 - converge) * e.seconds;
+    e.expect = at_once.expect + " or " + e.expect;
+  }
+  return e;
+}
+
 std::vector<int> counts_for(const PlanCase& c, const std::vector<int>& counts) {
   std::vector<int> out;
   for (int n : counts) {
@@ -160,8 +172,7 @@ void plan_pair_phase(Phase& phase, const PlanCase& c, const PlanTarget& t, const
   const PhaseShape whole = shape_at(phase.gpus, t);
   // Across nodes: the round-robin rounds, or the screen's rounds of a healthy fleet, each
   // measured as its disjoint sub-rounds (an engine measurement each, as a round-robin round).
-  const bool screen =
-      whole.nodes > 1 && pair_schedule_for(config.pairs, whole.nodes) == "screen";
+  const bool screen = whole.nodes > 1 && pair_schedule_for(config.pairs, whole.nodes) == "screen";
   int inter = whole.nodes > 1 ? round_robin_rounds(whole.nodes) : 0;
   if (screen) {
     std::string groups;
@@ -182,16 +193,18 @@ void plan_pair_phase(Phase& phase, const PlanCase& c, const PlanTarget& t, const
     const auto& params = c.instances[i];
     // One engine measurement per round, two for a directed test (one-way bandwidth, and the
     // ping-pong started from each end in turn).
-    const bool ping_pong = c.name == "pair_latency";
+    const bool ping_pong = c.pair_rounds == PairRounds::ping_pong;
     const int passes =
         (ping_pong && model.ping_pong_both_orders) || params.value("direction", "") == "uni" ? 2
-                                                                                           : 1;
+                                                                                             : 1;
     PlannedInstance pi;
     pi.index = i;
     pi.params = params;
-    const double op_across = operation_seconds(c.suite, c.name, params, across, model);
+    const OperationEstimate est_across = estimate_operation(c.suite, c.name, params, across, model);
+    const double op_across = est_across.seconds;
     const double op_within = operation_seconds(c.suite, c.name, params, within, model);
     pi.op_s = inter > 0 ? op_across : op_within;
+    pi.default_estimate = !est_across.from_family;
     pi.launch_bound = pi.op_s < model.launch_bound_s;
     pi.measure = settings_at(config.measure, level, pi.launch_bound);
     if (ping_pong && model.ping_pong_latency_batch)
@@ -201,13 +214,7 @@ void plan_pair_phase(Phase& phase, const PlanCase& c, const PlanTarget& t, const
     // Launch-bound ping-pongs: a share converges at once, the rest settles or hits the cap.
     const double converge = ping_pong && pi.launch_bound ? model.ping_pong_converge_share : 0.0;
     auto expected = [&](double op) {
-      RecordEstimate e = estimate_measurement(op, sync, pi.measure, pi.launch_bound, extra);
-      if (converge > 0) {
-        const RecordEstimate at_once = estimate_measurement(op, sync, pi.measure, false, extra);
-        e.seconds = converge * at_once.seconds + (1 - converge) * e.seconds;
-        e.expect = at_once.expect + " or " + e.expect;
-      }
-      return e;
+      return mixed_estimate(op, sync, pi.measure, pi.launch_bound, converge, extra);
     };
     const RecordEstimate a = expected(op_across);
     const RecordEstimate w = expected(op_within);
@@ -222,15 +229,25 @@ void plan_pair_phase(Phase& phase, const PlanCase& c, const PlanTarget& t, const
         screen ? 3.0 * kMaxScreenConfirmRounds : kSecondPassStages * kSecondPassMaxRoundsPerStage;
     const double second_pass = inter > 0 ? passes * extra_rounds * across_at_cap : 0.0;
     phase.second_pass_max_s += second_pass;
-    phase.worst_case_s += setup +
-                          passes * (inter * across_at_cap +
-                                    intra * worst_case(op_within, sync, pi.measure, extra)) +
-                          second_pass;
+    phase.worst_case_s +=
+        setup +
+        passes * (inter * across_at_cap + intra * worst_case(op_within, sync, pi.measure, extra)) +
+        second_pass;
     phase.pair_rounds += passes * (inter + intra);
     phase.estimate_s += pi.estimate_s;
     phase.records += 1;
     phase.instances.push_back(std::move(pi));
   }
+}
+
+// A case planned at the default: its phase says so, and the plan names it once.
+void note_default_estimate(const Phase& phase, RunPlan& plan) {
+  const bool defaulted = std::any_of(phase.instances.begin(), phase.instances.end(),
+                                     [](const PlannedInstance& pi) { return pi.default_estimate; });
+  const std::string name = phase.suite + "/" + phase.name;
+  if (defaulted && std::find(plan.default_estimates.begin(), plan.default_estimates.end(), name) ==
+                       plan.default_estimates.end())
+    plan.default_estimates.push_back(name);
 }
 
 } // namespace
@@ -252,19 +269,19 @@ RunPlan make_plan(const std::vector<PlanCase>& cases, const RunConfig& config,
       phase.gpus = n;
       const PhaseShape shape = shape_at(n, target);
       phase.nodes = shape.nodes;
-      if (is_pair_case(c)) {
+      if (c.pair_rounds != PairRounds::none) {
         plan_pair_phase(phase, c, target, config, model, level, plan);
       } else {
-        const bool thin = c.suite == "collectives" && thinned_count(n, target, level);
+        const bool thin = c.thins_sizes && thinned_count(n, target, level);
         phase.thinned = thin;
-        const std::vector<std::uint64_t> kept = thin ? kept_sizes(c, level)
-                                                     : std::vector<std::uint64_t>{};
+        const std::vector<std::uint64_t> kept =
+            thin ? kept_sizes(c, level) : std::vector<std::uint64_t>{};
         const double sync = sync_seconds(shape, model);
         std::set<std::string> operations; // at this count
         for (std::size_t i = 0; i < c.instances.size(); ++i) {
           const auto& params = c.instances[i];
-          if (thin && std::find(kept.begin(), kept.end(), params.value("bytes", 0ull)) ==
-                          kept.end()) {
+          if (thin &&
+              std::find(kept.begin(), kept.end(), params.value("bytes", 0ull)) == kept.end()) {
             continue;
           }
           PlannedInstance pi;
@@ -282,21 +299,32 @@ RunPlan make_plan(const std::vector<PlanCase>& cases, const RunConfig& config,
             phase.instances.push_back(std::move(pi));
             continue;
           }
-          pi.op_s = operation_seconds(c.suite, c.name, op, shape, model);
+          const OperationEstimate est = estimate_operation(c.suite, c.name, op, shape, model);
+          pi.op_s = est.seconds;
+          pi.default_estimate = !est.from_family;
           pi.launch_bound = pi.op_s < model.launch_bound_s;
           pi.measure = settings_at(config.measure, level, pi.launch_bound);
-          const RecordEstimate e = estimate_measurement(pi.op_s, sync, pi.measure, pi.launch_bound);
+          const double converge =
+              pi.launch_bound && c.family
+                  ? c.family->launch_bound_converge_share(c.name, shape, model)
+                  : 0.0;
+          RecordEstimate e =
+              mixed_estimate(pi.op_s, sync, pi.measure, pi.launch_bound, converge, 0.0);
+          if (c.family)
+            c.family->own_sampling(c.name, pi.op_s, sync, pi.measure, e);
           pi.expect = e.expect;
           const double setup =
               model.record_setup_s + setup_seconds(c.suite, c.name, op, shape, model);
           pi.estimate_s = c.records_per_instance * (setup + e.seconds);
           phase.worst_case_s +=
-              c.records_per_instance * (setup + worst_case(pi.op_s, sync, pi.measure));
+              c.records_per_instance *
+              (setup + std::max(e.seconds, worst_case(pi.op_s, sync, pi.measure)));
           phase.estimate_s += pi.estimate_s;
           phase.records += c.records_per_instance;
           phase.instances.push_back(std::move(pi));
         }
       }
+      note_default_estimate(phase, plan);
       plan.total_s += phase.estimate_s;
       plan.worst_case_s += phase.worst_case_s;
       plan.second_pass_max_s += phase.second_pass_max_s;
@@ -377,6 +405,8 @@ nlohmann::json plan_to_json(const RunPlan& plan, const std::vector<double>& meas
                      {"level", plan.level},
                      {"profile", plan.level_description()},
                      {"model", std::move(model)}};
+  if (!plan.default_estimates.empty())
+    out["default_estimates"] = plan.default_estimates;
   if (plan.screen_rounds > 0)
     out["screen"] = {{"rounds", plan.screen_rounds}, {"groups", plan.screen_groups}};
   if (plan.budget_s > 0)
@@ -403,8 +433,8 @@ HardwareModel hardware_model_for(const std::string& backend, const std::string& 
     }
     m = host_hardware_model();
   } else {
-    const Spec spec = load_spec_file(
-        resolve_spec_argument(spec_argument.empty() ? "h200-sxm" : spec_argument));
+    const Spec spec =
+        load_spec_file(resolve_spec_argument(spec_argument.empty() ? "h200-sxm" : spec_argument));
     m = cuda_hardware_model(&spec);
   }
   if (link_bytes_per_s > 0) {

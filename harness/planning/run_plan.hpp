@@ -35,6 +35,7 @@
 
 #include "planning/hardware_model.hpp"
 #include "runtime/engine.hpp"
+#include "runtime/family.hpp"
 #include "runtime/run_config.hpp"
 
 namespace cb {
@@ -49,7 +50,13 @@ struct PlanCase {
   int min_gpus = 1;
   bool largest_count_only = false;
   std::vector<nlohmann::json> instances;
-  int records_per_instance = 1; // collectives: one per placement (out of place, in place)
+  // What its family says (runtime/family.hpp): records per instance (collectives: one per
+  // placement, out of place and in place), whether it runs pair rounds, whether the counts between
+  // one node and the job keep only some of its sizes.
+  const Family* family = nullptr; // none for a suite of no registered family
+  int records_per_instance = 1;
+  PairRounds pair_rounds = PairRounds::none;
+  bool thins_sizes = false;
   // The case's BenchmarkCase::operation_at (empty, or nullopt: every instance is measured).
   std::function<std::optional<nlohmann::json>(const nlohmann::json& params, int ranks)>
       operation_at;
@@ -66,6 +73,7 @@ struct PlannedInstance {
   double estimate_s = 0;
   bool launch_bound = false;
   bool repeats = false; // the operation of an earlier instance at this count: skipped, not timed
+  bool default_estimate = false; // no family estimates the case: kDefaultOperationSeconds
   std::string expect;
 };
 
@@ -98,12 +106,15 @@ struct RunPlan {
   double total_s = 0;
   double worst_case_s = 0;
   double second_pass_max_s = 0; // summed over the pair phases (in worst_case_s too)
-  int inter_pair_rounds = 0; // one pass over the node pairs (the screen's sub-rounds)
+  int inter_pair_rounds = 0;    // one pass over the node pairs (the screen's sub-rounds)
   int screen_rounds = 0;     // the screen's rounds across nodes (a healthy fleet's); 0: no screen
   std::string screen_groups; // "topology" or "sqrt"
   int intra_pair_rounds = 0; // one pass over the GPU pairs of a node
   int level = 0;
   double budget_s = 0; // 0 = none
+  // "suite/case" of each case planned at the default estimate (time_model.hpp): its time is a
+  // guess, and `plan` says so.
+  std::vector<std::string> default_estimates;
   HardwareModel model;
 
   const Phase* find(const std::string& suite, const std::string& name, int gpus) const;

@@ -1,8 +1,9 @@
 #pragma once
-// The planner's time model: seconds per operation of each family, and the seconds a record takes
-// under the engine's rules (runtime/engine.hpp) for a given operation time.
+// The planner's time model: seconds per operation of each case, as its family estimates them
+// (runtime/family.hpp, bench/<family>/family.cpp), and the seconds a record takes under the
+// engine's rules (runtime/engine.hpp) for a given operation time.
 //
-// Per operation (one call the engine times), per family:
+// Per operation (one call the engine times), per family (each in its family.cpp):
 //   compute      streaming kernels: bytes moved / memory bandwidth (copy, scale 2x the array, add,
 //                triad 3x, read 1x); gemm: 2mnk / GEMM rate (half for double); fma_peak: 1 ms
 //                (its kernels are sized to about that).
@@ -14,7 +15,8 @@
 //                and the bandwidth of the slowest tier taking part.
 //   storage      one read of the rank's bytes, the node's storage bandwidth shared by its ranks;
 //                random reads add one latency per block (divided by the queue depth).
-// Anything else: 1 ms.
+// A case its family has no estimate for (or of no registered family): kDefaultOperationSeconds,
+// and the plan says so (RunPlan::default_estimates).
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -29,16 +31,33 @@ struct PhaseShape {
   int ranks_per_node = 1;
 };
 
+inline constexpr double kDefaultOperationSeconds = 1e-3;
+
+struct OperationEstimate {
+  double seconds = kDefaultOperationSeconds;
+  bool from_family = false; // false: the default, for a case no family estimates
+};
+
+OperationEstimate estimate_operation(const std::string& suite, const std::string& name,
+                                     const nlohmann::json& params, const PhaseShape& shape,
+                                     const HardwareModel& model);
+// estimate_operation's seconds.
 double operation_seconds(const std::string& suite, const std::string& name,
                          const nlohmann::json& params, const PhaseShape& shape,
                          const HardwareModel& model);
 
-// What a record costs before and after its measurement beyond model.record_setup_s: the STREAM
-// arrays' first touch (three arrays), the storage file written the first time (its bytes at the
-// node's storage bandwidth), nothing for the others.
+// What a record costs before and after its measurement beyond model.record_setup_s, as its family
+// says: the STREAM arrays' first touch (three arrays), the storage file written the first time
+// (its bytes at the node's storage bandwidth), a links record's fabric; nothing for the others.
 double setup_seconds(const std::string& suite, const std::string& name,
                      const nlohmann::json& params, const PhaseShape& shape,
                      const HardwareModel& model);
+
+// What the families' estimates read from a case's params: a number (`fallback` when the key is
+// missing or not a number), a string ("" likewise), and the steps of a log2-depth tree.
+double param_number(const nlohmann::json& params, const char* key, double fallback);
+std::string param_text(const nlohmann::json& params, const char* key);
+double log2_steps(int n);
 
 // One engine barrier + gather + broadcast (each a log2-depth tree), seconds.
 double sync_seconds(const PhaseShape& shape, const HardwareModel& model);

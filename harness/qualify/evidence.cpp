@@ -9,6 +9,7 @@
 #include "qualify/spec.hpp"
 #include "results/pair_test_record.hpp"
 #include "results/rank_identity.hpp"
+#include "results/suite_names.hpp"
 
 namespace cb {
 
@@ -50,9 +51,9 @@ public:
                                     : std::to_string(r.samples_s.size()) + " sample(s)"));
       return;
     }
-    if (r.suite == "links" && r.case_name == "ring_bw") {
+    if (r.suite == suite_names::kLinks && r.case_name == "ring_bw") {
       add_ring(index, r);
-    } else if (r.suite == "storage") {
+    } else if (r.suite == suite_names::kStorage) {
       add_one_end(index, r, false);
     } else if (!r.extra.contains("matrix")) {
       add_one_end(index, r, true);

@@ -6,11 +6,12 @@
 #include "analysis/record_values.hpp"
 #include "report/report_format.hpp"
 #include "report/stored_fits.hpp"
+#include "results/suite_names.hpp"
+#include "runtime/family.hpp"
 
 namespace cb::report {
 namespace {
 
-constexpr const char* kFamilyOrder[] = {"compute", "links", "collectives", "storage"};
 // Parameters that set the problem size rather than the configuration: a configuration's curves
 // at every size collapse to the one at the largest size, where scaling is least hidden by latency.
 constexpr const char* kSizeParams[] = {"bytes", "size", "m", "n", "k"};
@@ -186,7 +187,10 @@ EfficiencyEstimate efficiency_at(const CurveReport& curve, int gpus) {
 
 std::vector<FamilyReport> build_family_reports(const ResultsFile& results,
                                                const std::vector<int>& outlook_gpus) {
-  std::vector<std::string> suites(std::begin(kFamilyOrder), std::end(kFamilyOrder));
+  // The families' order, then suites of no family in the order of their first record.
+  std::vector<std::string> suites;
+  for (const auto& family : FamilyRegistry::instance().all())
+    suites.push_back(family->suite());
   for (const Record& r : results.records) {
     if (std::find(suites.begin(), suites.end(), r.suite) == suites.end())
       suites.push_back(r.suite);
@@ -226,7 +230,7 @@ std::vector<FamilyReport> build_family_reports(const ResultsFile& results,
     for (std::size_t i : shown_curves(curves, of_suite)) {
       family.curves.push_back(curve_report(curves[i], stored, index, outlook_gpus));
     }
-    if (suite == "collectives" && !of_suite.empty())
+    if (suite == suite_names::kCollectives && !of_suite.empty())
       add_alpha_beta(family, results, curves, stored);
     families.push_back(std::move(family));
   }

@@ -10,6 +10,8 @@
 #include "analysis/fit_warnings.hpp"
 #include "report/report_format.hpp"
 #include "results/json_fields.hpp"
+#include "results/suite_names.hpp"
+#include "runtime/family.hpp"
 
 namespace cb::report {
 namespace {
@@ -26,24 +28,10 @@ std::string straggler_sentence(const StragglerRank& s, int gpus) {
          format_percent(straggler_ratio(s), 0) + " of theirs.";
 }
 
+// The family's own sentence (bench/<family>/family.cpp); a suite of no family, the general rule.
 std::string family_definition(const std::string& suite) {
-  if (suite == "compute") {
-    return "aggregate throughput of all GPUs running the kernel at once; E(N) = X(N) / (N · X(1)).";
-  }
-  if (suite == "links")
-    return "bandwidth between pairs of GPUs, per direction unless marked bi.";
-  if (suite == "collectives") {
-    return "bus bandwidth (nccl-tests definition) at the largest message size; E(N) = busbw(N) / "
-           "busbw(2), as busbw is already a per-GPU figure.";
-  }
-  if (suite == "storage") {
-    return "aggregate read throughput, all bytes over the slowest reader's time; E(N) = X(N) / "
-           "(N · X(1)).";
-  }
-  if (suite == "workload") {
-    return "a data-parallel training step measured whole, with the same work on every GPU: "
-           "tokens per second of all GPUs; E(N) = step(1) / step(N), utilization = compute / step.";
-  }
+  if (const Family* family = FamilyRegistry::instance().find(suite))
+    return family->report_sentence();
   return "E(N) = X(N) / (N · X(1)) for throughputs.";
 }
 
@@ -318,7 +306,7 @@ void add_family(Document& doc, const FamilyReport& family, const ReportData& dat
                       "them all.",
                   "");
   }
-  if (family.suite == "collectives")
+  if (family.suite == suite_names::kCollectives)
     add_alpha_beta(doc, family);
   add_stragglers(doc, family);
   add_not_run(doc, family);

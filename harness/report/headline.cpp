@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "report/per_rank_spread.hpp"
 #include "report/report_format.hpp"
+#include "results/suite_names.hpp"
 
 namespace cb::report {
 namespace {
@@ -219,7 +220,7 @@ void add_step_stragglers(const ResultsFile& results, std::vector<Straggler>& fou
   // The measured training step has no curve of its own figures; each rank's GEMM rate in the step
   // (per_rank gflops: the same work on every GPU) says which GPU the others wait for.
   for (const auto& r : results.records) {
-    if (r.suite != "workload" || r.status == RecordStatus::skipped ||
+    if (r.suite != suite_names::kWorkload || r.status == RecordStatus::skipped ||
         r.status == RecordStatus::failed)
       continue;
     auto s = per_rank_spread(r, "gflops");
@@ -263,11 +264,11 @@ std::vector<WaitedFor> find_waited_for(const std::vector<FamilyReport>& families
 
 std::vector<std::string> missing_prediction_parts(const ResultsFile& results) {
   std::vector<std::string> missing;
-  if (!has_usable(results, "compute", "gemm", {"tflops", "gflops"}, 1)) {
+  if (!has_usable(results, suite_names::kCompute, "gemm", {"tflops", "gflops"}, 1)) {
     missing.push_back("compute/gemm");
   }
-  if (!has_usable(results, "collectives", "all_reduce", {"busbw_gbps", "algbw_gbps", "time_us"},
-                  2)) {
+  if (!has_usable(results, suite_names::kCollectives, "all_reduce",
+                  {"busbw_gbps", "algbw_gbps", "time_us"}, 2)) {
     missing.push_back("collectives/all_reduce");
   }
   return missing;

@@ -13,6 +13,7 @@
 #include "report/report_format.hpp"
 #include "report/step_section.hpp"
 #include "results/json_fields.hpp"
+#include "runtime/family.hpp"
 
 namespace cb::report {
 namespace {
@@ -278,16 +279,13 @@ void add_headline(Document& doc, const ReportData& data) {
 
 std::string plot_family(const std::string& path) {
   const std::string name = std::filesystem::path(path).stem().string();
+  for (const auto& family : FamilyRegistry::instance().all()) {
+    if (family->draws_plot(name))
+      return family->suite();
+  }
+  // The efficiency plot of a suite no family is registered for (an imported file's own).
   if (name.rfind("efficiency_", 0) == 0)
     return name.substr(std::string("efficiency_").size());
-  if (name == "busbw_vs_size")
-    return "collectives";
-  if (name.rfind("link_matrix", 0) == 0)
-    return "links";
-  if (name == "storage_readers")
-    return "storage";
-  if (name == "step_anatomy")
-    return "workload";
   return "";
 }
 

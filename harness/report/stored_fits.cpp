@@ -1,5 +1,7 @@
 #include "report/stored_fits.hpp"
 
+#include "results/suite_names.hpp"
+
 #include <cmath>
 
 namespace cb::report {
@@ -215,7 +217,7 @@ StoredFits::StoredFits(const json& fits) {
           !metric->is_string() || !params->is_object()) {
         continue;
       }
-      if (*suite == "collectives")
+      if (*suite == suite_names::kCollectives)
         ++collectives_entries_;
       curves_.emplace(curve_id(*suite, *case_name, *metric, *params), &entry);
     }
@@ -253,7 +255,7 @@ StoredFits::alpha_beta(const std::vector<Curve>& curves) const {
     return std::nullopt;
   std::size_t collectives = 0;
   for (const auto& curve : curves) {
-    if (curve.key.suite != "collectives")
+    if (curve.key.suite != suite_names::kCollectives)
       continue;
     ++collectives;
     if (!entry_for(curve))

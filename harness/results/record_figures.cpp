@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/stats.hpp"
+#include "results/suite_names.hpp"
 
 namespace cb {
 namespace {
@@ -100,7 +101,7 @@ void check_metrics_against_time(const Record& r, const std::string& where) {
   }
   const auto algbw = r.metrics.find("algbw_gbps");
   const auto bytes = r.params.find("bytes");
-  if (r.suite != "collectives" || algbw == r.metrics.end() || bytes == r.params.end() ||
+  if (r.suite != suite_names::kCollectives || algbw == r.metrics.end() || bytes == r.params.end() ||
       !bytes->is_number())
     return;
   // nccl-tests and OSU print bandwidths to 2 decimals: 0.005 GB/s of slack, and 1 % for their

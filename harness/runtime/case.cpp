@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
-#include <map>
 
 #include "core/stats.hpp"
 #include "runtime/axis_values.hpp"
 #include "runtime/device_state.hpp"
+#include "runtime/family.hpp"
 #include "runtime/straggler.hpp"
 #include "runtime/watchdog.hpp"
 
@@ -221,21 +221,14 @@ void CaseRegistry::add(Factory factory) {
   factories_.push_back(factory);
 }
 
-namespace {
-int suite_rank(const std::string& suite) {
-  static const std::map<std::string, int> order = {
-      {"compute", 0}, {"links", 1}, {"collectives", 2}, {"storage", 3}};
-  auto it = order.find(suite);
-  return it == order.end() ? 4 : it->second;
-}
-} // namespace
-
 std::vector<std::unique_ptr<BenchmarkCase>> CaseRegistry::create_all() const {
   std::vector<std::unique_ptr<BenchmarkCase>> cases;
   for (auto factory : factories_)
     cases.push_back(factory());
-  std::stable_sort(cases.begin(), cases.end(), [](const auto& a, const auto& b) {
-    return suite_rank(a->suite()) < suite_rank(b->suite());
+  // The families' order; a suite of no family after them, in registration order.
+  const FamilyRegistry& families = FamilyRegistry::instance();
+  std::stable_sort(cases.begin(), cases.end(), [&families](const auto& a, const auto& b) {
+    return families.order_of(a->suite()) < families.order_of(b->suite());
   });
   return cases;
 }

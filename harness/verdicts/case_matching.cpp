@@ -6,6 +6,7 @@
 
 #include "core/stats.hpp"
 #include "results/metric_table.hpp"
+#include "results/suite_names.hpp"
 #include "verdicts/google_benchmark_json.hpp"
 
 namespace cb {
@@ -55,7 +56,7 @@ nlohmann::json comparable_params(const std::string& suite, const nlohmann::json&
   }
   // A storage read covers the file in whole blocks: its bytes follow from file_bytes and
   // block_bytes.
-  if (suite == "storage" && out.contains("file_bytes") && out.contains("block_bytes"))
+  if (suite == suite_names::kStorage && out.contains("file_bytes") && out.contains("block_bytes"))
     out.erase("bytes");
   return out;
 }

@@ -84,3 +84,19 @@ TEST(PlanCli, PricesTheScreenWithATopology) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(contains(r.err, "--pairs")) << r.err;
 }
+
+// Every case the binary registers is planned by its family's estimate, on either backend: a case
+// planned at the default would print a WARNING line and list itself in default_estimates.
+TEST(PlanCli, EveryCaseOfTheBinaryHasItsFamilysEstimate) {
+  for (const char* backend : {"host", "cuda"}) {
+    const std::string flags = std::string("plan --nodes 2 --gpus-per-node 4 --backend ") + backend;
+    const CliResult text = run_clusterbench(flags);
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    EXPECT_FALSE(contains(text.out, "WARNING")) << text.out;
+    const CliResult json = run_clusterbench(flags + " --json");
+    ASSERT_EQ(json.exit_code, 0) << json.err;
+    const auto j = nlohmann::json::parse(json.out);
+    EXPECT_FALSE(j.contains("default_estimates")) << j.dump();
+    EXPECT_GT(j.at("phases").size(), 20u);
+  }
+}

@@ -1,0 +1,83 @@
+// The collectives family: the backend's collectives at every GPU count, and the communicator's
+// creation.
+#include <algorithm>
+
+#include "core/collective_math.hpp"
+#include "planning/hardware_model.hpp"
+#include "planning/time_model.hpp"
+#include "results/suite_names.hpp"
+#include "runtime/family.hpp"
+#include "runtime/run_config.hpp"
+
+namespace cb {
+namespace {
+
+class CollectivesFamily final : public Family {
+public:
+  std::string suite() const override { return suite_names::kCollectives; }
+  int order() const override { return 2; }
+  std::string report_sentence() const override {
+    return "bus bandwidth (nccl-tests definition) at the largest message size; E(N) = busbw(N) / "
+           "busbw(2), as busbw is already a per-GPU figure.";
+  }
+  bool draws_plot(const std::string& stem) const override {
+    return Family::draws_plot(stem) || stem == "busbw_vs_size";
+  }
+
+  // Alpha-beta (Hockney, as harness/analysis/alpha_beta fits it): alpha_launch + steps x
+  // alpha_step + bytes x busbw_factor(n) / bus bandwidth, with log2 n steps (trees and recursive
+  // doubling; n - 1 for alltoall), the step latency and the bandwidth of the slowest tier taking
+  // part.
+  std::optional<double> operation_seconds(const std::string& name, const nlohmann::json& params,
+                                          const PhaseShape& shape,
+                                          const HardwareModel& m) const override {
+    if (name == "communicator_init") // MPI's split: a few reductions; NCCL's init ~0.2 s and more
+      return m.backend == "host"
+                 ? 4 * (m.alpha_launch_s + log2_steps(shape.ranks) * m.alpha_inter_s)
+                 : 0.2 + shape.ranks * 1e-3;
+    const std::optional<Collective> kind = measured_collective(name);
+    if (!kind)
+      return std::nullopt;
+    const double bytes = param_number(params, "bytes", 8);
+    if (shape.ranks <= 1)
+      return m.alpha_launch_s + bytes / m.memory_bw; // a local copy at most
+    const bool inter = shape.nodes > 1;
+    const double bw = inter ? m.inter_bw : m.intra_bw;
+    const double step = inter ? m.alpha_inter_s : m.alpha_intra_s;
+    const double steps =
+        *kind == Collective::alltoall ? shape.ranks - 1.0 : log2_steps(shape.ranks);
+    return m.alpha_launch_s + steps * step + bytes * busbw_factor(*kind, shape.ranks) / bw;
+  }
+
+  // A collective is measured in place and out of place (--in-place), a record each;
+  // communicator_init runs no collective and makes one.
+  int records_per_instance(const std::string& name, const RunConfig& config) const override {
+    return measured_collective(name) ? static_cast<int>(config.in_place.size()) : 1;
+  }
+
+  bool thins_sizes_between_counts() const override { return true; }
+
+  // On one rank a collective exchanges nothing, and part of its records converge as a local
+  // copy's do (HardwareModel::lone_collective_converge_share); communicator_init is not one.
+  double launch_bound_converge_share(const std::string& name, const PhaseShape& shape,
+                                     const HardwareModel& m) const override {
+    return shape.ranks == 1 && measured_collective(name) ? m.lone_collective_converge_share : 0.0;
+  }
+
+private:
+  // The collectives the family's cases measure, by their case name.
+  static std::optional<Collective> measured_collective(const std::string& name) {
+    for (Collective c : {Collective::all_reduce, Collective::all_gather, Collective::reduce_scatter,
+                         Collective::broadcast, Collective::alltoall}) {
+      if (collective_name(c) == name)
+        return c;
+    }
+    return std::nullopt;
+  }
+};
+
+} // namespace
+
+CB_REGISTER_FAMILY(CollectivesFamily);
+
+} // namespace cb
