@@ -76,12 +76,14 @@ std::vector<nlohmann::json> CollectiveCase::instances(const RunConfig& config) c
   return out;
 }
 
-std::vector<Record> CollectiveCase::run(const CaseContext& ctx, const nlohmann::json& params) {
+void CollectiveCase::run(CaseRun& run, const nlohmann::json& params) {
+  const CaseContext& ctx = run.context();
   auto comm = ctx.backend.collectives(ctx.comm);
-  std::vector<Record> records;
-  for (bool in_place : ctx.config.in_place)
-    records.push_back(run_one(ctx, *comm, params, in_place));
-  return records;
+  for (std::size_t i = 0; i < ctx.config.in_place.size(); ++i) {
+    if (i > 0)
+      run.next_record();
+    run_one(run, *comm, params, ctx.config.in_place[i]);
+  }
 }
 
 std::optional<nlohmann::json> CollectiveCase::operation_at(const nlohmann::json& params,
@@ -97,8 +99,9 @@ std::optional<nlohmann::json> CollectiveCase::operation_at(const nlohmann::json&
   return op;
 }
 
-Record CollectiveCase::run_one(const CaseContext& ctx, CollectiveComm& comm,
-                               const nlohmann::json& params, bool in_place) {
+void CollectiveCase::run_one(CaseRun& run, CollectiveComm& comm, const nlohmann::json& params,
+                             bool in_place) {
+  const CaseContext& ctx = run.context();
   const DType t = dtype_from_name(params.at("dtype").get<std::string>());
   const std::string op_name = params.at("op").get<std::string>();
   const ReduceOp op = reduces() ? reduce_op_from_name(op_name) : ReduceOp::sum;
@@ -108,36 +111,30 @@ Record CollectiveCase::run_one(const CaseContext& ctx, CollectiveComm& comm,
 
   nlohmann::json record_params = *operation_at(params, ranks);
   record_params["in_place"] = in_place;
-  Record record = ctx.new_record(suite(), name(), record_params);
-  if (auto why = comm.why_unsupported(kind_, t, op, in_place); !why.empty()) {
-    CaseContext::skip(record, why);
-    return record;
-  }
+  Record& record = run.record();
+  record.params = record_params;
+  if (auto why = comm.why_unsupported(kind_, t, op, in_place); !why.empty())
+    return run.skip(why);
   // The same decision on every rank: the params and the count are the same everywhere.
   const auto requested = params.at("bytes").get<std::size_t>();
   if (!measured_.insert(std::to_string(ranks) + " " + record_params.dump()).second) {
-    CaseContext::skip(record, "bytes=" + std::to_string(requested) +
-                                  ": the operation of a smaller size rounded up to whole elements "
-                                  "per rank (" +
-                                  std::to_string(s.bytes) + " B), measured already at this count");
-    return record;
+    return run.skip("bytes=" + std::to_string(requested) +
+                    ": the operation of a smaller size rounded up to whole elements per rank (" +
+                    std::to_string(s.bytes) + " B), measured already at this count");
   }
   // --cuda-graph: a record timed as graphs is never matched with one timed as stream launches
   // (params differ); stream timing keeps the params it always had.
   record.extra["timing"] = ctx.config.cuda_graph ? "cuda_graph" : "stream";
   if (ctx.config.cuda_graph) {
     record.params["timing"] = "cuda_graph";
-    if (auto why = ctx.backend.why_no_graphs(); !why.empty()) {
-      CaseContext::skip(record, "--cuda-graph: " + why);
-      return record;
-    }
+    if (auto why = ctx.backend.why_no_graphs(); !why.empty())
+      return run.skip("--cuda-graph: " + why);
     // One rank in place moves nothing: NCCL enqueues no GPU work, the captured graph is empty,
     // and its launch would be timed as ~0 s per operation while the batch grew to a million calls
     // (seconds of capture per sample). Stream timing keeps the record (it times the calls).
     if (ranks == 1 && in_place) {
-      CaseContext::skip(record, "--cuda-graph: one rank in place moves no data, so NCCL enqueues "
-                                "no GPU work and the graph would be empty");
-      return record;
+      return run.skip("--cuda-graph: one rank in place moves no data, so NCCL enqueues no GPU "
+                      "work and the graph would be empty");
     }
   }
 
@@ -196,9 +193,8 @@ Record CollectiveCase::run_one(const CaseContext& ctx, CollectiveComm& comm,
   if (ctx.config.cuda_graph)
     graph = ctx.backend.graph_timer(one_op, line_up);
   const Measurement m = ctx.config.cuda_graph
-                            ? ctx.measure_timed_into(
-                                  record, [&](int k) { return graph->time(k); }, metrics)
-                            : ctx.measure_into(record, one_op, metrics);
+                            ? run.measure_timed([&](int k) { return graph->time(k); }, metrics)
+                            : run.measure(one_op, metrics);
   ctx.add_rank_timing(record, m, waits_for_every_rank());
 
   // Verification outside the timed region: fresh data (in-place timing overwrote it), one call.
@@ -221,11 +217,7 @@ Record CollectiveCase::run_one(const CaseContext& ctx, CollectiveComm& comm,
   }
   wrong = ctx.comm.sum(wrong);
   record.extra["wrong_elements"] = wrong;
-  record.check = wrong == 0 ? DataCheck::pass : DataCheck::fail;
-  if (wrong != 0) {
-    record.reason = std::to_string(wrong) + " wrong elements after " + name();
-  }
-  return record;
+  run.check(wrong != 0, std::to_string(wrong) + " wrong elements after " + name());
 }
 
 } // namespace cb

@@ -27,19 +27,22 @@ double pattern_value(int rank, std::size_t element);
 
 class CollectiveCase : public BenchmarkCase {
 public:
-  explicit CollectiveCase(Collective kind) : kind_(kind) {}
-  std::string suite() const override { return "collectives"; }
-  std::string name() const override { return std::string(collective_name(kind_)); }
+  explicit CollectiveCase(Collective kind)
+      : BenchmarkCase("collectives", std::string(collective_name(kind)),
+                      CaseTraits{.uses_collectives = true}),
+        kind_(kind) {}
   // dtype, op (reducing collectives only) and bytes, bytes innermost: one nccl-tests table per
   // dtype and op.
   std::vector<Axis> axes() const override;
   std::vector<nlohmann::json> instances(const RunConfig& config) const override;
-  std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override;
+  // One record per --in-place value (out of place first), through CaseRun::next_record: the
+  // value is a choice of the run, not an axis, and the planner counts a record per value.
+  void run(CaseRun& run, const nlohmann::json& params) override;
   // bytes and count as the call moves them on `ranks` ranks (the op only for a reduction).
   std::optional<nlohmann::json> operation_at(const nlohmann::json& params,
                                              int ranks) const override;
-  bool uses_collectives() const override { return true; }
-  std::string why_not_on(const Backend& backend, const Communicator& world) const override {
+  std::string why_not_on(const Backend& backend, BackendKind /*kind*/,
+                         const Communicator& world) const override {
     return backend.why_no_collectives(world);
   }
 
@@ -67,8 +70,7 @@ protected:
   static double reduce_over_ranks(int ranks, std::size_t j, ReduceOp op);
 
 private:
-  Record run_one(const CaseContext& ctx, CollectiveComm& comm, const nlohmann::json& params,
-                 bool in_place);
+  void run_one(CaseRun& run, CollectiveComm& comm, const nlohmann::json& params, bool in_place);
   Collective kind_;
   // The operations measured so far (ranks and the record's params): a size under one element
   // per rank is rounded up, so at 8,192 ranks the sizes 8 B..32 KB of all_gather are one

@@ -18,15 +18,16 @@ namespace {
 
 class CommunicatorInitCase : public BenchmarkCase {
 public:
-  std::string suite() const override { return "collectives"; }
-  std::string name() const override { return "communicator_init"; }
+  CommunicatorInitCase() : BenchmarkCase("collectives", "communicator_init") {}
   // The host's are MPI's: threads of one process have none to make (the backend says why).
-  std::string why_not_on(const Backend& backend, const Communicator& world) const override {
+  std::string why_not_on(const Backend& backend, BackendKind /*kind*/,
+                         const Communicator& world) const override {
     return backend.why_no_collectives(world);
   }
 
-  std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {
-    Record record = ctx.new_record(suite(), name(), params);
+  void run(CaseRun& run, const nlohmann::json& /*params*/) override {
+    const CaseContext& ctx = run.context();
+    Record& record = run.record();
     record.extra["calls"] = ctx.backend.communicator_calls();
     // This rank's seconds for one creation; the barrier lines the ranks up outside the clock.
     auto create_once = [&] {
@@ -39,8 +40,7 @@ public:
       return seconds;
     };
     const double cold_s = ctx.comm.max(create_once());
-    const Measurement m = ctx.measure_timed_into(
-        record,
+    const Measurement m = run.measure_timed(
         [&](int k) {
           double seconds = 0;
           for (int i = 0; i < k; ++i)
@@ -53,7 +53,6 @@ public:
     ctx.add_rank_timing(record, m, false); // a creation need not wait for every rank's arrival
     if (ctx.comm.rank() == 0)
       record.metrics["cold_time_us"] = cold_s * 1e6;
-    return {record};
   }
 };
 

@@ -7,7 +7,7 @@ namespace cb {
 
 class FmaPeakCase : public ComputeCase {
 public:
-  std::string name() const override { return "fma_peak"; }
+  FmaPeakCase() : ComputeCase("fma_peak") {}
 
   std::vector<Axis> axes() const override {
     // GPUs: half precision too (half2/bfloat162 FMAs).
@@ -17,28 +17,23 @@ public:
                 .described("precisions (the host's vector FMAs have float and double)")};
   }
 
-  std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {
-    Record record = ctx.new_record(suite(), name(), params);
-    if (auto why = why_unsupported(ctx); !why.empty()) {
-      CaseContext::skip(record, why);
-      return {record};
-    }
+  void run(CaseRun& run, const nlohmann::json& params) override {
+    const CaseContext& ctx = run.context();
+    if (auto why = why_unsupported(ctx); !why.empty())
+      return run.skip(why);
     if (ComputeKernels* kernels = backend_kernels(ctx)) {
       const std::string dtype = params.at("dtype").get<std::string>();
       const DType t = dtype_from_name(dtype);
-      if (auto why = kernels->why_unsupported_fma(t); !why.empty()) {
-        CaseContext::skip(record, why);
-        return {record};
-      }
+      if (auto why = kernels->why_unsupported_fma(t); !why.empty())
+        return run.skip(why);
       auto kernel = kernels->fma_peak(t);
-      measure_backend_kernel(ctx, record, *kernel, "tflops", 1e12, "fma_" + dtype + "_tflops");
-      return {record};
+      measure_backend_kernel(run, *kernel, "tflops", 1e12, "fma_" + dtype + "_tflops");
+      return;
     }
     const std::string precision = params.at("dtype").get<std::string>();
-    if (precision != "float" && precision != "double") {
-      CaseContext::skip(record, "the host's FMA kernels are float and double only, not " + precision);
-      return {record};
-    }
+    if (precision != "float" && precision != "double")
+      return run.skip("the host's FMA kernels are float and double only, not " + precision);
+    Record& record = run.record();
     const bool is_double = precision == "double";
     const FmaIsa isa = best_fma_isa();
     const int lanes = fma_lanes(isa, is_double);
@@ -57,11 +52,10 @@ public:
         out32 = fma_chains_f32(isa, kIterations);
       }
     };
-    measure_weak(ctx, record, one_op, fma_flops(kIterations, kFmaAccumulators, lanes), "gflops");
+    measure_weak(run, one_op, fma_flops(kIterations, kFmaAccumulators, lanes), "gflops");
     const std::size_t wrong =
         is_double ? count_fma_errors(out64, kIterations) : count_fma_errors(out32, kIterations);
-    set_check(ctx, record, static_cast<long long>(wrong), "chain values");
-    return {record};
+    set_check(run, static_cast<long long>(wrong), "chain values");
   }
 
 private:

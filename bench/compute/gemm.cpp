@@ -10,7 +10,7 @@ namespace cb {
 
 class GemmCase : public ComputeCase {
 public:
-  std::string name() const override { return "gemm"; }
+  GemmCase() : ComputeCase("gemm") {}
 
   // Precision outermost, then square sizes. GPUs (cuBLASLt) default to every tensor-core
   // precision at 8192^3, and, outside --quick with sizes left alone, a bf16 shape sweep.
@@ -37,7 +37,7 @@ public:
     const bool set = std::any_of(declared.begin(), declared.end(), [&](const Axis& a) {
       return axis_setting_for(name(), a, config) != nullptr;
     });
-    if (config.backend == "host" || config.quick || set)
+    if (config.backend_kind == BackendKind::host || config.quick || set)
       return out;
     // The shapes of a transformer layer's GEMMs, in bf16: more square sizes and tall-skinny.
     auto add = [&](int m, int n, int k) {
@@ -50,34 +50,27 @@ public:
     return out;
   }
 
-  std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {
-    Record record = ctx.new_record(suite(), name(), params);
-    if (const std::string why = why_unsupported(ctx); !why.empty()) {
-      CaseContext::skip(record, why);
-      return {record};
-    }
+  void run(CaseRun& run, const nlohmann::json& params) override {
+    const CaseContext& ctx = run.context();
+    if (const std::string why = why_unsupported(ctx); !why.empty())
+      return run.skip(why);
     if (ComputeKernels* kernels = backend_kernels(ctx)) {
       const std::string precision = params.at("dtype").get<std::string>();
       const int m = params.at("m").get<int>(), n = params.at("n").get<int>(),
                 k = params.at("k").get<int>();
-      if (auto why = kernels->why_unsupported_gemm(precision, m, n, k); !why.empty()) {
-        CaseContext::skip(record, why);
-        return {record};
-      }
+      if (auto why = kernels->why_unsupported_gemm(precision, m, n, k); !why.empty())
+        return run.skip(why);
       auto kernel = kernels->gemm(precision, m, n, k);
-      measure_backend_kernel(ctx, record, *kernel, "tflops", 1e12, "gemm_" + precision + "_tflops");
-      return {record};
+      measure_backend_kernel(run, *kernel, "tflops", 1e12, "gemm_" + precision + "_tflops");
+      return;
     }
     // The host's GEMM is the BLAS library's: without one there is nothing to measure.
-    if (!blas_available()) {
-      CaseContext::skip(record, blas_description());
-      return {record};
-    }
+    if (!blas_available())
+      return run.skip(blas_description());
     const std::string precision = params.at("dtype").get<std::string>();
-    if (precision != "float" && precision != "double") {
-      CaseContext::skip(record, "the host's BLAS GEMM has float and double only, not " + precision);
-      return {record};
-    }
+    if (precision != "float" && precision != "double")
+      return run.skip("the host's BLAS GEMM has float and double only, not " + precision);
+    Record& record = run.record();
     blas_use_one_thread();
     const bool is_double = precision == "double";
     const int n = params.at("n").get<int>();
@@ -90,12 +83,11 @@ public:
     record.extra["blas_threads"] = 1;
 
     measure_weak(
-        ctx, record, [&] { gemm_square(is_double, n, a->data(), b->data(), c->data()); },
+        run, [&] { gemm_square(is_double, n, a->data(), b->data(), c->data()); },
         gemm_flops(n, n, n), "gflops");
-    set_check(ctx, record,
+    set_check(run,
               static_cast<long long>(count_gemm_errors(is_double, n, c->data(), kCheckedEntries)),
               "entries of C");
-    return {record};
   }
 
 private:

@@ -8,13 +8,13 @@ namespace cb {
 
 class ReadCase : public ComputeCase {
 public:
-  std::string name() const override { return "read"; }
+  ReadCase() : ComputeCase("read") {}
 
   std::vector<Axis> axes() const override { return {array_bytes_axis()}; }
 
   // GPU-only: the device's default array (bytes 0 until the run knows the device) or the sizes set.
   std::vector<nlohmann::json> instances(const RunConfig& config) const override {
-    if (config.backend == "host")
+    if (config.backend_kind == BackendKind::host)
       return {};
     std::vector<nlohmann::json> out;
     for (const auto& v : axis_values(name(), array_bytes_axis(), config))
@@ -24,22 +24,17 @@ public:
     return out;
   }
 
-  std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {
-    Record record = ctx.new_record(suite(), name(), params);
+  void run(CaseRun& run, const nlohmann::json& params) override {
+    const CaseContext& ctx = run.context();
     ComputeKernels* kernels = backend_kernels(ctx);
-    if (!kernels) {
-      CaseContext::skip(record, "the " + ctx.backend.name() + " backend has no read kernel");
-      return {record};
-    }
+    if (!kernels)
+      return run.skip("the " + ctx.backend.name() + " backend has no read kernel");
     const std::size_t bytes = device_array_bytes(ctx, *kernels, params);
-    record.params["bytes"] = bytes;
-    if (auto why = kernels->why_unsupported_stream(StreamKind::read, DType::f64); !why.empty()) {
-      CaseContext::skip(record, why);
-      return {record};
-    }
+    run.record().params["bytes"] = bytes;
+    if (auto why = kernels->why_unsupported_stream(StreamKind::read, DType::f64); !why.empty())
+      return run.skip(why);
     auto kernel = kernels->stream(StreamKind::read, DType::f64, bytes);
-    measure_backend_kernel(ctx, record, *kernel, "gbps", 1e9, "memory_gbps");
-    return {record};
+    measure_backend_kernel(run, *kernel, "gbps", 1e9, "memory_gbps");
   }
 };
 

@@ -19,14 +19,12 @@ std::vector<nlohmann::json> StreamCase::instances(const RunConfig& config) const
   return out;
 }
 
-std::vector<Record> StreamCase::run(const CaseContext& ctx, const nlohmann::json& params) {
-  Record record = ctx.new_record(suite(), name(), params);
-  if (auto why = why_unsupported(ctx); !why.empty()) {
-    CaseContext::skip(record, why);
-    return {record};
-  }
+void StreamCase::run(CaseRun& run, const nlohmann::json& params) {
+  const CaseContext& ctx = run.context();
+  if (auto why = why_unsupported(ctx); !why.empty())
+    return run.skip(why);
   if (ComputeKernels* kernels = backend_kernels(ctx))
-    return run_on_backend(ctx, *kernels, record);
+    return run_on_backend(run, *kernels);
   const auto bytes = params.at("bytes").get<std::size_t>();
   auto a = ctx.backend.allocate(bytes);
   auto b = ctx.backend.allocate(bytes);
@@ -39,33 +37,29 @@ std::vector<Record> StreamCase::run(const CaseContext& ctx, const nlohmann::json
   // read for ownership first, so the memory moves the bytes STREAM counts and no more.
   const std::uint64_t llc = last_level_cache_bytes();
   const bool streaming = llc == 0 || bytes > llc;
+  Record& record = run.record();
   record.extra["stores"] = streaming ? "non-temporal" : "cached";
   record.extra["llc_bytes"] = llc;
   record.extra["bytes_per_call"] = stream_bytes_per_call(kernel_, bytes);
   record.extra["arrays_counted"] = stream_arrays_touched(kernel_);
 
   measure_weak(
-      ctx, record, [&] { run_stream_kernel(kernel_, arrays, streaming); },
+      run, [&] { run_stream_kernel(kernel_, arrays, streaming); },
       stream_bytes_per_call(kernel_, bytes), "gbps");
-  set_check(ctx, record, static_cast<long long>(count_stream_errors(kernel_, arrays)), "elements");
-  return {record};
+  set_check(run, static_cast<long long>(count_stream_errors(kernel_, arrays)), "elements");
 }
 
-std::vector<Record> StreamCase::run_on_backend(const CaseContext& ctx, ComputeKernels& kernels,
-                                               Record& record) {
-  const std::size_t bytes = device_array_bytes(ctx, kernels, record.params);
-  record.params["bytes"] = bytes;
-  const StreamKind kind = backend_kind();
-  if (auto why = kernels.why_unsupported_stream(kind, DType::f64); !why.empty()) {
-    CaseContext::skip(record, why);
-    return {record};
-  }
+void StreamCase::run_on_backend(CaseRun& run, ComputeKernels& kernels) {
+  const std::size_t bytes = device_array_bytes(run.context(), kernels, run.record().params);
+  run.record().params["bytes"] = bytes;
+  const StreamKind kind = stream_kind();
+  if (auto why = kernels.why_unsupported_stream(kind, DType::f64); !why.empty())
+    return run.skip(why);
   auto kernel = kernels.stream(kind, DType::f64, bytes);
-  measure_backend_kernel(ctx, record, *kernel, "gbps", 1e9, "memory_gbps");
-  return {record};
+  measure_backend_kernel(run, *kernel, "gbps", 1e9, "memory_gbps");
 }
 
-StreamKind StreamCase::backend_kind() const {
+StreamKind StreamCase::stream_kind() const {
   switch (kernel_) {
   case StreamKernel::copy:
     return StreamKind::copy;

@@ -8,17 +8,16 @@ namespace cb {
 
 class StreamCase : public ComputeCase {
 public:
-  explicit StreamCase(StreamKernel kernel) : kernel_(kernel) {}
-  std::string name() const override { return std::string(stream_kernel_name(kernel_)); }
+  explicit StreamCase(StreamKernel kernel)
+      : ComputeCase(std::string(stream_kernel_name(kernel))), kernel_(kernel) {}
   std::vector<Axis> axes() const override { return {array_bytes_axis()}; }
   // {bytes: array bytes per rank (whole doubles), dtype: "double"} for each array size.
   std::vector<nlohmann::json> instances(const RunConfig& config) const override;
-  std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override;
+  void run(CaseRun& run, const nlohmann::json& params) override;
 
 private:
-  std::vector<Record> run_on_backend(const CaseContext& ctx, ComputeKernels& kernels,
-                                     Record& record);
-  StreamKind backend_kind() const;
+  void run_on_backend(CaseRun& run, ComputeKernels& kernels);
+  StreamKind stream_kind() const;
   StreamKernel kernel_;
 };
 

@@ -40,6 +40,7 @@
 #include "cuda/device_kernels.hpp"
 #include "cuda/lt_matmul.hpp"
 #include "gemm_choice.hpp"
+#include "gpu_case.hpp"
 #include "runtime/host_backend.hpp"
 #include "storage/storage_dir.hpp"
 #include "workload/batch_loader.hpp"
@@ -534,11 +535,8 @@ nlohmann::json cuda_step_params(const RunConfig& config) {
 
 std::unique_ptr<StepRunner> make_cuda_step(const CaseContext& ctx, const nlohmann::json& params,
                                            BatchLoader* loader) {
-  auto* backend = dynamic_cast<cuda::CudaBackend*>(&ctx.backend);
-  if (!backend)
-    CB_RUN_ERROR("the cuda training step needs the cuda backend, not " + ctx.backend.name());
-  return std::make_unique<CudaStepRunner>(ctx, *backend, transformer_shape(ctx.config), loader,
-                                          step_sync(params));
+  return std::make_unique<CudaStepRunner>(ctx, cuda_backend_of(ctx.backend, ctx.backend_kind()),
+                                          transformer_shape(ctx.config), loader, step_sync(params));
 }
 
 std::string why_no_cuda_step(const Backend& backend, const Communicator& world) {
@@ -546,11 +544,11 @@ std::string why_no_cuda_step(const Backend& backend, const Communicator& world) 
     return why;
   if (std::string why = cuda::cublaslt_load_problem(); !why.empty())
     return "the step's GEMMs are cuBLASLt's: " + why;
-  const auto* cuda_backend = dynamic_cast<const cuda::CudaBackend*>(&backend);
+  // Registered for the cuda kind: the backend asked is the cuda backend.
+  const auto& cuda_backend = cuda_backend_of(backend, BackendKind::cuda);
   int major = 0;
-  if (cuda_backend &&
-      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
-                             cuda_backend->device_index()) == cudaSuccess &&
+  if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
+                             cuda_backend.device_index()) == cudaSuccess &&
       major < 8) {
     return "the step's bf16 GEMMs need compute capability 8.0 or later";
   }
@@ -559,7 +557,7 @@ std::string why_no_cuda_step(const Backend& backend, const Communicator& world) 
 
 [[maybe_unused]] const bool data_parallel_step_registered = [] {
   StepBackendRegistry::instance().add(
-      "cuda", {&check_cuda_step, &cuda_step_params, &make_cuda_step, &why_no_cuda_step});
+      BackendKind::cuda, {&check_cuda_step, &cuda_step_params, &make_cuda_step, &why_no_cuda_step});
   return true;
 }();
 

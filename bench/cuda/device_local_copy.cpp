@@ -11,8 +11,7 @@ namespace {
 
 class DeviceLocalCopyCase : public GpuCase {
 public:
-  std::string suite() const override { return "links"; }
-  std::string name() const override { return "device_local_copy"; }
+  DeviceLocalCopyCase() : GpuCase("links", "device_local_copy") {}
 
 protected:
   std::vector<Axis> axes() const override {
@@ -23,15 +22,13 @@ protected:
     return BenchmarkCase::instances(config);
   }
 
-  std::vector<Record> run_gpu(const CaseContext& ctx, cuda::CudaBackend& backend,
-                              const nlohmann::json& params) override {
+  void run_gpu(CaseRun& run, cuda::CudaBackend& backend, const nlohmann::json& params) override {
+    const CaseContext& ctx = run.context();
     const std::size_t bytes = params.at("bytes").get<std::size_t>();
     const bool by_sm = params.at("initiator") == "sm";
-    Record record = ctx.new_record(suite(), name(), params);
-    if (const std::string why = short_of_device_memory(ctx, backend, 2 * bytes); !why.empty()) {
-      CaseContext::skip(record, why);
-      return {record};
-    }
+    if (const std::string why = short_of_device_memory(ctx, backend, 2 * bytes); !why.empty())
+      return run.skip(why);
+    Record& record = run.record();
     cuda::DeviceScope scope(backend.device_index());
     cuda::DeviceMemory src(bytes), dst(bytes);
     const std::size_t floats = bytes / sizeof(float);
@@ -50,8 +47,8 @@ protected:
     cuda::HeldCopies held({{backend.device_index(), copy_on}}, [&] { ctx.comm.barrier(); });
     const double peak = backend.compute()->peak("memory_gbps");
     const int ranks = ctx.comm.size();
-    ctx.measure_timed_into(
-        record, [&](int k) { return held_copy_seconds(held, k); },
+    run.measure_timed(
+        [&](int k) { return held_copy_seconds(held, k); },
         [&](double s, bool whole) {
           const double per_gpu = gbps(static_cast<double>(bytes), s);
           nlohmann::json m = {{"time_us", s * 1e6},
@@ -66,10 +63,7 @@ protected:
     record.extra["state"] = backend.state();
     const long long wrong = ctx.comm.sum(
         static_cast<long long>(count_float_mismatches(backend, dst.get(), floats, 1.5)));
-    record.check = wrong == 0 ? DataCheck::pass : DataCheck::fail;
-    if (wrong != 0)
-      record.reason = std::to_string(wrong) + " wrong floats after the copy";
-    return {record};
+    run.check(wrong != 0, std::to_string(wrong) + " wrong floats after the copy");
   }
 };
 

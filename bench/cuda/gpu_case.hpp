@@ -3,32 +3,45 @@
 // run (so host results carry no empty GPU rows); under `--backend auto` outside our own launcher,
 // a host backend skips them with the reason.
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "core/error.hpp"
 #include "cuda/copy_timing.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "runtime/case.hpp"
 
 namespace cb {
 
+// The cuda backend's own calls (its stream, its device index) for the cases and parts that run
+// on it: the one place a Backend is cast to its type, once the run's kind says it is the cuda
+// backend. Throws a RunError on another backend. `B` is Backend or const Backend.
+template <typename B> auto& cuda_backend_of(B& backend, BackendKind kind) {
+  using Cuda = std::conditional_t<std::is_const_v<B>, const cuda::CudaBackend, cuda::CudaBackend>;
+  auto* cuda = kind == BackendKind::cuda ? dynamic_cast<Cuda*>(&backend) : nullptr;
+  if (!cuda)
+    CB_RUN_ERROR("needs the cuda backend, not " + backend.name());
+  return *cuda;
+}
+
 class GpuCase : public BenchmarkCase {
 public:
   std::vector<nlohmann::json> instances(const RunConfig& config) const override {
-    if (config.backend == "host")
+    if (config.backend_kind == BackendKind::host)
       return {};
     return gpu_instances(config);
   }
-  std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {
-    auto* cuda = dynamic_cast<cuda::CudaBackend*>(&ctx.backend);
-    if (!cuda) {
-      Record r = ctx.new_record(suite(), name(), params);
-      CaseContext::skip(r, "needs the cuda backend (this run uses " + ctx.backend.name() + ")");
-      return {r};
-    }
-    return run_gpu(ctx, *cuda, params);
+  void run(CaseRun& run, const nlohmann::json& params) override {
+    const CaseContext& ctx = run.context();
+    if (ctx.backend_kind() != BackendKind::cuda)
+      return run.skip("needs the cuda backend (this run uses " + ctx.backend.name() + ")");
+    run_gpu(run, cuda_backend_of(ctx.backend, ctx.backend_kind()), params);
   }
 
 protected:
+  GpuCase(std::string suite, std::string name, CaseTraits traits = {})
+      : BenchmarkCase(std::move(suite), std::move(name), traits) {}
   // Who moves a copy's bytes: the copy engines (cudaMemcpyAsync) or a kernel on the SMs.
   static Axis copy_initiator_axis() {
     return Axis::words("initiator", {"copy_engine", "sm"})
@@ -36,8 +49,7 @@ protected:
         .described("who moves the bytes: the copy engines or a kernel on the SMs");
   }
   virtual std::vector<nlohmann::json> gpu_instances(const RunConfig& config) const = 0;
-  virtual std::vector<Record> run_gpu(const CaseContext& ctx, cuda::CudaBackend& backend,
-                                      const nlohmann::json& params) = 0;
+  virtual void run_gpu(CaseRun& run, cuda::CudaBackend& backend, const nlohmann::json& params) = 0;
 };
 
 // "" when every rank's GPU has `bytes` free now (cudaMemGetInfo, beside a reserve:

@@ -14,9 +14,8 @@ namespace {
 
 class HostDeviceCopyCase : public GpuCase {
 public:
-  explicit HostDeviceCopyCase(bool to_device) : to_device_(to_device) {}
-  std::string suite() const override { return "links"; }
-  std::string name() const override { return to_device_ ? "host_to_device" : "device_to_host"; }
+  explicit HostDeviceCopyCase(bool to_device)
+      : GpuCase("links", to_device ? "host_to_device" : "device_to_host"), to_device_(to_device) {}
 
 protected:
   std::vector<Axis> axes() const override {
@@ -29,15 +28,13 @@ protected:
     return BenchmarkCase::instances(config);
   }
 
-  std::vector<Record> run_gpu(const CaseContext& ctx, cuda::CudaBackend& backend,
-                              const nlohmann::json& params) override {
+  void run_gpu(CaseRun& run, cuda::CudaBackend& backend, const nlohmann::json& params) override {
+    const CaseContext& ctx = run.context();
     const std::size_t bytes = params.at("bytes").get<std::size_t>();
     const bool pinned = params.at("memory") == "pinned";
-    Record record = ctx.new_record(suite(), name(), params);
-    if (const std::string why = short_of_device_memory(ctx, backend, bytes); !why.empty()) {
-      CaseContext::skip(record, why);
-      return {record};
-    }
+    if (const std::string why = short_of_device_memory(ctx, backend, bytes); !why.empty())
+      return run.skip(why);
+    Record& record = run.record();
     cuda::DeviceScope scope(backend.device_index());
     cuda::HostMemory host(bytes, pinned);
     cuda::DeviceMemory device(bytes);
@@ -74,7 +71,7 @@ protected:
     }
     const double pcie = backend.compute()->peak("pcie_gbps");
     const int ranks = ctx.comm.size();
-    ctx.measure_timed_into(record, timed_batch, [&](double s, bool whole) {
+    run.measure_timed(timed_batch, [&](double s, bool whole) {
       const double per_gpu = gbps(static_cast<double>(bytes), s);
       nlohmann::json m = {{"time_us", s * 1e6},
                           {"gbps", whole ? per_gpu * ranks : per_gpu},
@@ -97,10 +94,7 @@ protected:
           static_cast<std::size_t>(std::count_if(h, h + floats, [](float v) { return v != 1.5f; }));
     }
     const long long total = ctx.comm.sum(static_cast<long long>(wrong));
-    record.check = total == 0 ? DataCheck::pass : DataCheck::fail;
-    if (total != 0)
-      record.reason = std::to_string(total) + " wrong floats after the copy";
-    return {record};
+    run.check(total != 0, std::to_string(total) + " wrong floats after the copy");
   }
 
 private:

@@ -34,9 +34,8 @@ void enable_peer(int from, int to) {
 
 class P2pMatrixCase : public GpuCase {
 public:
-  std::string suite() const override { return "links"; }
-  std::string name() const override { return "p2p_matrix"; }
-  bool largest_count_only() const override { return true; }
+  // Every pair of the node's GPUs in one record: once, at the largest count of the sweep.
+  P2pMatrixCase() : GpuCase("links", "p2p_matrix", CaseTraits{.largest_count_only = true}) {}
 
 protected:
   std::vector<Axis> axes() const override {
@@ -50,13 +49,13 @@ protected:
     return BenchmarkCase::instances(config);
   }
 
-  std::vector<Record> run_gpu(const CaseContext& ctx, cuda::CudaBackend& backend,
-                              const nlohmann::json& params) override {
+  void run_gpu(CaseRun& run, cuda::CudaBackend& backend, const nlohmann::json& params) override {
+    const CaseContext& ctx = run.context();
     const std::size_t bytes = params.at("bytes").get<std::size_t>();
     const bool by_sm = params.at("initiator") == "sm";
     const bool bidirectional = params.at("direction") == "bi";
     const bool root = ctx.comm.rank() == 0;
-    Record record = ctx.new_record(suite(), name(), params);
+    Record& record = run.record();
     std::string why;
     const int devices = ctx.comm.broadcast_int(root ? cuda::count_cuda_devices(why) : 0);
     // The node's GPUs: one per rank of the first node at this count.
@@ -76,8 +75,7 @@ protected:
       refusal = cuda::why_no_node_matrix(devices, node_gpus, modes);
     }
     if (ctx.comm.broadcast_int(refusal.empty() ? 0 : 1) != 0) {
-      CaseContext::skip(record, root ? refusal : "as rank 0 found"); // rank 0's record is kept
-      return {record};
+      return run.skip(root ? refusal : "as rank 0 found"); // rank 0's record is kept
     }
     std::map<std::pair<int, int>, double> values;
     nlohmann::json skipped = nlohmann::json::array();
@@ -220,7 +218,7 @@ protected:
       record.status = RecordStatus::noisy;
     wrong = ctx.comm.sum(wrong);
     if (!root)
-      return {record};
+      return;
     record.extra["devices"] = devices;
     record.extra["skipped_pairs"] = skipped;
     record.extra["matrix"] = cuda::link_matrix_json(devices, values, bidirectional);
@@ -237,8 +235,7 @@ protected:
     }
     record.extra["bidirectional_sums_both_directions"] = bidirectional;
     if (pair_seconds.empty()) {
-      CaseContext::skip(record, "no pair of GPUs has peer access");
-      return {record};
+      return run.skip("no pair of GPUs has peer access");
     }
     record.samples_s = pair_seconds;
     record.stats = summarize(pair_seconds);
@@ -254,10 +251,7 @@ protected:
     if (nvlink > 0) {
       record.metrics["fraction_of_peak"] = median(figures) / (bidirectional ? nvlink : nvlink / 2);
     }
-    record.check = wrong == 0 ? DataCheck::pass : DataCheck::fail;
-    if (wrong != 0)
-      record.reason = std::to_string(wrong) + " wrong floats after the copies";
-    return {record};
+    run.check(wrong != 0, std::to_string(wrong) + " wrong floats after the copies");
   }
 };
 

@@ -146,21 +146,19 @@ private:
 };
 
 std::unique_ptr<PairTransport> make_transport(const CaseContext& ctx, std::size_t bytes) {
-  auto* backend = dynamic_cast<cuda::CudaBackend*>(&ctx.backend);
-  if (!backend)
-    CB_RUN_ERROR("the cuda pair transport needs the cuda backend, not " + ctx.backend.name());
-  return std::make_unique<NcclPairTransport>(ctx, *backend, bytes);
+  return std::make_unique<NcclPairTransport>(ctx, cuda_backend_of(ctx.backend, ctx.backend_kind()),
+                                             bytes);
 }
 
 [[maybe_unused]] const bool pair_transport_registered = [] {
-  PairTransportRegistry::instance().add("cuda", &make_transport);
+  PairTransportRegistry::instance().add(BackendKind::cuda, &make_transport);
   return true;
 }();
 
 #else
 
 [[maybe_unused]] const bool pair_transport_registered = [] {
-  PairTransportRegistry::instance().add_why("cuda", [] {
+  PairTransportRegistry::instance().add_why(BackendKind::cuda, [] {
     return std::string("this build has no NCCL: the cuda pair transport is NCCL send/recv");
   });
   return true;

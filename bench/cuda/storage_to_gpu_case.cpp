@@ -30,8 +30,7 @@ std::filesystem::path gpu_storage_dir(const RunConfig& config) {
 
 class ReadToGpuCase : public GpuCase {
 public:
-  std::string suite() const override { return "storage"; }
-  std::string name() const override { return "read_to_gpu"; }
+  ReadToGpuCase() : GpuCase("storage", "read_to_gpu") {}
 
 protected:
   // Block sizes (the storage family's --block-sizes) outermost, then where the reads land.
@@ -46,19 +45,18 @@ protected:
     return BenchmarkCase::instances(config);
   }
 
-  std::vector<Record> run_gpu(const CaseContext& ctx, cuda::CudaBackend& backend,
-                              const nlohmann::json& params) override {
+  void run_gpu(CaseRun& run, cuda::CudaBackend& backend, const nlohmann::json& params) override {
+    const CaseContext& ctx = run.context();
     const std::string target = params.at("target");
-    Record record = ctx.new_record(suite(), name(), params);
     if (target == "gpu_direct") {
 #ifdef CB_HAVE_CUFILE
-      CaseContext::skip(record, "GPUDirect Storage reads are not measured by this case yet");
+      return run.skip("GPUDirect Storage reads are not measured by this case yet");
 #else
-      CaseContext::skip(record, "built without cuFile (cufile.h not found at build time): "
-                                "GPUDirect Storage not measured");
+      return run.skip("built without cuFile (cufile.h not found at build time): GPUDirect "
+                      "Storage not measured");
 #endif
-      return {record};
     }
+    Record& record = run.record();
     const std::size_t block = params.at("block_bytes").get<std::size_t>();
     const std::uint64_t file_bytes = ctx.config.file_bytes
                                          ? ctx.config.file_bytes
@@ -77,8 +75,7 @@ protected:
     const bool to_gpu = target == "gpu";
     const double bytes = static_cast<double>(reader.bytes_per_pass());
     const int ranks = ctx.comm.size();
-    ctx.measure_timed_into(
-        record,
+    run.measure_timed(
         [&](int k) {
           double seconds = 0;
           for (int i = 0; i < k; ++i)
@@ -98,12 +95,9 @@ protected:
     if (to_gpu)
       wrong = reader.verify().empty() ? 0 : 1;
     wrong = ctx.comm.sum(wrong);
-    record.check = wrong == 0 ? DataCheck::pass : DataCheck::fail;
-    if (wrong != 0)
-      record.reason = std::to_string(wrong) + " ranks' GPU copies differ from their files";
+    run.check(wrong != 0, std::to_string(wrong) + " ranks' GPU copies differ from their files");
     if (ctx.config.cleanup)
       std::filesystem::remove(file.path, ec);
-    return {record};
   }
 };
 

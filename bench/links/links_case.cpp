@@ -19,8 +19,8 @@ nlohmann::json rank_identity(const CaseContext& ctx, int comm_rank) {
 }
 
 namespace {
-std::string why_no_host_links(const Backend& backend, const Communicator& comm) {
-  if (backend.name() == "host" && !comm.is_mpi()) {
+std::string why_no_host_links(BackendKind kind, const Communicator& comm) {
+  if (kind == BackendKind::host && !comm.is_mpi()) {
     return "the host links are MPI's (shared-memory windows, send/recv) and need one process "
            "per rank: run without --single-process";
   }
@@ -28,20 +28,21 @@ std::string why_no_host_links(const Backend& backend, const Communicator& comm) 
 }
 } // namespace
 
-std::string LinksCase::why_not_on(const Backend& backend, const Communicator& world) const {
-  return why_no_host_links(backend, world);
+std::string LinksCase::why_not_on(const Backend& /*backend*/, BackendKind kind,
+                                  const Communicator& world) const {
+  return why_no_host_links(kind, world);
 }
 
 std::string LinksCase::why_unsupported(const CaseContext& ctx, bool with_transport) {
-  if (const std::string why = why_no_host_links(ctx.backend, ctx.comm); !why.empty())
+  if (const std::string why = why_no_host_links(ctx.backend_kind(), ctx.comm); !why.empty())
     return why;
-  if (ctx.backend.name() == "host")
+  if (ctx.backend_kind() == BackendKind::host)
     return "";
   if (with_transport) {
     const auto& registry = PairTransportRegistry::instance();
-    if (registry.find(ctx.backend.name()))
+    if (registry.find(ctx.backend_kind()))
       return "";
-    if (std::string why = registry.why_not(ctx.backend.name()); !why.empty())
+    if (std::string why = registry.why_not(ctx.backend_kind()); !why.empty())
       return why;
   }
   return "the links copies of the " + ctx.backend.name() + " backend are not built in";
@@ -52,20 +53,20 @@ PairTransportRegistry& PairTransportRegistry::instance() {
   return registry;
 }
 
-void PairTransportRegistry::add(const std::string& backend, Factory factory) {
+void PairTransportRegistry::add(BackendKind backend, Factory factory) {
   factories_[backend] = factory;
 }
 
-PairTransportRegistry::Factory PairTransportRegistry::find(const std::string& backend) const {
+PairTransportRegistry::Factory PairTransportRegistry::find(BackendKind backend) const {
   auto it = factories_.find(backend);
   return it == factories_.end() ? nullptr : it->second;
 }
 
-void PairTransportRegistry::add_why(const std::string& backend, Why why) {
+void PairTransportRegistry::add_why(BackendKind backend, Why why) {
   whys_[backend] = why;
 }
 
-std::string PairTransportRegistry::why_not(const std::string& backend) const {
+std::string PairTransportRegistry::why_not(BackendKind backend) const {
   auto it = whys_.find(backend);
   return it == whys_.end() ? "" : it->second();
 }
@@ -82,13 +83,9 @@ std::vector<int> LinksCase::node_of_members(const CaseContext& ctx) {
   return out;
 }
 
-void LinksCase::set_check(Record& record, long long wrong, const std::string& what) {
-  record.extra["wrong_values"] = wrong;
-  record.check = wrong == 0 ? DataCheck::pass : DataCheck::fail;
-  if (wrong != 0) {
-    const std::string why = std::to_string(wrong) + " wrong " + what;
-    record.reason = record.reason.empty() ? why : why + "; " + record.reason;
-  }
+void LinksCase::set_check(CaseRun& run, long long wrong, const std::string& what) {
+  run.record().extra["wrong_values"] = wrong;
+  run.check(wrong != 0, std::to_string(wrong) + " wrong " + what);
 }
 
 } // namespace cb

@@ -20,11 +20,16 @@ namespace cb {
 
 class LinksCase : public BenchmarkCase {
 public:
-  std::string suite() const override { return "links"; }
-  int min_gpus() const override { return 2; }
-  std::string why_not_on(const Backend& backend, const Communicator& world) const override;
+  std::string why_not_on(const Backend& backend, BackendKind kind,
+                         const Communicator& world) const override;
 
 protected:
+  // Every links case needs a pair of ranks; a pair test (every pair in one record) runs once, at
+  // the largest count of the sweep.
+  explicit LinksCase(std::string name, bool pair_test = false)
+      : BenchmarkCase("links", std::move(name),
+                      CaseTraits{.min_gpus = 2, .largest_count_only = pair_test}) {}
+
   using Pair = std::pair<int, int>;
 
   // with_transport: the case can run on a backend that registered a PairTransport.
@@ -62,13 +67,12 @@ protected:
   // rails: across nodes every local rank i meets local rank i of the other node at once (a GPU
   // node's rails), instead of the first rank of each node alone; the node pair's figure is its
   // slowest rail.
-  static void run_pair_test(const CaseContext& ctx, Record& record, const PairProbe& probe,
+  static void run_pair_test(CaseRun& state, const PairProbe& probe,
                             const std::function<double(double)>& value_of,
                             const std::string& metric, bool rails = false);
 
-  // Sets check from the summed wrong count (every member calls it).
-  static void set_check(Record& record, long long wrong, const std::string& what);
-
+  // Checks the record with the summed wrong count (every member calls it).
+  static void set_check(CaseRun& run, long long wrong, const std::string& what);
 };
 
 // How a backend other than the host moves the bytes of one pair of ranks, for links/pair_bw and
@@ -101,16 +105,16 @@ public:
   // Collective over ctx.comm; bytes per transfer.
   using Factory = std::unique_ptr<PairTransport> (*)(const CaseContext& ctx, std::size_t bytes);
   static PairTransportRegistry& instance();
-  void add(const std::string& backend, Factory factory);
-  Factory find(const std::string& backend) const; // nullptr when none
+  void add(BackendKind backend, Factory factory);
+  Factory find(BackendKind backend) const; // nullptr when none
   // Why the backend's transport cannot run in this build ("" when it can), as its factory says.
   using Why = std::string (*)();
-  void add_why(const std::string& backend, Why why);
-  std::string why_not(const std::string& backend) const;
+  void add_why(BackendKind backend, Why why);
+  std::string why_not(BackendKind backend) const;
 
 private:
-  std::map<std::string, Factory> factories_;
-  std::map<std::string, Why> whys_;
+  std::map<BackendKind, Factory> factories_;
+  std::map<BackendKind, Why> whys_;
 };
 
 // The per-rank identity fields of a record, as the engine writes them for other cases.

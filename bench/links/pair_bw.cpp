@@ -13,8 +13,7 @@ namespace cb {
 
 class PairBwCase : public LinksCase {
 public:
-  std::string name() const override { return "pair_bw"; }
-  bool largest_count_only() const override { return true; }
+  PairBwCase() : LinksCase("pair_bw", true) {}
 
   std::vector<Axis> axes() const override {
     return {transfer_bytes_axis(),
@@ -23,12 +22,10 @@ public:
                 .described("one way (each direction in turn), or both ways at once")};
   }
 
-  std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {
-    Record record = ctx.new_record(suite(), name(), params);
-    if (auto why = why_unsupported(ctx, true); !why.empty()) {
-      CaseContext::skip(record, why);
-      return {record};
-    }
+  void run(CaseRun& run, const nlohmann::json& params) override {
+    const CaseContext& ctx = run.context();
+    if (auto why = why_unsupported(ctx, true); !why.empty())
+      return run.skip(why);
     const bool bi = params.at("direction").get<std::string>() == "bi";
     const auto bytes = params.at("bytes").get<std::size_t>();
     const double counted = pair_bytes_counted(bytes, bi);
@@ -36,26 +33,27 @@ public:
     PairProbe probe;
     probe.directed = !bi; // one way: both directions, in consecutive sub-rounds
     probe.before = [] {};
-    if (ctx.backend.name() == "host") {
-      run_on_host(ctx, record, probe, bi, bytes, figure);
+    Record& record = run.record();
+    if (ctx.backend_kind() == BackendKind::host) {
+      run_on_host(run, probe, bi, bytes, figure);
     } else {
       // Another backend's own copies (bench/cuda/pair_transport_cuda.cpp for cuda).
-      const auto transport = PairTransportRegistry::instance().find(ctx.backend.name())(ctx, bytes);
+      const auto transport = PairTransportRegistry::instance().find(ctx.backend_kind())(ctx, bytes);
       probe.timed = [&](Pair p, int k) { return transport->timed(p, k, bi); };
       probe.check = [&](Pair p) { return transport->check(p, bi); };
-      run_pair_test(ctx, record, probe, figure, "gbps", transport->rails());
+      run_pair_test(run, probe, figure, "gbps", transport->rails());
       record.extra["method_intra"] = transport->method();
       record.extra["method_inter"] = transport->method();
     }
     record.extra["bytes_counted"] = counted;
     record.extra["direction_note"] =
         bi ? "both directions at once; GB/s sums both directions" : "one direction at a time";
-    return {record};
   }
 
 private:
-  static void run_on_host(const CaseContext& ctx, Record& record, PairProbe& probe, bool bi,
-                          std::size_t bytes, const std::function<double(double)>& figure) {
+  static void run_on_host(CaseRun& run, PairProbe& probe, bool bi, std::size_t bytes,
+                          const std::function<double(double)>& figure) {
+    const CaseContext& ctx = run.context();
     LinkFabric fabric(ctx.comm, node_of_members(ctx), bytes);
     const int me = fabric.rank();
     probe.timed = [&](Pair p, int k) {
@@ -77,9 +75,9 @@ private:
         return static_cast<long long>(fabric.check_destination(p.second));
       return 0;
     };
-    run_pair_test(ctx, record, probe, figure, "gbps");
-    record.extra["method_intra"] = LinkFabric::kIntraMethod;
-    record.extra["method_inter"] = LinkFabric::kInterMethod;
+    run_pair_test(run, probe, figure, "gbps");
+    run.record().extra["method_intra"] = LinkFabric::kIntraMethod;
+    run.record().extra["method_inter"] = LinkFabric::kInterMethod;
   }
 };
 

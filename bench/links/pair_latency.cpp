@@ -14,25 +14,21 @@ namespace cb {
 
 class PairLatencyCase : public LinksCase {
 public:
-  std::string name() const override { return "pair_latency"; }
-  bool largest_count_only() const override { return true; }
+  PairLatencyCase() : LinksCase("pair_latency", true) {}
 
   // No axes: the ping-pong's message is fixed (kMessageBytes), the latency figure OSU quotes.
   std::vector<nlohmann::json> instances(const RunConfig&) const override {
     return {{{"bytes", kMessageBytes}}};
   }
 
-  std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {
-    Record record = ctx.new_record(suite(), name(), params);
-    if (auto why = why_unsupported(ctx, true); !why.empty()) {
-      CaseContext::skip(record, why);
-      return {record};
-    }
+  void run(CaseRun& run, const nlohmann::json& /*params*/) override {
+    const CaseContext& ctx = run.context();
+    if (auto why = why_unsupported(ctx, true); !why.empty())
+      return run.skip(why);
     const long long wrong_replies =
-        ctx.backend.name() == "host" ? run_on_host(ctx, record) : run_on_transport(ctx, record);
+        ctx.backend_kind() == BackendKind::host ? run_on_host(run) : run_on_transport(run);
     if (wrong_replies != 0)
-      set_check(record, wrong_replies, "replies");
-    return {record};
+      set_check(run, wrong_replies, "replies");
   }
 
 private:
@@ -45,7 +41,8 @@ private:
   }
 
   // Each returns the wrong replies summed over the group.
-  static long long run_on_host(const CaseContext& ctx, Record& record) {
+  static long long run_on_host(CaseRun& run) {
+    const CaseContext& ctx = run.context();
     // The ping-pong uses only the window's mailboxes; the buffers are one message long.
     LinkFabric fabric(ctx.comm, node_of_members(ctx), kMessageBytes);
     PairProbe probe = directed_probe();
@@ -57,17 +54,19 @@ private:
     probe.timed = [&](Pair p, int k) { return fabric.ping_pong(p.first, p.second, k) / 2; };
     probe.check = [](Pair) { return 0LL; };
     run_pair_test(
-        ctx, record, probe, [](double s) { return s * 1e6; }, "latency_us");
-    record.extra["method_intra"] = "8-byte flag ping-pong through an MPI shared-memory window";
-    record.extra["method_inter"] = "8-byte MPI_Send/MPI_Recv ping-pong";
+        run, probe, [](double s) { return s * 1e6; }, "latency_us");
+    run.record().extra["method_intra"] =
+        "8-byte flag ping-pong through an MPI shared-memory window";
+    run.record().extra["method_inter"] = "8-byte MPI_Send/MPI_Recv ping-pong";
     // Through the window a wrong reply would never end the wait; over MPI each one is compared.
     return ctx.comm.sum(fabric.wrong_replies());
   }
 
   // Another backend's own messages (bench/cuda/pair_transport_cuda.cpp for cuda).
-  static long long run_on_transport(const CaseContext& ctx, Record& record) {
+  static long long run_on_transport(CaseRun& run) {
+    const CaseContext& ctx = run.context();
     const auto transport =
-        PairTransportRegistry::instance().find(ctx.backend.name())(ctx, kMessageBytes);
+        PairTransportRegistry::instance().find(ctx.backend_kind())(ctx, kMessageBytes);
     // Each end holds the last message of the other after a round; one wrong word or more makes
     // it a wrong reply, counted as the host counts its replies (not as words at destinations).
     long long wrong_replies = 0;
@@ -79,9 +78,9 @@ private:
       return 0LL;
     };
     run_pair_test(
-        ctx, record, probe, [](double s) { return s * 1e6; }, "latency_us", transport->rails());
-    record.extra["method_intra"] = transport->ping_pong_method();
-    record.extra["method_inter"] = transport->ping_pong_method();
+        run, probe, [](double s) { return s * 1e6; }, "latency_us", transport->rails());
+    run.record().extra["method_intra"] = transport->ping_pong_method();
+    run.record().extra["method_inter"] = transport->ping_pong_method();
     return ctx.comm.sum(wrong_replies);
   }
 };

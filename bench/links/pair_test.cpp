@@ -44,9 +44,11 @@ void note_noise(Record& record, const MeasureSettings& used, int capped, int set
 
 } // namespace
 
-void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const PairProbe& probe,
+void LinksCase::run_pair_test(CaseRun& state, const PairProbe& probe,
                               const std::function<double(double)>& value_of,
                               const std::string& metric, bool rails) {
+  const CaseContext& ctx = state.context();
+  Record& record = state.record();
   PairRun run(ctx, record, probe, value_of, metric, rails);
   const std::string& schedule = run.schedule;
   run_first_pass(run);
@@ -60,7 +62,7 @@ void LinksCase::run_pair_test(const CaseContext& ctx, Record& record, const Pair
     run.progress->finished();
   const long long wrong =
       ctx.comm.sum(run.intra.wrong + run.inter.wrong + pass.wrong + screen.times.wrong);
-  set_check(record, wrong, "words at the destinations");
+  set_check(state, wrong, "words at the destinations");
   note_noise(record, run.used,
              run.intra.capped + run.inter.capped + pass.capped + screen.times.capped,
              run.intra.settled + run.inter.settled + pass.settled + screen.times.settled);

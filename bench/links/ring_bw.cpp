@@ -9,16 +9,14 @@ namespace cb {
 
 class RingBwCase : public LinksCase {
 public:
-  std::string name() const override { return "ring_bw"; }
+  RingBwCase() : LinksCase("ring_bw") {}
 
   std::vector<Axis> axes() const override { return {transfer_bytes_axis()}; }
 
-  std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {
-    Record record = ctx.new_record(suite(), name(), params);
-    if (auto why = why_unsupported(ctx); !why.empty()) {
-      CaseContext::skip(record, why);
-      return {record};
-    }
+  void run(CaseRun& run, const nlohmann::json& params) override {
+    const CaseContext& ctx = run.context();
+    if (auto why = why_unsupported(ctx); !why.empty())
+      return run.skip(why);
     const auto bytes = params.at("bytes").get<std::size_t>();
     const int n = ctx.comm.size();
     LinkFabric fabric(ctx.comm, node_of_members(ctx), bytes);
@@ -28,6 +26,7 @@ public:
     nlohmann::json edge_tiers = nlohmann::json::array();
     for (int r = 0; r < n; ++r)
       edge_tiers.push_back(fabric.same_node(r, (r + 1) % n) ? "intra" : "inter");
+    Record& record = run.record();
     record.extra["edge_tiers"] = edge_tiers;
     record.extra["method_intra"] = LinkFabric::kIntraMethod;
     record.extra["method_inter"] = LinkFabric::kInterMethod;
@@ -38,15 +37,14 @@ public:
         fabric.ring_step(left, right);
       return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     };
-    ctx.measure_timed_into(record, timed, [&](double seconds, bool whole) {
+    run.measure_timed(timed, [&](double seconds, bool whole) {
       // Every rank sends `bytes` to its right neighbour at once.
       return nlohmann::json{
           {"time_us", seconds * 1e6},
           {"gbps", weak_scaling_rate(static_cast<double>(bytes), n, seconds, whole)}};
     });
     const long long wrong = ctx.comm.sum(static_cast<long long>(fabric.check_destination(left)));
-    set_check(record, wrong, "words received from the left neighbour");
-    return {record};
+    set_check(run, wrong, "words received from the left neighbour");
   }
 };
 

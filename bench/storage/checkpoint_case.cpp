@@ -50,8 +50,8 @@ void keep_notes(const CaseContext& ctx, Record& record, const std::vector<std::s
 
 } // namespace
 
-std::string CheckpointCase::name() const {
-  switch (step_) {
+std::string CheckpointCase::step_name(CheckpointStep step) {
+  switch (step) {
   case CheckpointStep::write:
     return "checkpoint_write";
   case CheckpointStep::read:
@@ -89,8 +89,9 @@ std::vector<nlohmann::json> CheckpointCase::instances(const RunConfig& config) c
   return out;
 }
 
-std::vector<Record> CheckpointCase::run(const CaseContext& ctx, const nlohmann::json& params) {
-  Record record = ctx.new_record(suite(), name(), params);
+void CheckpointCase::run(CaseRun& run, const nlohmann::json& params) {
+  const CaseContext& ctx = run.context();
+  Record& record = run.record();
   const RunConfig& config = ctx.config;
   const int ranks = ctx.comm.size();
   const int world_rank = ctx.members[static_cast<std::size_t>(ctx.comm.rank())];
@@ -141,7 +142,7 @@ std::vector<Record> CheckpointCase::run(const CaseContext& ctx, const nlohmann::
   }
   if (const std::string why = ctx.first_problem(problem); !why.empty()) {
     fail_storage_setup(record, why);
-    return {record};
+    return;
   }
   if (uses_files()) {
     const bool direct = s.file ? s.file->direct() : s.reader->direct();
@@ -181,7 +182,7 @@ std::vector<Record> CheckpointCase::run(const CaseContext& ctx, const nlohmann::
     return seconds;
   };
   const auto bytes = static_cast<double>(shard);
-  ctx.measure_timed_into(record, timed, [&](double seconds, bool whole) {
+  run.measure_timed(timed, [&](double seconds, bool whole) {
     return nlohmann::json{{"time_us", seconds * 1e6},
                           {"gbps", weak_scaling_rate(bytes, ranks, seconds, whole)}};
   });
@@ -195,7 +196,7 @@ std::vector<Record> CheckpointCase::run(const CaseContext& ctx, const nlohmann::
   }
   if (const std::string why = ctx.first_problem(io_error); !why.empty()) {
     fail_storage_io(record, why);
-    return {record};
+    return;
   }
 
   // The save read back from the device; the restore and the snapshot checked where they landed.
@@ -208,8 +209,8 @@ std::vector<Record> CheckpointCase::run(const CaseContext& ctx, const nlohmann::
   } else {
     check = check_storage_chunks(seed, 0, s.landing.get(), shard);
   }
-  if (!note_verification(record, ctx, check, verify_error, shard))
-    return {record};
+  if (!note_verification(run, check, verify_error, shard))
+    return;
 
   if (ctx.comm.rank() == 0) {
     std::vector<double> rank_bytes, rank_seconds;
@@ -225,7 +226,6 @@ std::vector<Record> CheckpointCase::run(const CaseContext& ctx, const nlohmann::
     record.metrics["last_done_gbps"] = rates.last_done_gbps;
     record.metrics["lowest_rank_gbps"] = lowest;
   }
-  return {record};
 }
 
 } // namespace cb

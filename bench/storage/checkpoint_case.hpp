@@ -22,10 +22,9 @@ enum class CheckpointStep { write, read, stage };
 
 class CheckpointCase : public BenchmarkCase {
 public:
-  explicit CheckpointCase(CheckpointStep step) : step_(step) {}
+  explicit CheckpointCase(CheckpointStep step)
+      : BenchmarkCase("storage", step_name(step)), step_(step) {}
   ~CheckpointCase() override; // --cleanup: removes the shards this case used, if still ours
-  std::string suite() const override { return "storage"; }
-  std::string name() const override;
   // The checkpoint's size, block sizes, host memory and the directory's room for this node's
   // shards at its worst GPU count: exit 2 on a bad one, before anything is written.
   std::optional<DirectoryDemand> check_input(const RunConfig& config,
@@ -33,9 +32,10 @@ public:
   std::vector<Axis> axes() const override;
   // One instance per block size, with the checkpoint's bytes in all and the I/O mode.
   std::vector<nlohmann::json> instances(const RunConfig& config) const override;
-  std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override;
+  void run(CaseRun& run, const nlohmann::json& params) override;
 
 private:
+  static std::string step_name(CheckpointStep step);
   bool uses_files() const { return step_ != CheckpointStep::stage; }
 
   CheckpointStep step_;

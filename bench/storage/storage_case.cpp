@@ -35,10 +35,11 @@ std::vector<nlohmann::json> StorageReadCase::instances(const RunConfig& config) 
   return out;
 }
 
-std::vector<Record> StorageReadCase::run(const CaseContext& ctx, const nlohmann::json& params) {
+void StorageReadCase::run(CaseRun& run, const nlohmann::json& params) {
   // Reads land in host memory on every backend: on a GPU node this is the storage half of the
   // input pipeline (storage/read_to_gpu adds the copy on to the GPU).
-  Record record = ctx.new_record(suite(), name(), params);
+  const CaseContext& ctx = run.context();
+  Record& record = run.record();
   const RunConfig& config = ctx.config;
   const auto block = params.at("block_bytes").get<std::size_t>();
   const auto file_bytes = params.at("file_bytes").get<std::uint64_t>();
@@ -70,7 +71,7 @@ std::vector<Record> StorageReadCase::run(const CaseContext& ctx, const nlohmann:
   }
   if (const std::string why = ctx.first_problem(problem); !why.empty()) {
     fail_storage_setup(record, why);
-    return {record};
+    return;
   }
   record.extra["files_written"] = ctx.comm.sum(static_cast<long long>(wrote));
   record.extra["dir"] = dir->path();
@@ -97,7 +98,7 @@ std::vector<Record> StorageReadCase::run(const CaseContext& ctx, const nlohmann:
   };
   const int ranks = ctx.comm.size();
   const auto bytes = static_cast<double>(read_bytes);
-  ctx.measure_timed_into(record, timed, [&](double seconds, bool whole) {
+  run.measure_timed(timed, [&](double seconds, bool whole) {
     // Every rank reads `bytes` of its own file at once.
     return nlohmann::json{{"time_us", seconds * 1e6},
                           {"gbps", weak_scaling_rate(bytes, ranks, seconds, whole)}};
@@ -121,13 +122,13 @@ std::vector<Record> StorageReadCase::run(const CaseContext& ctx, const nlohmann:
 
   if (const std::string why = ctx.first_problem(read_error); !why.empty()) {
     fail_storage_io(record, why);
-    return {record};
+    return;
   }
   // Every block of the file, read again untimed and checked chunk by chunk.
   std::string verify_error;
   const ChunkCheck check = reader->verify_all(file_bytes, seed, &verify_error);
-  if (!note_verification(record, ctx, check, verify_error, file_bytes))
-    return {record};
+  if (!note_verification(run, check, verify_error, file_bytes))
+    return;
 
   if (ctx.comm.rank() == 0) {
     std::vector<double> rank_bytes, rank_seconds;
@@ -140,7 +141,6 @@ std::vector<Record> StorageReadCase::run(const CaseContext& ctx, const nlohmann:
     record.metrics["first_done_gbps"] = rates.first_done_gbps;
     record.metrics["last_done_gbps"] = rates.last_done_gbps;
   }
-  return {record};
 }
 
 } // namespace cb

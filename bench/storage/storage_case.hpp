@@ -18,10 +18,9 @@ namespace cb {
 
 class StorageReadCase : public BenchmarkCase {
 public:
-  explicit StorageReadCase(bool random) : random_(random) {}
+  explicit StorageReadCase(bool random)
+      : BenchmarkCase("storage", random ? "rand_read" : "seq_read"), random_(random) {}
   ~StorageReadCase() override; // --cleanup: removes the files this case used, if still ours
-  std::string suite() const override { return "storage"; }
-  std::string name() const override { return random_ ? "rand_read" : "seq_read"; }
   // The options and the directory, with room for `local_ranks` files: exit 2 on a bad one.
   std::optional<DirectoryDemand> check_input(const RunConfig& config,
                                              const std::vector<int>& node_ranks) const override;
@@ -30,7 +29,7 @@ public:
   }
   // One instance per block size and queue depth, with the file size and I/O mode it reads with.
   std::vector<nlohmann::json> instances(const RunConfig& config) const override;
-  std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override;
+  void run(CaseRun& run, const nlohmann::json& params) override;
 
 private:
   bool random_;

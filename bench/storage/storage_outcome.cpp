@@ -2,8 +2,10 @@
 
 namespace cb {
 
-bool note_verification(Record& record, const CaseContext& ctx, const ChunkCheck& check,
-                       const std::string& verify_error, std::uint64_t bytes_per_rank) {
+bool note_verification(CaseRun& run, const ChunkCheck& check, const std::string& verify_error,
+                       std::uint64_t bytes_per_rank) {
+  const CaseContext& ctx = run.context();
+  Record& record = run.record();
   if (const std::string why = ctx.first_problem(verify_error); !why.empty()) {
     fail_storage_io(record, why);
     return false;
@@ -12,11 +14,7 @@ bool note_verification(Record& record, const CaseContext& ctx, const ChunkCheck&
   const std::string first_bad = ctx.first_problem(check.first_problem);
   record.extra["bad_blocks"] = bad;
   record.extra["verified_bytes_per_rank"] = bytes_per_rank;
-  record.check = bad == 0 ? DataCheck::pass : DataCheck::fail;
-  if (bad != 0) {
-    record.reason = std::to_string(bad) + " corrupt 4 KiB block(s); first: " + first_bad +
-                    (record.reason.empty() ? "" : "; " + record.reason);
-  }
+  run.check(bad != 0, std::to_string(bad) + " corrupt 4 KiB block(s); first: " + first_bad);
   return true;
 }
 

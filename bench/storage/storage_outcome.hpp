@@ -34,7 +34,7 @@ inline void add_storage_reason(Record& record, const std::string& why) {
 // The untimed read-back of what the record measured, said in it (collective: every rank calls
 // it): an I/O error on any rank fails the record (false); otherwise the corrupt 4 KiB blocks over
 // every rank and the bytes each rank checked.
-bool note_verification(Record& record, const CaseContext& ctx, const ChunkCheck& check,
-                       const std::string& verify_error, std::uint64_t bytes_per_rank);
+bool note_verification(CaseRun& run, const ChunkCheck& check, const std::string& verify_error,
+                       std::uint64_t bytes_per_rank);
 
 } // namespace cb

@@ -52,6 +52,9 @@ void add_reason(Record& record, const std::string& why) {
 
 class DataParallelStepCase : public BenchmarkCase {
 public:
+  // A GPU backend's gradient all-reduces are its collectives (NCCL's).
+  DataParallelStepCase()
+      : BenchmarkCase("workload", "data_parallel_step", CaseTraits{.uses_collectives = true}) {}
   ~DataParallelStepCase() override {
     if (!cleanup_ || used_file_.empty())
       return;
@@ -62,11 +65,6 @@ public:
       // The directory went away: nothing of ours is left to remove.
     }
   }
-
-  std::string suite() const override { return "workload"; }
-  std::string name() const override { return "data_parallel_step"; }
-
-  bool uses_collectives() const override { return true; } // a GPU backend's are NCCL's
 
   std::optional<DirectoryDemand> check_input(const RunConfig& config,
                                              const std::vector<int>& node_ranks) const override {
@@ -81,8 +79,8 @@ public:
                          std::to_string(local_ranks) + " rank(s) here: " + e.what());
       }
     }
-    const std::string backend = step_backend_name(config);
-    if (backend != "host") {
+    const BackendKind backend = step_backend(config);
+    if (backend != BackendKind::host) {
       if (const StepBackend* step = StepBackendRegistry::instance().find(backend))
         step->check_input(config, local_ranks);
       return demand;
@@ -109,8 +107,8 @@ public:
     const std::uint64_t block = first_block(config);
     const std::uint64_t batch = batch_bytes(config.input_bytes_per_step, block);
     nlohmann::json p;
-    const std::string backend = step_backend_name(config);
-    if (backend == "host") {
+    const BackendKind backend = step_backend(config);
+    if (backend == BackendKind::host) {
       const WorkloadShape shape = workload_shape(config);
       p = {{"model_params", static_cast<std::uint64_t>(shape.params())},
            {"layers", shape.layers},
@@ -134,9 +132,10 @@ public:
     return out;
   }
 
-  std::string why_not_on(const Backend& backend, const Communicator& world) const override {
-    if (backend.name() != "host") {
-      const StepBackend* step = StepBackendRegistry::instance().find(backend.name());
+  std::string why_not_on(const Backend& backend, BackendKind kind,
+                         const Communicator& world) const override {
+    if (kind != BackendKind::host) {
+      const StepBackend* step = StepBackendRegistry::instance().find(kind);
       if (!step) {
         return "data_parallel_step has no version for the " + backend.name() +
                " backend in this build";
@@ -148,10 +147,11 @@ public:
     return backend.why_no_collectives(world);
   }
 
-  std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {
-    Record record = ctx.new_record(suite(), name(), params);
+  void run(CaseRun& run, const nlohmann::json& params) override {
+    const CaseContext& ctx = run.context();
+    Record& record = run.record();
     const RunConfig& config = ctx.config;
-    const bool on_host = ctx.backend.name() == "host";
+    const bool on_host = ctx.backend_kind() == BackendKind::host;
     if (on_host)
       blas_use_one_thread();
     const int rank = ctx.comm.rank(), ranks = ctx.comm.size();
@@ -171,7 +171,7 @@ public:
                                                   step_sync(params));
       } else {
         runner = StepBackendRegistry::instance()
-                     .find(ctx.backend.name())
+                     .find(ctx.backend_kind())
                      ->make(ctx, params, loader.get());
       }
     } catch (const Error& e) {
@@ -183,7 +183,7 @@ public:
       record.status = RecordStatus::failed;
       record.check = DataCheck::skipped;
       record.reason = why;
-      return {record};
+      return;
     }
 
     runner->prepare(ctx);
@@ -235,7 +235,7 @@ public:
       record.status = RecordStatus::failed;
       record.check = DataCheck::fail;
       record.reason = "input read failed mid-step: " + ctx.first_problem(read_error);
-      return {record};
+      return;
     }
 
     // The record's parts: those of the critical rank in the median step(s) of the samples, so
@@ -254,7 +254,7 @@ public:
     });
     ctx.note_device_state(record, state_before, state_after);
 
-    check_step(record, ctx, *runner, loader.get(), wrote);
+    check_step(run, *runner, loader.get(), wrote);
     const nlohmann::json backend_extra = runner->record_extra(ctx);
     std::vector<StepParts> slowest_parts;
     int slowest_rank = 0;
@@ -273,7 +273,7 @@ public:
       slowest_rank = ctx.members[r];
     }
     if (rank != 0)
-      return {record};
+      return;
     // The step and its parts are the critical rank's, so that they add up; the slowest rank's
     // step (the samples' median, max over ranks per step) ends a few milliseconds later at most
     // (its optimizer update and hand-back to its loader after the same all-reduce).
@@ -284,8 +284,6 @@ public:
     record.extra["steps_measured"] = mine.size();
     for (const auto& [key, value] : backend_extra.items())
       record.extra[key] = value;
-
-    return {record};
   }
 
 private:
@@ -323,8 +321,9 @@ private:
 
   // The step's checks, on every rank alike (the sums are collective): the all-reduced gradients
   // and the input that arrived, with what the reader said of its files.
-  static void check_step(Record& record, const CaseContext& ctx, StepRunner& runner,
-                         BatchLoader* loader, int wrote) {
+  static void check_step(CaseRun& run, StepRunner& runner, BatchLoader* loader, int wrote) {
+    const CaseContext& ctx = run.context();
+    Record& record = run.record();
     const long long wrong = ctx.comm.sum(runner.gradient_values_wrong());
     const long long checked = ctx.comm.sum(runner.gradient_values_checked());
     const long long bad_input = ctx.comm.sum(loader ? loader->bad_chunks() : 0LL);
@@ -332,11 +331,11 @@ private:
     const std::string first_bad_input = ctx.first_problem(loader ? loader->first_problem() : "");
     record.extra["gradient_values_checked"] = checked;
     record.extra["gradient_values_wrong"] = wrong;
-    record.check = wrong == 0 && bad_input == 0 ? DataCheck::pass : DataCheck::fail;
-    if (wrong != 0) {
-      add_reason(record, std::to_string(wrong) + " of " + std::to_string(checked) +
-                             " checked all-reduced gradient values wrong");
-    }
+    // A wrong gradient is said first; corrupt input below, beside what the reader said.
+    run.check(wrong != 0 || bad_input != 0,
+              wrong == 0 ? ""
+                         : std::to_string(wrong) + " of " + std::to_string(checked) +
+                               " checked all-reduced gradient values wrong");
     if (loader) {
       record.extra["input_chunks_checked"] = input_checked;
       record.extra["input_chunks_bad"] = bad_input;

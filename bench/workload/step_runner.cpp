@@ -1,5 +1,7 @@
 #include "workload/step_runner.hpp"
 
+#include <utility>
+
 #include "runtime/backend_registry.hpp"
 
 namespace cb {
@@ -9,27 +11,21 @@ StepBackendRegistry& StepBackendRegistry::instance() {
   return registry;
 }
 
-void StepBackendRegistry::add(const std::string& backend, StepBackend step) {
+void StepBackendRegistry::add(BackendKind backend, StepBackend step) {
   backends_[backend] = std::move(step);
 }
 
-const StepBackend* StepBackendRegistry::find(const std::string& backend) const {
+const StepBackend* StepBackendRegistry::find(BackendKind backend) const {
   const auto it = backends_.find(backend);
   return it == backends_.end() ? nullptr : &it->second;
 }
 
-std::vector<std::string> StepBackendRegistry::names() const {
-  std::vector<std::string> out;
-  for (const auto& [name, step] : backends_)
-    out.push_back(name);
-  return out;
-}
-
-std::string step_backend_name(const RunConfig& config) {
-  if (config.backend != "auto")
-    return config.backend;
+BackendKind step_backend(const RunConfig& config) {
+  if (config.backend_kind)
+    return *config.backend_kind;
   std::string note;
-  return BackendRegistry::instance().resolve(config.backend, note);
+  const auto kind = backend_kind_named(BackendRegistry::instance().resolve(config.backend, note));
+  return kind.value_or(BackendKind::host);
 }
 
 } // namespace cb

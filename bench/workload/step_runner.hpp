@@ -66,18 +66,20 @@ struct StepBackend {
   std::function<std::string(const Backend& backend, const Communicator& world)> why_not;
 };
 
+// The backend the step runs on: the run's (RunConfig::backend_kind), or, where the options were
+// read before any launcher resolved "auto" (a listing of instances, a test), the one this
+// machine would pick.
+BackendKind step_backend(const RunConfig& config);
+
+// The steps of the backends other than the host, by the kind of backend they run on.
 class StepBackendRegistry {
 public:
   static StepBackendRegistry& instance();
-  void add(const std::string& backend, StepBackend step);
-  const StepBackend* find(const std::string& backend) const; // nullptr when none
-  std::vector<std::string> names() const;
+  void add(BackendKind backend, StepBackend step);
+  const StepBackend* find(BackendKind backend) const; // nullptr when none
 
 private:
-  std::map<std::string, StepBackend> backends_;
+  std::map<BackendKind, StepBackend> backends_;
 };
-
-// The backend a run's ranks use: config.backend, "auto" resolved as the ranks resolve it.
-std::string step_backend_name(const RunConfig& config);
 
 } // namespace cb

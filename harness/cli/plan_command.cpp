@@ -53,7 +53,7 @@ int plan_main(const std::vector<std::string>& args) {
   } else if (backend != "host" && backend != "cuda") {
     throw InputError("--backend: expected auto, host or cuda, got '" + backend + "'");
   }
-  config.backend = backend;
+  config.backend_kind = backend_kind_named(backend);
   int per_node = 0;
   if (parser.has("gpus-per-node")) {
     per_node = in_range(parser, "gpus-per-node", kMaxPlanGpusPerNode);

@@ -56,18 +56,25 @@ std::string too_many_ranks_for_gpus(const std::string& backend_name, int ranks_o
 }
 
 // The plan of this run (harness/planning/run_plan.hpp), fitted to --budget: the same on every rank,
-// as it depends only on the flags, the backend and the layout. Throws InputError naming --budget
-// when even the smallest plan does not fit.
-RunPlan plan_for(const RunConfig& config, const std::string& backend, const NodeLayout& layout,
+// as it depends only on the flags, the backend (resolved in `config`) and the layout. Throws
+// InputError naming --budget when even the smallest plan does not fit.
+RunPlan plan_for(const RunConfig& config, const NodeLayout& layout,
                  const std::vector<int>& counts) {
-  RunConfig resolved = config;
-  resolved.backend = backend;
   PlanTarget target;
   target.nodes = std::max(1, layout.node_count());
   target.gpus_per_node = std::max(1, layout.ranks_on_node(0));
   target.counts = counts;
-  return plan_to_budget(plan_cases_from_registry(resolved), resolved, target,
-                        hardware_model_for(backend, config.plan_spec, config.plan_link_bps), config.budget_s);
+  return plan_to_budget(plan_cases_from_registry(config), config, target,
+                        hardware_model_for(backend_kind_name(config.backend_in_use()),
+                                           config.plan_spec, config.plan_link_bps),
+                        config.budget_s);
+}
+
+// The options as the cases see them: the backend's kind resolved (`backend`: "auto" resolved).
+RunConfig with_backend(const RunConfig& config, const std::string& backend) {
+  RunConfig resolved = config;
+  resolved.backend_kind = backend_kind_named(backend);
+  return resolved;
 }
 
 std::vector<SweepPhasePlan> sweep_plan_of(const RunPlan& plan) {
@@ -108,13 +115,14 @@ LaunchPlan plan_launch(const RunConfig& config, bool spread_over_nodes) {
   }
   std::vector<int> node_ranks(static_cast<std::size_t>(local_ranks));
   std::iota(node_ranks.begin(), node_ranks.end(), 0); // the first node's ranks
-  for (const auto& c : chosen_cases(config))
-    c->check_input(config, node_ranks);
+  const RunConfig resolved = with_backend(config, plan.backend);
+  for (const auto& c : chosen_cases(resolved))
+    c->check_input(resolved, node_ranks);
   // A budget no plan meets is refused before any rank starts (on one node, where the layout is
   // known here; the ranks check again with the real layout).
   if (!spread_over_nodes) {
     const NodeLayout layout = uniform_layout(1, plan.ranks);
-    plan_for(config, plan.backend, layout, sweep_counts(config.gpus, layout));
+    plan_for(resolved, layout, sweep_counts(config.gpus, layout));
   }
   // Said once the input is known to be good, so that bad input stays one line.
   if (!note.empty() && config.backend == "auto" && plan.backend == "host")
@@ -277,19 +285,6 @@ JobView discover_job(const Communicator& world, const Communicator& node, const 
   return job;
 }
 
-// The first non-empty problem of any rank (the same answer everywhere), or "".
-std::string first_problem_anywhere(const Communicator& world, const std::string& mine) {
-  // Usually no rank has one: a reduction of a number says so, without every rank receiving
-  // every rank's empty message (8,192 of them at 1,024 nodes x 8, on each of 8,192 ranks).
-  if (world.sum(static_cast<long long>(!mine.empty())) == 0)
-    return "";
-  for (const auto& problem : world.all_gather_string(mine)) {
-    if (!problem.empty())
-      return problem;
-  }
-  return "";
-}
-
 // Rank 0's line for bad input, as main would print it, said before this rank leaves MPI. Thrown
 // to main instead, it came after MPI_Finalize: the other ranks, exiting 2 from there, had mpirun
 // stop rank 0 with SIGTERM first, and the line was lost (1 run in ~20 on 3 emulated nodes).
@@ -440,12 +435,15 @@ int run_sweep(const Communicator& world, const RunConfig& config,
         world.rank() == 0 ? families_job_problem(config, job.layout.host_of_rank) : "";
     if (const std::string problem = first_problem_anywhere(world, mine); !problem.empty())
       return refuse(world, problem);
-    std::vector<std::unique_ptr<BenchmarkCase>> cases = chosen_cases(config);
-    if (const std::string problem = job_input_problem(world, node, config, job, cases);
+    // Cases see the backend actually in use (auto resolved), to check their input and choose
+    // their instances.
+    const RunConfig resolved = with_backend(config, job.backend_name);
+    std::vector<std::unique_ptr<BenchmarkCase>> cases = chosen_cases(resolved);
+    if (const std::string problem = job_input_problem(world, node, resolved, job, cases);
         !problem.empty())
       return refuse(world, problem);
     // The plan, before anything is written: a budget that cannot be met is bad input.
-    const RunPlan plan = plan_for(config, job.backend_name, job.layout, job.counts);
+    const RunPlan plan = plan_for(resolved, job.layout, job.counts);
     std::unique_ptr<IncrementalResultsWriter> writer;
     if (const std::string problem = open_results(world, config, argv, mode, job, *backend, plan,
                                                  write_lock, writer);
@@ -454,9 +452,6 @@ int run_sweep(const Communicator& world, const RunConfig& config,
     if (root)
       print_run_banner(world, job, plan);
 
-    // Cases see the backend actually in use (auto resolved), to choose their instances.
-    RunConfig resolved = config;
-    resolved.backend = job.backend_name;
     SweepRunner runner(*backend, world, resolved, job.layout, job.devices, job.counts);
     runner.set_plan(sweep_plan_of(plan));
     sweeping = true;
@@ -522,8 +517,6 @@ int run_threads(const RunConfig& config, const std::vector<std::string>& argv) {
   std::cerr << "clusterbench run: " << ranks << " rank" << (ranks == 1 ? "" : "s")
             << " as threads of one process (--single-process)\n";
 
-  RunConfig resolved = config;
-  resolved.backend = backend;
   const auto& binder = BackendRegistry::instance().find(backend)->bind_thread;
   const bool gpus_chosen_later =
       static_cast<bool>(BackendRegistry::instance().find(backend)->visible_devices);
@@ -535,8 +528,7 @@ int run_threads(const RunConfig& config, const std::vector<std::string>& argv) {
     if (const std::string why = gpus_chosen_later ? std::string() : binder(r);
         !why.empty() && r == 0)
       std::cerr << "clusterbench run: threads left unbound: " << why << "\n";
-    return run_sweep(worlds[static_cast<std::size_t>(r)], resolved, argv,
-                     LaunchMode::single_process);
+    return run_sweep(worlds[static_cast<std::size_t>(r)], config, argv, LaunchMode::single_process);
   });
 }
 
@@ -561,8 +553,9 @@ int run_main(const std::vector<std::string>& args) {
     // A named backend is listed as it is, without its devices (what a GPU node's run would make,
     // asked from a login node); auto is what this machine would run.
     std::string note;
-    if (config.backend == "auto")
-      config.backend = BackendRegistry::instance().resolve(config.backend, note);
+    if (!config.backend_kind)
+      config.backend_kind =
+          backend_kind_named(BackendRegistry::instance().resolve(config.backend, note));
     print_case_list(std::cout, config);
     return 0;
   }

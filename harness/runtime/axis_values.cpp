@@ -50,7 +50,8 @@ std::vector<nlohmann::json> axis_values(const std::string& case_name, const Axis
                                         const RunConfig& config) {
   if (const AxisSetting* s = axis_setting_for(case_name, axis, config))
     return parse_axis_values(axis, s->text, s->flag);
-  const std::string text = axis.default_text(config.backend != "host", config.quick);
+  const std::string text =
+      axis.default_text(config.backend_kind != BackendKind::host, config.quick);
   if (text.empty())
     return {};
   return parse_axis_values(axis, text, "the default of");

@@ -7,8 +7,10 @@
 namespace cb {
 
 void print_case_list(std::ostream& out, const RunConfig& config, std::size_t shown_instances) {
-  out << "# cases of this run on the " << config.backend << " backend"
-      << (config.quick ? ", --quick" : "") << "; set an axis with --axis [CASE.]NAME=VALUES\n";
+  out << "# cases of this run on the "
+      << (config.backend_kind ? backend_kind_name(*config.backend_kind) : config.backend.c_str())
+      << " backend" << (config.quick ? ", --quick" : "")
+      << "; set an axis with --axis [CASE.]NAME=VALUES\n";
   for (const auto& c : CaseRegistry::instance().create_all()) {
     if (!config.wants_case(c->suite(), c->name()))
       continue;

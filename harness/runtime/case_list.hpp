@@ -8,7 +8,7 @@
 
 namespace cb {
 
-// `config.backend` is the resolved backend ("host", "cuda"). Shows at most `shown_instances` of
+// `config.backend_kind` is the resolved backend (host, cuda). Shows at most `shown_instances` of
 // each case's instances, then how many more.
 void print_case_list(std::ostream& out, const RunConfig& config, std::size_t shown_instances = 12);
 

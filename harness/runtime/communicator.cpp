@@ -96,4 +96,16 @@ std::vector<int> Communicator::all_gather_int(int value) const {
   return impl_->all_gather_int(value);
 }
 
+std::string first_problem_anywhere(const Communicator& world, const std::string& mine) {
+  // Usually no rank has one: a reduction of a number says so, without every rank receiving
+  // every rank's empty message (8,192 of them at 1,024 nodes x 8, on each of 8,192 ranks).
+  if (world.sum(static_cast<long long>(!mine.empty())) == 0)
+    return "";
+  for (const auto& problem : world.all_gather_string(mine)) {
+    if (!problem.empty())
+      return problem;
+  }
+  return "";
+}
+
 } // namespace cb

@@ -105,4 +105,7 @@ private:
 // Throws RunError with the MPI error string when rc is not MPI_SUCCESS.
 void check_mpi(int rc, const char* what);
 
+// The first non-empty problem of any rank (the same answer everywhere), or "" (collective).
+std::string first_problem_anywhere(const Communicator& world, const std::string& mine);
+
 } // namespace cb

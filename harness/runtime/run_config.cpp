@@ -2,11 +2,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace cb {
 
 bool RunConfig::wants_suite(const std::string& suite) const {
   return suites.empty() || std::find(suites.begin(), suites.end(), suite) != suites.end();
+}
+
+BackendKind RunConfig::backend_in_use() const {
+  if (!backend_kind)
+    throw std::logic_error("the run's backend kind was never resolved");
+  return *backend_kind;
 }
 
 bool RunConfig::wants_case(const std::string& suite, const std::string& name) const {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "runtime/axis_values.hpp"
+#include "runtime/backend_kind.hpp"
 #include "runtime/engine.hpp"
 
 namespace cb {
@@ -14,7 +15,10 @@ struct RunConfig {
   std::vector<std::string> suites; // empty = every suite
   std::vector<std::string> cases;  // empty = every case of the chosen suites
   std::string gpus = "auto";       // "auto" or "1,2,4"
-  std::string backend = "auto";    // auto | host | cuda
+  std::string backend = "auto";    // as asked: auto | host | cuda
+  // The backend in use, resolved once: set at parsing for a named backend, by the launcher for
+  // "auto" (nullopt until then). Cases ask this, never the name.
+  std::optional<BackendKind> backend_kind;
   bool quick = false;
   std::string out;             // results file
   int np = 0;                  // ranks to launch when not already under MPI (0 = default)
@@ -51,6 +55,8 @@ struct RunConfig {
   std::string plan_spec;
   double plan_link_bps = 0; // --plan-link: inter-node bytes/s per rank the plan assumes (0: model's)
 
+  // backend_kind, which the launcher resolved before any case runs (std::logic_error before).
+  BackendKind backend_in_use() const;
   bool wants_suite(const std::string& suite) const;
   bool wants_case(const std::string& suite, const std::string& name) const;
 };

@@ -274,6 +274,7 @@ RunConfig run_config_from(const ArgParser& args) {
     }
   }
   c.backend = args.get_or("backend", "auto");
+  c.backend_kind = backend_kind_named(c.backend);
   if (args.has("np")) {
     const long long np = parse_integer(*args.get("np"), "--np");
     if (np < 1 || np > 1'000'000)

@@ -40,7 +40,7 @@ std::string SweepRunner::why_not_run(const BenchmarkCase& c) const {
                : "nothing to run on the " + backend_.name() + " backend with these options";
   }
   // A case this backend cannot run at all in this job says so once, not in every instance.
-  return c.why_not_on(backend_, world_);
+  return c.why_not_on(backend_, config_.backend_in_use(), world_);
 }
 
 void SweepRunner::wait_idle() const {
@@ -220,7 +220,7 @@ SweepSummary SweepRunner::run(std::vector<std::unique_ptr<BenchmarkCase>>& cases
           WatchdogScope guard(watchdog, c->suite() + "/" + c->name() + " " + params.dump() +
                                             " on " + std::to_string(n) + " ranks");
           try {
-            records = c->run(instance_ctx, params);
+            records = run_instance(*c, instance_ctx, params);
           } catch (const Error& e) {
             // A device or library error (CUDA, NCCL, cuBLASLt, MPI), or another rank's: the other
             // ranks may wait for this one inside a collective, so the job ends (exit 3). When the

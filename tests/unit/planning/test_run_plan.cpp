@@ -15,7 +15,7 @@ namespace {
 
 RunConfig cuda_config() {
   RunConfig c;
-  c.backend = "cuda";
+  c.backend_kind = BackendKind::cuda;
   return c;
 }
 
@@ -205,7 +205,7 @@ namespace {
 RunPlan host_links_plan(int nodes) {
   RunConfig config;
   config.pairs = "rounds";
-  config.backend = "host";
+  config.backend_kind = BackendKind::host;
   config.quick = true;
   config.measure = quick_measure_settings();
   config.suites = {"links"};

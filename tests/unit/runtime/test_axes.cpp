@@ -87,13 +87,13 @@ TEST(AxisValues, DefaultsByBackendKindAndProfile) {
 
 TEST(AxisValues, ProductPutsTheFirstAxisOutermost) {
   RunConfig c;
-  c.backend = "host";
+  c.backend_kind = BackendKind::host;
   c.axis_settings = {{"--axis", "", "bytes", "8,16", ""}};
   const auto out = axis_product("any", {kWords, kSizes}, c);
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(out[0], (nlohmann::json{{"dtype", "float"}, {"bytes", 8}}));
   EXPECT_EQ(out[1], (nlohmann::json{{"dtype", "float"}, {"bytes", 16}}));
-  c.backend = "cuda";
+  c.backend_kind = BackendKind::cuda;
   EXPECT_EQ(axis_product("any", {kWords}, c).front().at("dtype"), "double");
 }
 

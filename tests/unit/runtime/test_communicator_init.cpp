@@ -59,8 +59,9 @@ TEST(CommunicatorInit, IsRegisteredWithoutAxesAndOneInstance) {
 TEST(CommunicatorInit, TheHostBackendOnThreadsSaysWhyNot) {
   std::vector<Communicator> worlds = Communicator::threads(1);
   HostBackend backend(0);
-  EXPECT_NE(make_init_case()->why_not_on(backend, worlds[0]).find("--single-process"),
-            std::string::npos);
+  EXPECT_NE(
+      make_init_case()->why_not_on(backend, BackendKind::host, worlds[0]).find("--single-process"),
+      std::string::npos);
 }
 
 TEST(CommunicatorInit, SlowestRankColdApartDestructionLeftOut) {
@@ -76,7 +77,7 @@ TEST(CommunicatorInit, SlowestRankColdApartDestructionLeftOut) {
   }
   const NodeLayout layout = make_layout(node_keys, hosts);
   RunConfig config;
-  config.backend = "host";
+  config.backend_kind = BackendKind::host;
   config.measure.batch_time_s = 0; // one creation per sample
   config.measure.min_samples = 6;
   config.measure.max_samples = 6;
@@ -94,7 +95,7 @@ TEST(CommunicatorInit, SlowestRankColdApartDestructionLeftOut) {
                               members, Placement{1, kRanks},
                               devices};
         const auto kase = make_init_case();
-        auto records = kase->run(ctx, kase->instances(config).at(0));
+        auto records = run_instance(*kase, ctx, kase->instances(config).at(0));
         if (r == 0)
           out = std::move(records);
       });

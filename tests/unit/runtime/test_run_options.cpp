@@ -54,6 +54,24 @@ TEST(RunOptions, DefaultsAndQuickProfile) {
   EXPECT_LT(q.measure.max_time_s, c.measure.max_time_s);
 }
 
+// --backend as given stays as given; a named backend's kind is known at once, auto's only once a
+// launcher resolves it on the machine that runs (RunConfig::backend_in_use says it was not).
+TEST(RunOptions, TheBackendAskedAndItsKindAreSeparateFields) {
+  const RunConfig asked_auto = parse({});
+  EXPECT_EQ(asked_auto.backend, "auto");
+  EXPECT_FALSE(asked_auto.backend_kind.has_value());
+  EXPECT_THROW(asked_auto.backend_in_use(), std::logic_error);
+  const RunConfig host = parse({"--backend", "host"});
+  EXPECT_EQ(host.backend, "host");
+  EXPECT_EQ(host.backend_in_use(), BackendKind::host);
+  const RunConfig cuda = parse({"--backend", "cuda"});
+  EXPECT_EQ(cuda.backend_in_use(), BackendKind::cuda);
+  EXPECT_STREQ(backend_kind_name(BackendKind::cuda), "cuda");
+  EXPECT_EQ(backend_kind_named("host"), BackendKind::host);
+  EXPECT_FALSE(backend_kind_named("auto").has_value());
+  EXPECT_FALSE(backend_kind_named("rocm").has_value());
+}
+
 TEST(RunOptions, SizesAndSuitesAndCases) {
   RunConfig c = parse({"--suite", "collectives", "--cases", "all_reduce,broadcast", "--min-bytes",
                        "1K", "--max-bytes", "1M", "--step-factor", "4", "--dtypes",

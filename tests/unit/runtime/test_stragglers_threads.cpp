@@ -102,7 +102,7 @@ std::vector<Record> collective_on_threads(const std::function<std::function<doub
   }
   const NodeLayout layout = make_layout(node_keys, hosts);
   RunConfig config;
-  config.backend = "host";
+  config.backend_kind = BackendKind::host;
   config.axis_settings = {{"--axis", "", "dtype", "double", ""},
                           {"--axis", "", "op", "sum", ""},
                           {"--axis", "", "bytes", "8", ""}};
@@ -123,7 +123,7 @@ std::vector<Record> collective_on_threads(const std::function<std::function<doub
         const CaseContext ctx{backend, worlds[static_cast<std::size_t>(r)],    config, layout,
                               members, Placement{kRanks / kPerHost, kPerHost}, devices};
         const std::unique_ptr<BenchmarkCase> collective = make_collective(name);
-        auto records = collective->run(ctx, collective->instances(config).at(0));
+        auto records = run_instance(*collective, ctx, collective->instances(config).at(0));
         if (r == 0)
           out = std::move(records);
       });

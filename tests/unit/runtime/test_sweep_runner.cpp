@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "core/error.hpp"
+#include "core/stats.hpp"
 #include "results/results_io.hpp"
 #include "runtime/host_backend.hpp"
 #include "runtime/sweep.hpp"
@@ -14,34 +15,45 @@
 namespace cb {
 namespace {
 
-// Two instances: the first measures nothing but returns an ok record; the second throws the
-// error a failing GPU would (on every rank, as a sticky CUDA error would).
+// A record ended as a case that times in its own way ends it: one sample, its data checked.
+void end_with_one_sample(CaseRun& run) {
+  run.record().samples_s = {1e-3};
+  run.record().stats = summarize(run.record().samples_s);
+  run.check(false, "");
+}
+
+// Two instances: the first ends its record without the engine; the second throws the error a
+// failing GPU would (on every rank, as a sticky CUDA error would).
 class FailsOnSecondInstance : public BenchmarkCase {
 public:
-  std::string suite() const override { return "compute"; }
-  std::string name() const override { return "fails"; }
+  FailsOnSecondInstance() : BenchmarkCase("compute", "fails") {}
   std::vector<nlohmann::json> instances(const RunConfig&) const override {
     return {{{"step", 1}}, {{"step", 2}}};
   }
-  std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {
-    ctx.comm.barrier();
+  void run(CaseRun& run, const nlohmann::json& params) override {
+    run.context().comm.barrier();
     if (params.at("step") == 2)
       CB_RUN_ERROR("an illegal memory access was encountered");
-    Record r = ctx.new_record(suite(), name(), params);
-    r.status = RecordStatus::ok;
-    r.check = DataCheck::pass;
-    return {r};
+    end_with_one_sample(run);
   }
 };
 
 // Rank 1 alone hits a device error in the second instance while rank 0 waits for it.
 class FailsOnRankOne : public FailsOnSecondInstance {
 public:
-  std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {
-    if (params.at("step") == 2 && ctx.comm.rank() == 1)
+  void run(CaseRun& run, const nlohmann::json& params) override {
+    if (params.at("step") == 2 && run.context().comm.rank() == 1)
       CB_RUN_ERROR("an illegal memory access was encountered");
-    return FailsOnSecondInstance::run(ctx, params);
+    FailsOnSecondInstance::run(run, params);
   }
+};
+
+// A case that forgets to end its record: neither measured nor skipped nor failed.
+class EndsNothing : public BenchmarkCase {
+public:
+  EndsNothing() : BenchmarkCase("compute", "ends_nothing") {}
+  std::vector<nlohmann::json> instances(const RunConfig&) const override { return {{{"step", 1}}}; }
+  void run(CaseRun& run, const nlohmann::json&) override { run.record().extra["tried"] = true; }
 };
 
 struct Outcome {
@@ -59,7 +71,7 @@ template <typename Case> Outcome sweep_on_threads(int ranks) {
   const std::vector<nlohmann::json> devices(static_cast<std::size_t>(ranks),
                                             nlohmann::json::object());
   RunConfig config;
-  config.backend = "host";
+  config.backend_kind = BackendKind::host;
   Outcome out;
   {
     IncrementalResultsWriter writer(path.string(), {{"id", "t"},
@@ -108,6 +120,18 @@ TEST(SweepRunner, ADeviceErrorEndsTheRunWithAFailedRecordCarryingItsMessage) {
   EXPECT_NE(out.records[1].reason.find("illegal memory access"), std::string::npos);
 }
 
+TEST(SweepRunner, ARecordTheCaseNeverEndedIsWrittenFailedNotAsAMeasurement) {
+  const Outcome out = sweep_on_threads<EndsNothing>(2);
+  EXPECT_TRUE(out.error.empty()) << out.error;
+  ASSERT_EQ(out.records.size(), 1u);
+  EXPECT_EQ(out.records[0].status, RecordStatus::failed);
+  EXPECT_EQ(out.records[0].check, DataCheck::skipped);
+  EXPECT_EQ(out.records[0].extra.value("tried", false), true); // what the case filled is kept
+  EXPECT_NE(out.records[0].reason.find("compute/ends_nothing ended the record without measuring"),
+            std::string::npos)
+      << out.records[0].reason;
+}
+
 TEST(SweepRunner, AnErrorOnAnotherRankIsTheFailedRecordsReasonOnRankZero) {
   const Outcome out = sweep_on_threads<FailsOnRankOne>(2);
   EXPECT_EQ(out.error.rfind("rank 1 failed: an illegal memory access", 0), 0u) << out.error;
@@ -124,21 +148,9 @@ TEST(SweepRunner, AnErrorOnAnotherRankIsTheFailedRecordsReasonOnRankZero) {
 class OkCase : public BenchmarkCase {
 public:
   explicit OkCase(std::string name, bool largest_only)
-      : name_(std::move(name)), largest_(largest_only) {}
-  std::string suite() const override { return "compute"; }
-  std::string name() const override { return name_; }
-  bool largest_count_only() const override { return largest_; }
+      : BenchmarkCase("compute", std::move(name), CaseTraits{.largest_count_only = largest_only}) {}
   std::vector<nlohmann::json> instances(const RunConfig&) const override { return {{{"step", 1}}}; }
-  std::vector<Record> run(const CaseContext& ctx, const nlohmann::json& params) override {
-    Record r = ctx.new_record(suite(), name(), params);
-    r.status = RecordStatus::ok;
-    r.check = DataCheck::pass;
-    return {r};
-  }
-
-private:
-  std::string name_;
-  bool largest_;
+  void run(CaseRun& run, const nlohmann::json&) override { end_with_one_sample(run); }
 };
 
 class ReleaseRecorder : public HostBackend {
@@ -155,7 +167,7 @@ TEST(SweepRunner, ACountsCommunicatorsAreReleasedAfterItsLastCase) {
   const NodeLayout layout = make_layout({0, 0}, {"node", "node"});
   const std::vector<nlohmann::json> devices(2, nlohmann::json::object());
   RunConfig config;
-  config.backend = "host";
+  config.backend_kind = BackendKind::host;
   std::vector<std::vector<int>> released(2);
   {
     IncrementalResultsWriter writer(path.string(), {{"id", "t"},

@@ -26,9 +26,9 @@ public:
   using LinksCase::PairProbe;
   using LinksCase::PairTimes;
   using LinksCase::run_pair_test;
-  std::string name() const override { return "rounds_under_test"; }
+  RoundsUnderTest() : LinksCase("rounds_under_test") {}
   std::vector<nlohmann::json> instances(const RunConfig&) const override { return {}; }
-  std::vector<Record> run(const CaseContext&, const nlohmann::json&) override { return {}; }
+  void run(CaseRun&, const nlohmann::json&) override {}
 };
 
 struct Outcome {
@@ -53,7 +53,7 @@ Outcome run_on_threads(int n, const std::vector<double>& rate, const std::string
   const NodeLayout layout = make_layout(node_keys, hosts);
   const std::vector<nlohmann::json> devices(static_cast<std::size_t>(n), {{"index", 0}});
   RunConfig config;
-  config.backend = "host";
+  config.backend_kind = BackendKind::host;
   config.pairs = pairs;
   config.topology = topology;
   // Stand-in figures are exact: the fewest samples the engine takes, no minimum time.
@@ -88,11 +88,15 @@ Outcome run_on_threads(int n, const std::vector<double>& rate, const std::string
           return k * factor / gbps; // 1 GB per operation
         };
         probe.check = [](std::pair<int, int>) { return 0LL; };
-        Record record = ctx.new_record("links", "rounds_under_test", {{"direction", "bi"}});
+        Record made;
+        made.suite = "links";
+        made.case_name = "rounds_under_test";
+        made.params = {{"direction", "bi"}};
+        CaseRun state(ctx, made);
         RoundsUnderTest::run_pair_test(
-            ctx, record, probe, [](double s) { return 1.0 / s; }, "gbps", rails);
+            state, probe, [](double s) { return 1.0 / s; }, "gbps", rails);
         if (r == 0)
-          out.record = record;
+          out.record = state.record();
       });
     }
   }
@@ -107,7 +111,7 @@ TEST(PairRoundsOnThreads, RailsKeepEachNodePairOnceByItsSlowestRail) {
   const NodeLayout layout = make_layout({0, 0, 1, 1}, {"n1", "n1", "n2", "n2"});
   const std::vector<nlohmann::json> devices(static_cast<std::size_t>(n), {{"index", 0}});
   RunConfig config;
-  config.backend = "host";
+  config.backend_kind = BackendKind::host;
   config.measure.min_samples = 3;
   config.measure.min_time_s = 0;
   config.measure.warmup_batches = 1;
