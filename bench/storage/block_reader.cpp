@@ -115,20 +115,25 @@ std::string BlockReader::read_into(const std::vector<std::uint64_t>& offsets,
 std::string BlockReader::read_pass_pread(const std::vector<std::uint64_t>& offsets,
                                          unsigned char* dest) {
   for (std::size_t i = 0; i < offsets.size(); ++i) {
-    const std::uint64_t offset = offsets[i];
-    unsigned char* buffer = dest ? dest + i * block_bytes_ : buffers_.get();
-    std::size_t done = 0;
-    while (done < block_bytes_) {
-      const ssize_t n =
-          ::pread(fd_.get(), buffer + done, block_bytes_ - done, static_cast<off_t>(offset + done));
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        return describe("read error", offset, errno);
-      if (n == 0)
-        return describe("short read (end of file)", offset, 0);
-      done += static_cast<std::size_t>(n);
-    }
+    std::string error = read_block(offsets[i], dest ? dest + i * block_bytes_ : buffers_.get());
+    if (!error.empty())
+      return error;
+  }
+  return "";
+}
+
+std::string BlockReader::read_block(std::uint64_t offset, unsigned char* dest) {
+  std::size_t done = 0;
+  while (done < block_bytes_) {
+    const ssize_t n =
+        ::pread(fd_.get(), dest + done, block_bytes_ - done, static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      return describe("read error", offset, errno);
+    if (n == 0)
+      return describe("short read (end of file)", offset, 0);
+    done += static_cast<std::size_t>(n);
   }
   return "";
 }

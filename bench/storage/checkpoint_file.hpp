@@ -39,6 +39,10 @@ public:
   // The save: `state` written in blocks of `block_bytes` after the header, then fsync. Empty on
   // success, else the first error.
   std::string write(const unsigned char* state, std::size_t block_bytes);
+  // The save's parts, for a state that arrives block by block (from GPU memory): `bytes` at
+  // `data_offset` of the shard (after the header), then the fsync that makes it saved.
+  std::string write_block(const unsigned char* bytes, std::size_t n, std::uint64_t data_offset);
+  std::string sync();
   // Buffered only: drops the file's cached pages, so a restore reads the device.
   void drop_cache() const;
 
