@@ -7,8 +7,10 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 #include "core/error.hpp"
+#include "storage/io_memory.hpp"
 
 #if defined(CB_HAVE_LIBURING)
 #include <liburing.h>
@@ -35,11 +37,13 @@ constexpr std::size_t kAlign = 4096;
 constexpr std::size_t kVerifyPiece = 1u << 20;
 
 unsigned char* aligned_buffer(std::size_t bytes) {
-  const std::size_t rounded = (std::max<std::size_t>(bytes, 1) + kAlign - 1) / kAlign * kAlign;
-  auto* p = static_cast<unsigned char*>(std::aligned_alloc(kAlign, rounded));
-  if (!p)
+  unsigned char* p = nullptr;
+  try {
+    p = io_memory(bytes).release(); // freed with free() by the owner
+  } catch (const std::bad_alloc&) {
     CB_RUN_ERROR("cannot allocate " + std::to_string(bytes) + " bytes of read buffers");
-  std::memset(p, 0, rounded); // first touch outside the timed passes
+  }
+  std::memset(p, 0, bytes); // first touch outside the timed passes
   return p;
 }
 

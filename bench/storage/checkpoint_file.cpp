@@ -16,11 +16,7 @@
 namespace cb {
 
 AlignedBytes aligned_bytes(std::uint64_t bytes) {
-  const std::uint64_t rounded = (std::max<std::uint64_t>(bytes, 1) + 4095) / 4096 * 4096;
-  void* p = std::aligned_alloc(4096, rounded);
-  if (!p)
-    throw std::bad_alloc();
-  return AlignedBytes(static_cast<unsigned char*>(p), std::free);
+  return io_memory(bytes);
 }
 
 void fill_checkpoint_state(std::uint64_t seed, unsigned char* state, std::uint64_t bytes) {

@@ -8,12 +8,14 @@
 #include <vector>
 
 #include "core/unique_fd.hpp"
+#include "storage/io_memory.hpp"
 #include "storage/storage_dir.hpp"
 
 namespace cb {
 
-// Host memory 4 KiB aligned (O_DIRECT needs it), freed with free().
-using AlignedBytes = std::unique_ptr<unsigned char, void (*)(void*)>;
+// Host memory for a shard (storage/io_memory.hpp: 4 KiB aligned, in 2 MiB pages from 256 KiB
+// up where the kernel gives them), freed with free().
+using AlignedBytes = IoMemory;
 AlignedBytes aligned_bytes(std::uint64_t bytes);
 
 // The shard's bytes as the training state holds them: chunk i of rank's pattern at i * 4 KiB.

@@ -70,6 +70,22 @@ std::uint64_t peak_by_every_count(std::uint64_t total, const std::vector<int>& n
   return peak;
 }
 
+// O_DIRECT needs 4 KiB; blocks and shards from 256 KiB up are in 2 MiB pages where the kernel
+// gives them, whole pages, so a 1 MiB block never straddles two.
+TEST(IoMemory, PageAlignedAndHugePageAlignedFrom256KiB) {
+  EXPECT_EQ(io_memory_alignment(1), K4);
+  EXPECT_EQ(io_memory_alignment(kIoHugeFrom - K4), K4);
+  EXPECT_EQ(io_memory_alignment(kIoHugeFrom), 2 * M1);
+  EXPECT_EQ(io_memory_alignment(M1), 2 * M1);
+  EXPECT_EQ(io_memory_alignment(1ull << 40), 2 * M1);
+  for (std::uint64_t bytes : {K4, 3 * K4, M1, 2 * M1, 5 * M1 + K4}) {
+    const AlignedBytes p = aligned_bytes(bytes);
+    ASSERT_NE(p.get(), nullptr);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p.get()) % io_memory_alignment(bytes), 0u) << bytes;
+    std::memset(p.get(), 0x5a, bytes); // the whole size is usable
+  }
+}
+
 TEST(CheckpointPlan, NodePeakIsTheWorstCountOfAnySweep) {
   const std::uint64_t total = 1000 * M1 + 12 * K4;
   // Node 0 holds it all at one rank, and a little more at four, its shards rounded up to blocks.
