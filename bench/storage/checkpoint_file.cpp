@@ -60,8 +60,9 @@ void CheckpointFile::mark(bool complete) {
 }
 
 std::string CheckpointFile::drop_data() {
-  if (::ftruncate(fd_.get(), static_cast<off_t>(kStorageHeaderBytes)) != 0 ||
-      ::ftruncate(fd_.get(), static_cast<off_t>(storage_file_total_bytes(shard_bytes_))) != 0)
+  // Cut back to the header: the save extends the file as it writes, as a checkpoint's new file is
+  // (torch.save, torch.distributed.checkpoint) and as fio's is.
+  if (::ftruncate(fd_.get(), static_cast<off_t>(kStorageHeaderBytes)) != 0)
     return "truncating " + path_ + ": " + std::strerror(errno);
   // Committed now, so the save's fsync does not also pay for freeing the old blocks.
   if (::fsync(fd_.get()) != 0)

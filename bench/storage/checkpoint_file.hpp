@@ -34,9 +34,8 @@ public:
   // Marks the file incomplete (before the saves: a run cut short leaves a file that is rewritten,
   // never restored from) or complete (after them), through its header; RunError on failure.
   void mark(bool complete);
-  // The previous checkpoint goes (its blocks freed, the header kept, so the file stays
-  // recognisably ours) and the file is sized for the next, as a new file is before it is
-  // written (fio does the same): the write allocates its blocks without moving the end of file.
+  // The previous checkpoint goes (the file cut back to its header, which stays, so the file stays
+  // recognisably ours): the next save extends it as it writes, as a new checkpoint file is.
   std::string drop_data();
   // The save: `state` written in blocks of `block_bytes` after the header, then fsync. Empty on
   // success, else the first error.
