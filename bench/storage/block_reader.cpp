@@ -7,8 +7,10 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 #include "core/error.hpp"
+#include "storage/io_memory.hpp"
 
 #if defined(CB_HAVE_LIBURING)
 #include <liburing.h>
@@ -35,11 +37,13 @@ constexpr std::size_t kAlign = 4096;
 constexpr std::size_t kVerifyPiece = 1u << 20;
 
 unsigned char* aligned_buffer(std::size_t bytes) {
-  const std::size_t rounded = (std::max<std::size_t>(bytes, 1) + kAlign - 1) / kAlign * kAlign;
-  auto* p = static_cast<unsigned char*>(std::aligned_alloc(kAlign, rounded));
-  if (!p)
+  unsigned char* p = nullptr;
+  try {
+    p = io_memory(bytes).release(); // freed with free() by the owner
+  } catch (const std::bad_alloc&) {
     CB_RUN_ERROR("cannot allocate " + std::to_string(bytes) + " bytes of read buffers");
-  std::memset(p, 0, rounded); // first touch outside the timed passes
+  }
+  std::memset(p, 0, bytes); // first touch outside the timed passes
   return p;
 }
 
@@ -115,20 +119,25 @@ std::string BlockReader::read_into(const std::vector<std::uint64_t>& offsets,
 std::string BlockReader::read_pass_pread(const std::vector<std::uint64_t>& offsets,
                                          unsigned char* dest) {
   for (std::size_t i = 0; i < offsets.size(); ++i) {
-    const std::uint64_t offset = offsets[i];
-    unsigned char* buffer = dest ? dest + i * block_bytes_ : buffers_.get();
-    std::size_t done = 0;
-    while (done < block_bytes_) {
-      const ssize_t n =
-          ::pread(fd_.get(), buffer + done, block_bytes_ - done, static_cast<off_t>(offset + done));
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        return describe("read error", offset, errno);
-      if (n == 0)
-        return describe("short read (end of file)", offset, 0);
-      done += static_cast<std::size_t>(n);
-    }
+    std::string error = read_block(offsets[i], dest ? dest + i * block_bytes_ : buffers_.get());
+    if (!error.empty())
+      return error;
+  }
+  return "";
+}
+
+std::string BlockReader::read_block(std::uint64_t offset, unsigned char* dest) {
+  std::size_t done = 0;
+  while (done < block_bytes_) {
+    const ssize_t n =
+        ::pread(fd_.get(), dest + done, block_bytes_ - done, static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      return describe("read error", offset, errno);
+    if (n == 0)
+      return describe("short read (end of file)", offset, 0);
+    done += static_cast<std::size_t>(n);
   }
   return "";
 }

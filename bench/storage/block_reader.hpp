@@ -41,6 +41,9 @@ public:
   // dest + i * block_bytes (dest 4 KiB aligned, for O_DIRECT). For a consumer of the data, such
   // as the workload family's loader.
   std::string read_into(const std::vector<std::uint64_t>& offsets, unsigned char* dest);
+  // One block at `offset` into `dest` (4 KiB aligned) with pread, short reads continued: for a
+  // consumer that takes the blocks one by one (a restore through staging buffers).
+  std::string read_block(std::uint64_t offset, unsigned char* dest);
   // Reads the whole data region again (untimed) and checks every chunk against `seed`.
   // A read error goes to *error; the chunk check to the result.
   ChunkCheck verify_all(std::uint64_t data_bytes, std::uint64_t seed, std::string* error);

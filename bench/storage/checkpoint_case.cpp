@@ -10,6 +10,7 @@
 #include "core/rates.hpp"
 #include "storage/block_reader.hpp"
 #include "storage/checkpoint_file.hpp"
+#include "storage/checkpoint_memory.hpp"
 #include "storage/checkpoint_plan.hpp"
 #include "storage/read_plan.hpp"
 #include "storage/storage_dir.hpp"
@@ -30,6 +31,7 @@ struct ShardSetup {
   std::unique_ptr<StorageDir> dir;
   std::unique_ptr<CheckpointFile> file;
   std::unique_ptr<BlockReader> reader;
+  std::unique_ptr<DeviceCheckpoint> device; // the state in device memory, on a backend with one
   std::vector<std::string> notes;
 };
 
@@ -112,6 +114,7 @@ void CheckpointCase::run(CaseRun& run, const nlohmann::json& params) {
   try {
     s.state = aligned_bytes(shard);
     fill_checkpoint_state(seed, s.state.get(), shard);
+    s.device = make_device_checkpoint(ctx.backend, step_, s.state.get(), shard, block);
     if (step_ != CheckpointStep::write)
       s.landing = aligned_bytes(shard);
     if (uses_files()) {
@@ -144,6 +147,8 @@ void CheckpointCase::run(CaseRun& run, const nlohmann::json& params) {
     fail_storage_setup(record, why);
     return;
   }
+  if (s.device)
+    record.extra["memory"] = s.device->memory();
   if (uses_files()) {
     const bool direct = s.file ? s.file->direct() : s.reader->direct();
     record.extra["direct"] = direct;
@@ -164,16 +169,21 @@ void CheckpointCase::run(CaseRun& run, const nlohmann::json& params) {
         if (!io_error.empty())
           break;
         const auto start = std::chrono::steady_clock::now();
-        io_error = s.file->write(s.state.get(), block);
+        io_error = s.device ? s.device->save(*s.file) : s.file->write(s.state.get(), block);
         seconds += seconds_since(start);
         continue;
       }
       // A restore or snapshot lands on memory cleared first, so stale bytes cannot pass for it.
-      std::memset(s.landing.get(), 0, shard);
+      if (s.device)
+        s.device->clear_landing();
+      else
+        std::memset(s.landing.get(), 0, shard);
       if (s.reader)
         s.reader->drop_cache();
       const auto start = std::chrono::steady_clock::now();
-      if (s.reader)
+      if (s.device)
+        io_error = s.reader ? s.device->restore(*s.reader, offsets) : s.device->stage();
+      else if (s.reader)
         io_error = s.reader->read_into(offsets, s.landing.get());
       else
         std::memcpy(s.landing.get(), s.state.get(), shard);
@@ -207,6 +217,8 @@ void CheckpointCase::run(CaseRun& run, const nlohmann::json& params) {
     BlockReader verifier(s.dir->fd(), s.dir->path(), file, block, 1, config.buffered);
     check = verifier.verify_all(shard, seed, &verify_error);
   } else {
+    if (s.device) // copied back once, untimed
+      s.device->landed_bytes(s.landing.get());
     check = check_storage_chunks(seed, 0, s.landing.get(), shard);
   }
   if (!note_verification(run, check, verify_error, shard))

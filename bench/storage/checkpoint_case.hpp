@@ -3,6 +3,8 @@
 // measured as MLPerf Storage's checkpointing workload measures it. The checkpoint
 // (--checkpoint-bytes, default 14 bytes per --model-params) is sharded equally over the ranks,
 // as ZeRO/FSDP and torch.distributed.checkpoint shard it; every rank moves its shard at once.
+// The state is in host memory, or in device memory on a backend that registers a device shard
+// (storage/checkpoint_memory.hpp: cuda's is GPU memory through pinned staging); extra.memory says.
 //   checkpoint_write  the save: each rank's shard from memory to its file, fsync'd, verified
 //   checkpoint_read   the restore: the file's pages dropped (or O_DIRECT), read back into
 //                     memory, verified there (different bytes fail the record as wrong data)

@@ -16,11 +16,7 @@
 namespace cb {
 
 AlignedBytes aligned_bytes(std::uint64_t bytes) {
-  const std::uint64_t rounded = (std::max<std::uint64_t>(bytes, 1) + 4095) / 4096 * 4096;
-  void* p = std::aligned_alloc(4096, rounded);
-  if (!p)
-    throw std::bad_alloc();
-  return AlignedBytes(static_cast<unsigned char*>(p), std::free);
+  return io_memory(bytes);
 }
 
 void fill_checkpoint_state(std::uint64_t seed, unsigned char* state, std::uint64_t bytes) {
@@ -64,8 +60,9 @@ void CheckpointFile::mark(bool complete) {
 }
 
 std::string CheckpointFile::drop_data() {
-  if (::ftruncate(fd_.get(), static_cast<off_t>(kStorageHeaderBytes)) != 0 ||
-      ::ftruncate(fd_.get(), static_cast<off_t>(storage_file_total_bytes(shard_bytes_))) != 0)
+  // Cut back to the header: the save extends the file as it writes, as a checkpoint's new file is
+  // (torch.save, torch.distributed.checkpoint) and as fio's is.
+  if (::ftruncate(fd_.get(), static_cast<off_t>(kStorageHeaderBytes)) != 0)
     return "truncating " + path_ + ": " + std::strerror(errno);
   // Committed now, so the save's fsync does not also pay for freeing the old blocks.
   if (::fsync(fd_.get()) != 0)
@@ -77,16 +74,30 @@ std::string CheckpointFile::write(const unsigned char* state, std::size_t block_
   for (std::uint64_t done = 0; done < shard_bytes_;) {
     const auto n =
         static_cast<std::size_t>(std::min<std::uint64_t>(block_bytes, shard_bytes_ - done));
-    const auto offset = static_cast<off_t>(kStorageHeaderBytes + done);
-    const ssize_t w = ::pwrite(fd_.get(), state + done, n, offset);
+    if (std::string error = write_block(state + done, n, done); !error.empty())
+      return error;
+    done += n;
+  }
+  return sync();
+}
+
+std::string CheckpointFile::write_block(const unsigned char* bytes, std::size_t n,
+                                        std::uint64_t data_offset) {
+  for (std::size_t done = 0; done < n;) {
+    const auto offset = static_cast<off_t>(kStorageHeaderBytes + data_offset + done);
+    const ssize_t w = ::pwrite(fd_.get(), bytes + done, n - done, offset);
     if (w < 0 && errno == EINTR)
       continue;
     if (w <= 0) {
       return "writing " + path_ + " at byte " + std::to_string(offset) + ": " +
              std::strerror(w < 0 ? errno : EIO);
     }
-    done += static_cast<std::uint64_t>(w);
+    done += static_cast<std::size_t>(w);
   }
+  return "";
+}
+
+std::string CheckpointFile::sync() {
   // Saved means on the device: a checkpoint still in the page cache is lost with the node.
   if (::fsync(fd_.get()) != 0)
     return "fsync of " + path_ + ": " + std::strerror(errno);

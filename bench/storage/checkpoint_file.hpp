@@ -8,12 +8,14 @@
 #include <vector>
 
 #include "core/unique_fd.hpp"
+#include "storage/io_memory.hpp"
 #include "storage/storage_dir.hpp"
 
 namespace cb {
 
-// Host memory 4 KiB aligned (O_DIRECT needs it), freed with free().
-using AlignedBytes = std::unique_ptr<unsigned char, void (*)(void*)>;
+// Host memory for a shard (storage/io_memory.hpp: 4 KiB aligned, in 2 MiB pages from 256 KiB
+// up where the kernel gives them), freed with free().
+using AlignedBytes = IoMemory;
 AlignedBytes aligned_bytes(std::uint64_t bytes);
 
 // The shard's bytes as the training state holds them: chunk i of rank's pattern at i * 4 KiB.
@@ -32,13 +34,16 @@ public:
   // Marks the file incomplete (before the saves: a run cut short leaves a file that is rewritten,
   // never restored from) or complete (after them), through its header; RunError on failure.
   void mark(bool complete);
-  // The previous checkpoint goes (its blocks freed, the header kept, so the file stays
-  // recognisably ours) and the file is sized for the next, as a new file is before it is
-  // written (fio does the same): the write allocates its blocks without moving the end of file.
+  // The previous checkpoint goes (the file cut back to its header, which stays, so the file stays
+  // recognisably ours): the next save extends it as it writes, as a new checkpoint file is.
   std::string drop_data();
   // The save: `state` written in blocks of `block_bytes` after the header, then fsync. Empty on
   // success, else the first error.
   std::string write(const unsigned char* state, std::size_t block_bytes);
+  // The save's parts, for a state that arrives block by block (from GPU memory): `bytes` at
+  // `data_offset` of the shard (after the header), then the fsync that makes it saved.
+  std::string write_block(const unsigned char* bytes, std::size_t n, std::uint64_t data_offset);
+  std::string sync();
   // Buffered only: drops the file's cached pages, so a restore reads the device.
   void drop_cache() const;
 

@@ -4,7 +4,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
+#include <vector>
 
 #include "core/error.hpp"
 #include "cuda/staging_schedule.hpp"
@@ -57,6 +59,67 @@ TEST(Staging, SingleBufferSerialises) {
       {StagingOp::read, 1, 0}, {StagingOp::copy, 1, 0}, {StagingOp::wait_copy, 1, 0},
       {StagingOp::read, 2, 0}, {StagingOp::copy, 2, 0}, {StagingOp::finish, -1, -1}};
   EXPECT_EQ(steps, want);
+}
+
+// The save from GPU memory, simulated step by step: what each staging buffer holds, which copies
+// may still be running, and the order the blocks reach storage.
+void check_save_schedule(int blocks, int buffers) {
+  SCOPED_TRACE("blocks " + std::to_string(blocks) + ", buffers " + std::to_string(buffers));
+  const auto steps = save_schedule(blocks, buffers);
+  std::map<int, int> holds;   // buffer -> block copied into it and not yet written
+  std::set<int> copy_running; // buffers whose copy has not been waited for
+  std::vector<int> written;
+  int copies_before_first_write = 0;
+  for (const SaveStep& s : steps) {
+    ASSERT_GE(s.buffer, 0);
+    ASSERT_LT(s.buffer, std::max(buffers, 1));
+    switch (s.op) {
+    case SaveOp::copy:
+      EXPECT_EQ(s.buffer, s.block % std::max(buffers, 1));
+      // A buffer is copied into again only after the block it held was written.
+      EXPECT_EQ(holds.count(s.buffer), 0u) << "block " << s.block;
+      holds[s.buffer] = s.block;
+      copy_running.insert(s.buffer);
+      if (written.empty())
+        ++copies_before_first_write;
+      break;
+    case SaveOp::wait_copy:
+      EXPECT_EQ(holds.at(s.buffer), s.block);
+      copy_running.erase(s.buffer);
+      break;
+    case SaveOp::write:
+      // Written only from a finished copy of this very block, in the file's order.
+      EXPECT_EQ(holds.at(s.buffer), s.block);
+      EXPECT_EQ(copy_running.count(s.buffer), 0u);
+      EXPECT_EQ(s.block, static_cast<int>(written.size()));
+      written.push_back(s.block);
+      holds.erase(s.buffer);
+      // The copy of a later block is on its way while this one is written (double buffering).
+      if (buffers >= 2 && s.block + 1 < blocks) {
+        EXPECT_FALSE(holds.empty()) << "nothing copied during the write of block " << s.block;
+      }
+      break;
+    }
+  }
+  EXPECT_EQ(static_cast<int>(written.size()), blocks);
+  EXPECT_TRUE(holds.empty());
+  EXPECT_EQ(copies_before_first_write, std::min(blocks, std::max(buffers, 1)));
+}
+
+TEST(Staging, SaveCopiesTheNextBlockFromTheGpuWhileThisOneIsWritten) {
+  for (int blocks : {0, 1, 2, 3, 5, 64}) {
+    for (int buffers : {1, 2, 3})
+      check_save_schedule(blocks, buffers);
+  }
+}
+
+TEST(Staging, SaveThroughTwoBuffersInOrder) {
+  const std::vector<SaveStep> want = {
+      {SaveOp::copy, 0, 0},  {SaveOp::copy, 1, 1},      {SaveOp::wait_copy, 0, 0},
+      {SaveOp::write, 0, 0}, {SaveOp::copy, 2, 0},      {SaveOp::wait_copy, 1, 1},
+      {SaveOp::write, 1, 1}, {SaveOp::wait_copy, 2, 0}, {SaveOp::write, 2, 0}};
+  EXPECT_EQ(save_schedule(3, 2), want);
+  EXPECT_TRUE(save_schedule(0, 2).empty());
 }
 
 TEST(Staging, PatternIsDeterministicAndDiffersByFile) {

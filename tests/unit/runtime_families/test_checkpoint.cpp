@@ -10,9 +10,11 @@
 #include <filesystem>
 
 #include "core/error.hpp"
+#include "runtime/host_backend.hpp"
 #include "storage/block_reader.hpp"
 #include "storage/checkpoint_case.hpp"
 #include "storage/checkpoint_file.hpp"
+#include "storage/checkpoint_memory.hpp"
 #include "storage/checkpoint_plan.hpp"
 #include "storage/read_plan.hpp"
 #include "storage/storage_dir.hpp"
@@ -68,6 +70,22 @@ std::uint64_t peak_by_every_count(std::uint64_t total, const std::vector<int>& n
   return peak;
 }
 
+// O_DIRECT needs 4 KiB; blocks and shards from 256 KiB up are in 2 MiB pages where the kernel
+// gives them, whole pages, so a 1 MiB block never straddles two.
+TEST(IoMemory, PageAlignedAndHugePageAlignedFrom256KiB) {
+  EXPECT_EQ(io_memory_alignment(1), K4);
+  EXPECT_EQ(io_memory_alignment(kIoHugeFrom - K4), K4);
+  EXPECT_EQ(io_memory_alignment(kIoHugeFrom), 2 * M1);
+  EXPECT_EQ(io_memory_alignment(M1), 2 * M1);
+  EXPECT_EQ(io_memory_alignment(1ull << 40), 2 * M1);
+  for (std::uint64_t bytes : {K4, 3 * K4, M1, 2 * M1, 5 * M1 + K4}) {
+    const AlignedBytes p = aligned_bytes(bytes);
+    ASSERT_NE(p.get(), nullptr);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p.get()) % io_memory_alignment(bytes), 0u) << bytes;
+    std::memset(p.get(), 0x5a, bytes); // the whole size is usable
+  }
+}
+
 TEST(CheckpointPlan, NodePeakIsTheWorstCountOfAnySweep) {
   const std::uint64_t total = 1000 * M1 + 12 * K4;
   // Node 0 holds it all at one rank, and a little more at four, its shards rounded up to blocks.
@@ -118,8 +136,10 @@ TEST_P(ShardFile, ASaveReadsBackAsTheStateAndAFlippedByteIsFound) {
   file.mark(false);
   EXPECT_EQ(dir.inspect(name).kind, FileKind::ours_incomplete); // never restored from
   ASSERT_EQ(file.drop_data(), "");
-  EXPECT_EQ(std::filesystem::file_size(tmp.path() / name), storage_file_total_bytes(kShard));
+  // The old checkpoint gone, the header kept; the save extends the file as it writes.
+  EXPECT_EQ(std::filesystem::file_size(tmp.path() / name), kStorageHeaderBytes);
   ASSERT_EQ(file.write(state.get(), 256 * K4), "");
+  EXPECT_EQ(std::filesystem::file_size(tmp.path() / name), storage_file_total_bytes(kShard));
   EXPECT_EQ(dir.inspect(name).kind, FileKind::ours_incomplete);
   file.mark(true);
   EXPECT_EQ(dir.inspect(name).kind, FileKind::ours_complete);
@@ -154,7 +174,58 @@ TEST_P(ShardFile, ASaveReadsBackAsTheStateAndAFlippedByteIsFound) {
   EXPECT_EQ(check.first_bad_chunk, 5u);
 }
 
+// The save and restore through staging buffers (the GPU path's host half): blocks arrive one by
+// one, are written where they belong, and come back one by one; a block written at the wrong
+// offset is named by the shard's check.
+TEST_P(ShardFile, BlockByBlockSaveAndRestoreThroughAStagingBuffer) {
+  constexpr std::size_t kBlock = 64 * K4;
+  CheckpointFile file(dir, name, kShard, seed, GetParam());
+  ASSERT_EQ(file.drop_data(), "");
+  AlignedBytes staging = aligned_bytes(kBlock);
+  const std::uint64_t blocks = kShard / kBlock;
+  for (std::uint64_t b = 0; b < blocks; ++b) {
+    std::memcpy(staging.get(), state.get() + b * kBlock, kBlock); // as a copy from the GPU lands
+    ASSERT_EQ(file.write_block(staging.get(), kBlock, b * kBlock), "");
+  }
+  ASSERT_EQ(file.sync(), "");
+  file.drop_cache();
+
+  BlockReader reader(dir.fd(), dir.path(), name, kBlock, 1, GetParam());
+  AlignedBytes landing = aligned_bytes(kShard);
+  std::memset(landing.get(), 0, kShard);
+  const auto offsets = sequential_offsets(kShard, kBlock, kStorageHeaderBytes);
+  ASSERT_EQ(offsets.size(), blocks);
+  for (std::uint64_t b = 0; b < blocks; ++b) {
+    ASSERT_EQ(reader.read_block(offsets[b], staging.get()), "");
+    std::memcpy(landing.get() + b * kBlock, staging.get(), kBlock); // as a copy to the GPU lands
+  }
+  EXPECT_EQ(std::memcmp(landing.get(), state.get(), kShard), 0);
+  EXPECT_EQ(check_storage_chunks(seed, 0, landing.get(), kShard).bad_chunks, 0u);
+
+  // Block 1's bytes saved at block 0's place: every chunk of block 0 is wrong, the first named.
+  ASSERT_EQ(file.write_block(state.get() + kBlock, kBlock, 0), "");
+  ASSERT_EQ(file.sync(), "");
+  file.drop_cache();
+  ASSERT_EQ(reader.read_block(offsets[0], landing.get()), "");
+  const ChunkCheck check = check_storage_chunks(seed, 0, landing.get(), kShard);
+  EXPECT_EQ(check.bad_chunks, kBlock / K4);
+  EXPECT_EQ(check.first_bad_chunk, 0u);
+  // A block past the end of the file is an error naming where, not a crash.
+  EXPECT_NE(reader.read_block(offsets.back() + kBlock, staging.get()).find("short read"),
+            std::string::npos);
+}
+
 INSTANTIATE_TEST_SUITE_P(DirectAndBuffered, ShardFile, ::testing::Values(false, true));
+
+// The host backend keeps its checkpoints in host memory: no device shard is made for it, so the
+// host path of every step is the case's own.
+TEST(CheckpointMemory, TheHostBackendHasNoDeviceShard) {
+  HostBackend host(0);
+  AlignedBytes state = aligned_bytes(M1);
+  fill_checkpoint_state(checkpoint_seed(0), state.get(), M1);
+  for (CheckpointStep step : {CheckpointStep::write, CheckpointStep::read, CheckpointStep::stage})
+    EXPECT_EQ(make_device_checkpoint(host, step, state.get(), M1, 256 * K4), nullptr);
+}
 
 TEST(CheckpointInput, RefusesBeforeWritingAnything) {
   test::TempDir tmp;
