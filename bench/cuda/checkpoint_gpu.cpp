@@ -12,6 +12,7 @@
 
 #include "cuda/cuda_backend.hpp"
 #include "cuda/cuda_handles.hpp"
+#include "cuda/gpu_case.hpp"
 #include "cuda/staging_schedule.hpp"
 #include "storage/block_reader.hpp"
 #include "storage/checkpoint_case.hpp"
@@ -162,13 +163,11 @@ std::unique_ptr<DeviceCheckpoint> make_gpu_checkpoint(Backend& backend, Checkpoi
                                                       const unsigned char* state,
                                                       std::uint64_t shard_bytes,
                                                       std::size_t block_bytes) {
-  auto* cuda = dynamic_cast<cuda::CudaBackend*>(&backend);
-  if (!cuda)
-    return nullptr;
-  return std::make_unique<GpuCheckpoint>(*cuda, step, state, shard_bytes, block_bytes);
+  return std::make_unique<GpuCheckpoint>(cuda_backend_of(backend, BackendKind::cuda), step, state,
+                                         shard_bytes, block_bytes);
 }
 
-const DeviceCheckpointRegistration kGpuCheckpoint("cuda", make_gpu_checkpoint);
+const DeviceCheckpointRegistration kGpuCheckpoint(BackendKind::cuda, make_gpu_checkpoint);
 
 } // namespace
 } // namespace cb

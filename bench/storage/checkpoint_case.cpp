@@ -114,7 +114,7 @@ void CheckpointCase::run(CaseRun& run, const nlohmann::json& params) {
   try {
     s.state = aligned_bytes(shard);
     fill_checkpoint_state(seed, s.state.get(), shard);
-    s.device = make_device_checkpoint(ctx.backend, step_, s.state.get(), shard, block);
+    s.device = make_device_checkpoint(ctx.backend, ctx.backend_kind(), step_, s.state.get(), shard, block);
     if (step_ != CheckpointStep::write)
       s.landing = aligned_bytes(shard);
     if (uses_files()) {

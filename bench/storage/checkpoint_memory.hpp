@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/backend_kind.hpp"
+
 namespace cb {
 
 class Backend;
@@ -45,13 +47,15 @@ using DeviceCheckpointMaker = std::unique_ptr<DeviceCheckpoint> (*)(Backend& bac
                                                                     std::uint64_t shard_bytes,
                                                                     std::size_t block_bytes);
 
-// Registers the maker for the backend named `backend` (Backend::name()).
+// Registers the maker for the backends of `kind`.
 struct DeviceCheckpointRegistration {
-  DeviceCheckpointRegistration(const std::string& backend, DeviceCheckpointMaker make);
+  DeviceCheckpointRegistration(BackendKind kind, DeviceCheckpointMaker make);
 };
 
-// The backend's device shard, or nullptr when its checkpoints are in host memory.
-std::unique_ptr<DeviceCheckpoint> make_device_checkpoint(Backend& backend, CheckpointStep step,
+// The run's backend's device shard (`kind`: the run's, CaseContext::backend_kind()), or nullptr
+// when its checkpoints are in host memory.
+std::unique_ptr<DeviceCheckpoint> make_device_checkpoint(Backend& backend, BackendKind kind,
+                                                         CheckpointStep step,
                                                          const unsigned char* state,
                                                          std::uint64_t shard_bytes,
                                                          std::size_t block_bytes);

@@ -224,7 +224,8 @@ TEST(CheckpointMemory, TheHostBackendHasNoDeviceShard) {
   AlignedBytes state = aligned_bytes(M1);
   fill_checkpoint_state(checkpoint_seed(0), state.get(), M1);
   for (CheckpointStep step : {CheckpointStep::write, CheckpointStep::read, CheckpointStep::stage})
-    EXPECT_EQ(make_device_checkpoint(host, step, state.get(), M1, 256 * K4), nullptr);
+    EXPECT_EQ(make_device_checkpoint(host, BackendKind::host, step, state.get(), M1, 256 * K4),
+              nullptr);
 }
 
 TEST(CheckpointInput, RefusesBeforeWritingAnything) {
