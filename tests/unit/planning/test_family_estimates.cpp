@@ -18,6 +18,7 @@ namespace {
 RunConfig config_for(const std::string& backend) {
   RunConfig c;
   c.backend = backend;
+  c.backend_kind = backend_kind_named(backend); // as the launcher resolves it
   return c;
 }
 
