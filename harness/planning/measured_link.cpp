@@ -83,7 +83,8 @@ long best_record(const ResultsFile& results, const char* case_name, bool one_way
       continue;
     }
     const Record& b = results.records[static_cast<std::size_t>(best)];
-    const double bytes = number_or(r.params, "bytes", 0), best_bytes = number_or(b.params, "bytes", 0);
+    const double bytes = number_or(r.params, "bytes", 0),
+                 best_bytes = number_or(b.params, "bytes", 0);
     if (bytes > best_bytes || (bytes == best_bytes && r.gpus > b.gpus))
       best = static_cast<long>(i);
   }
@@ -111,16 +112,16 @@ PlanLink measured_link_of(const ResultsFile& results, const std::string& path,
     const Record& r = results.records[static_cast<std::size_t>(i)];
     const double gbps = checked_gbps(r, static_cast<std::size_t>(i), path) / std::max(1, r.gpus);
     return {gbps * 1e9, where + "ring_bw of " + std::to_string(r.gpus) + " ranks on " +
-                            std::to_string(r.nodes) + " nodes, aggregate / ranks (" +
-                            size_text(r) + "no pair_bw direction=uni across nodes)"};
+                            std::to_string(r.nodes) + " nodes, aggregate / ranks (" + size_text(r) +
+                            "no pair_bw direction=uni across nodes)"};
   }
   throw InputError(path + ": no links/pair_bw (direction=uni) or links/ring_bw record measured "
                           "across nodes (status ok or noisy) to take the link rate from; run "
                           "--suite links on 2 or more nodes, or give --plan-link");
 }
 
-PlanLink plan_link_from(double link_bps, const std::string& link_text,
-                        const std::string& from_path, const std::string& backend) {
+PlanLink plan_link_from(double link_bps, const std::string& link_text, const std::string& from_path,
+                        const std::string& backend) {
   PlanLink measured;
   if (!from_path.empty())
     measured = measured_link_of(load_results(from_path), from_path, backend);

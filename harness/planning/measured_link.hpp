@@ -35,8 +35,8 @@ PlanLink measured_link_of(const ResultsFile& results, const std::string& path,
 // --plan-from's file (loaded and checked by the results loader); else none (source empty: the
 // model says its own). When both are given the file is still read and checked, and the source
 // says the flag won over it.
-PlanLink plan_link_from(double link_bps, const std::string& link_text,
-                        const std::string& from_path, const std::string& backend);
+PlanLink plan_link_from(double link_bps, const std::string& link_text, const std::string& from_path,
+                        const std::string& backend);
 
 class Communicator;
 

@@ -54,13 +54,14 @@ std::string refusal(const ResultsFile& f, const std::string& backend = "host") {
 TEST(MeasuredLink, TakesPairBwOneWayAtItsLargestSizeWithItsNodePairs) {
   Record small = link_record("pair_bw", 0.030, 1 << 20, 3);
   Record large = link_record("pair_bw", 0.0361, 8 << 20, 3);
-  large.extra["matrix"] = {{nullptr, 0.0362, 0.0359}, {0.0361, nullptr, 0.0121},
-                           {0.0358, 0.0363, nullptr}};
+  large.extra["matrix"] = {
+      {nullptr, 0.0362, 0.0359}, {0.0361, nullptr, 0.0121}, {0.0358, 0.0363, nullptr}};
   Record both_ways = link_record("pair_bw", 0.072, 64 << 20, 3, "bi"); // a sum of two directions
   Record ring = link_record("ring_bw", 0.3, 64 << 20, 3);
   const PlanLink link = measured_link_of(file_of({small, large, both_ways, ring}), kFile, "host");
   EXPECT_DOUBLE_EQ(link.bytes_per_s, 0.0361e9);
-  EXPECT_EQ(link.source, "measured in earlier.json: pair_bw median over 6 node pairs (8M, 3 nodes)");
+  EXPECT_EQ(link.source,
+            "measured in earlier.json: pair_bw median over 6 node pairs (8M, 3 nodes)");
 }
 
 TEST(MeasuredLink, AtOneSizeTakesTheMostRanks) {
@@ -88,8 +89,7 @@ TEST(MeasuredLink, WithoutPairBwTakesTheRingPerRank) {
   const PlanLink link = measured_link_of(
       file_of({ring2, ring4, link_record("pair_bw", 0.07, 8 << 20, 3, "bi")}), kFile, "host");
   EXPECT_DOUBLE_EQ(link.bytes_per_s, 0.03e9);
-  EXPECT_NE(link.source.find("ring_bw of 4 ranks on 4 nodes, aggregate / ranks"),
-            std::string::npos)
+  EXPECT_NE(link.source.find("ring_bw of 4 ranks on 4 nodes, aggregate / ranks"), std::string::npos)
       << link.source;
 }
 
@@ -124,7 +124,7 @@ TEST(MeasuredLink, ImpossibleRatesAreRefusedNamingTheRecord) {
 
 TEST(MeasuredLink, OddShapesElsewhereInTheRecordDoNotCrash) {
   Record r = link_record("pair_bw", 0.04, 8 << 20, 2);
-  r.params["bytes"] = "8M";                      // not a number: no size said
+  r.params["bytes"] = "8M";                       // not a number: no size said
   r.extra["matrix"] = {1, {nullptr, "x"}, "row"}; // not a matrix: no count said
   const PlanLink link = measured_link_of(file_of({r}), kFile, "host");
   EXPECT_DOUBLE_EQ(link.bytes_per_s, 0.04e9);
@@ -138,8 +138,7 @@ TEST(MeasuredLink, AnotherBackendsRunIsRefused) {
 }
 
 TEST(PlanLinkFrom, TheFlagWinsAndSaysWhatItWonOver) {
-  const PlanLink link =
-      plan_link_from(12.5e6, "100mbit", fixture("links_3nodes.json"), "host");
+  const PlanLink link = plan_link_from(12.5e6, "100mbit", fixture("links_3nodes.json"), "host");
   EXPECT_DOUBLE_EQ(link.bytes_per_s, 12.5e6);
   EXPECT_EQ(link.source.rfind("--plan-link 100mbit (given; wins over 0.0361 GB/s per rank "
                               "measured in ",
@@ -158,6 +157,16 @@ TEST(PlanLinkFrom, TheFileThroughTheLoaderAndNothingWithoutEither) {
   EXPECT_THROW(plan_link_from(0, "", fixture("no_such_file.json"), "host"), InputError);
   // The flag given too: the file is still read, and a bad one still refused.
   EXPECT_THROW(plan_link_from(1e9, "8gbit", fixture("intra_only.json"), "host"), InputError);
+}
+
+// A real run's file: `ci/plan-vs-measured --emulated 6` (6 network namespaces, one rank each,
+// egress shaped to 100 Mbit/s = 0.0125 GB/s), its pair_bw one way noisy on a loaded 2-core host.
+TEST(PlanLinkFrom, ARealRunOfSixEmulatedNodesAt100Mbit) {
+  const PlanLink link = plan_link_from(0, "", fixture("emulated_6nodes_100mbit.json"), "host");
+  EXPECT_NEAR(link.bytes_per_s, 0.011926e9, 0.000001e9);
+  EXPECT_NE(link.source.find("pair_bw median over 30 node pairs (8M, 6 nodes)"),
+            std::string::npos)
+      << link.source;
 }
 
 TEST(PlanLinkFrom, ThePlanSaysItsLinkAndWhereItCameFrom) {
