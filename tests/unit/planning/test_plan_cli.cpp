@@ -155,3 +155,20 @@ TEST(PlanCli, FromAFileWithoutALinkAcrossNodesIsOneLineNamingIt) {
     EXPECT_TRUE(contains(r.err, says)) << args << ": " << r.err;
   }
 }
+
+TEST(PlanCli, RunPrintsAndKeepsTheSameLinkLineUnderItsPlan) {
+  const std::string out = (std::filesystem::temp_directory_path() /
+                           ("cb-planlink-" + std::to_string(::getpid()) + ".json"))
+                              .string();
+  std::filesystem::remove(out);
+  const CliResult r = run_clusterbench(
+      "run --backend host --single-process --np 2 --quick --suite links --cases ring_bw --out " +
+      out + " --plan-from " + planning_fixture("links_3nodes.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "# link between nodes: 0.0361 GB/s per rank, measured in ")) << r.out;
+  const auto kept = nlohmann::json::parse(read_file(out));
+  EXPECT_TRUE(contains(kept.at("run").at("plan").at("model").at("link").at("source"),
+                       "pair_bw median over 6 node pairs"))
+      << kept.at("run").at("plan").at("model");
+  std::filesystem::remove(out);
+}
