@@ -69,6 +69,11 @@ long long matrix_cells(const nlohmann::json& extra) {
   return cells;
 }
 
+bool is_one_way(const nlohmann::json& params) {
+  const auto it = params.is_object() ? params.find("direction") : params.end();
+  return it != params.end() && it->is_string() && *it == "uni";
+}
+
 // The best record of `case_name` across nodes: the largest size, then the most ranks; -1: none.
 long best_record(const ResultsFile& results, const char* case_name, bool one_way_only) {
   long best = -1;
@@ -76,7 +81,7 @@ long best_record(const ResultsFile& results, const char* case_name, bool one_way
     const Record& r = results.records[i];
     if (!measured_across_nodes(r, case_name))
       continue;
-    if (one_way_only && !(r.params.is_object() && r.params.value("direction", "") == "uni"))
+    if (one_way_only && !is_one_way(r.params))
       continue;
     if (best < 0) {
       best = static_cast<long>(i);

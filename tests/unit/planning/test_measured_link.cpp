@@ -126,7 +126,9 @@ TEST(MeasuredLink, OddShapesElsewhereInTheRecordDoNotCrash) {
   Record r = link_record("pair_bw", 0.04, 8 << 20, 2);
   r.params["bytes"] = "8M";                       // not a number: no size said
   r.extra["matrix"] = {1, {nullptr, "x"}, "row"}; // not a matrix: no count said
-  const PlanLink link = measured_link_of(file_of({r}), kFile, "host");
+  Record odd_direction = link_record("pair_bw", 5, 64 << 20, 2);
+  odd_direction.params["direction"] = 7; // not "uni": not taken
+  const PlanLink link = measured_link_of(file_of({odd_direction, r}), kFile, "host");
   EXPECT_DOUBLE_EQ(link.bytes_per_s, 0.04e9);
   EXPECT_NE(link.source.find("its node pairs (2 nodes)"), std::string::npos) << link.source;
 }
@@ -164,8 +166,7 @@ TEST(PlanLinkFrom, TheFileThroughTheLoaderAndNothingWithoutEither) {
 TEST(PlanLinkFrom, ARealRunOfSixEmulatedNodesAt100Mbit) {
   const PlanLink link = plan_link_from(0, "", fixture("emulated_6nodes_100mbit.json"), "host");
   EXPECT_NEAR(link.bytes_per_s, 0.011926e9, 0.000001e9);
-  EXPECT_NE(link.source.find("pair_bw median over 30 node pairs (8M, 6 nodes)"),
-            std::string::npos)
+  EXPECT_NE(link.source.find("pair_bw median over 30 node pairs (8M, 6 nodes)"), std::string::npos)
       << link.source;
 }
 
