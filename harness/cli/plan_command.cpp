@@ -5,6 +5,7 @@
 #include "cli/command.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "planning/measured_link.hpp"
 #include "planning/plan_text.hpp"
 #include "planning/run_plan.hpp"
 #include "runtime/backend_registry.hpp"
@@ -36,6 +37,9 @@ int plan_main(const std::vector<std::string>& args) {
       .option("gpus-per-node", "G",
               "ranks per node of the described cluster (default: --np, else this machine's "
               "devices; 8 for cuda on a machine without GPUs)")
+      .option("from", "RESULTS.json",
+              "the same as --plan-from: an earlier run's results of this cluster, whose link "
+              "rate across nodes the plan uses")
       .flag("json", "print {\"phases\": [...], \"total_s\": ..., \"pair_rounds\": ...}");
   parser.epilog("clusterbench plan takes run's flags and runs nothing: it prints each phase (suite, "
                 "case, GPU count)\nwith its instances, pair rounds and estimated seconds, and the "
@@ -45,6 +49,13 @@ int plan_main(const std::vector<std::string>& args) {
     return 0;
   }
   RunConfig config = run_config_from(parser);
+  if (parser.has("from")) {
+    if (parser.has("plan-from"))
+      throw InputError("--from: the same as --plan-from; give one of them");
+    config.plan_from = *parser.get("from");
+    if (config.plan_from.empty())
+      throw InputError("--from: expected a results file, got an empty name");
+  }
   const int nodes = parser.has("nodes") ? in_range(parser, "nodes", kMaxPlanNodes) : 1;
   std::string backend = config.backend;
   if (backend == "auto") {
@@ -75,7 +86,9 @@ int plan_main(const std::vector<std::string>& args) {
   target.nodes = nodes;
   target.gpus_per_node = per_node;
   target.counts = sweep_counts(config.gpus, uniform_layout(nodes, per_node));
-  const HardwareModel model = hardware_model_for(backend, config.plan_spec, config.plan_link_bps);
+  resolve_plan_link(config, backend);
+  const HardwareModel model = hardware_model_for(backend, config.plan_spec, config.plan_link_bps,
+                                                 config.plan_link_source);
   const RunPlan plan =
       plan_to_budget(plan_cases_from_registry(config), config, target, model, config.budget_s);
   if (parser.has("json")) {

@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/stats.hpp"
 #include "core/units.hpp"
+#include "planning/measured_link.hpp"
 #include "planning/plan_text.hpp"
 #include "planning/run_plan.hpp"
 #include "results/results_io.hpp"
@@ -66,7 +67,8 @@ RunPlan plan_for(const RunConfig& config, const NodeLayout& layout,
   target.counts = counts;
   return plan_to_budget(plan_cases_from_registry(config), config, target,
                         hardware_model_for(backend_kind_name(config.backend_in_use()),
-                                           config.plan_spec, config.plan_link_bps),
+                                           config.plan_spec, config.plan_link_bps,
+                                           config.plan_link_source),
                         config.budget_s);
 }
 
@@ -115,7 +117,8 @@ LaunchPlan plan_launch(const RunConfig& config, bool spread_over_nodes) {
   }
   std::vector<int> node_ranks(static_cast<std::size_t>(local_ranks));
   std::iota(node_ranks.begin(), node_ranks.end(), 0); // the first node's ranks
-  const RunConfig resolved = with_backend(config, plan.backend);
+  RunConfig resolved = with_backend(config, plan.backend);
+  resolve_plan_link(resolved, plan.backend); // --plan-from's file checked before any job starts
   for (const auto& c : chosen_cases(resolved))
     c->check_input(resolved, node_ranks);
   // A budget no plan meets is refused before any rank starts (on one node, where the layout is
@@ -384,6 +387,8 @@ void print_run_banner(const Communicator& world, const JobView& job, const RunPl
                                                      ", level " + std::to_string(plan.level)
                                                : "";
   std::printf("# plan: %s%s\n", plan_summary(plan).c_str(), budget.c_str());
+  if (nodes > 1 || plan.model.link_source.rfind("assumed", 0) != 0) // across nodes, or given
+    std::printf("%s\n", plan_link_line(plan).c_str());
   std::fflush(stdout);
 }
 
@@ -437,7 +442,8 @@ int run_sweep(const Communicator& world, const RunConfig& config,
       return refuse(world, problem);
     // Cases see the backend actually in use (auto resolved), to check their input and choose
     // their instances.
-    const RunConfig resolved = with_backend(config, job.backend_name);
+    RunConfig resolved = with_backend(config, job.backend_name);
+    share_plan_link(world, resolved, job.backend_name);
     std::vector<std::unique_ptr<BenchmarkCase>> cases = chosen_cases(resolved);
     if (const std::string problem = job_input_problem(world, node, resolved, job, cases);
         !problem.empty())

@@ -40,6 +40,7 @@ HardwareModel host_hardware_model() {
   // MPI through shared memory on one node; TCP between nodes (emulated cluster, 1-10 Gb/s).
   m.intra_bw = 8e9; // plain MPI_Allreduce loop on 2 ranks at 2 MiB: ~8 GB/s busbw
   m.inter_bw = 1e9;
+  m.link_source = "assumed: the host model's 1 GB/s per rank (no --plan-link or --plan-from)";
   m.alpha_launch_s = 0.2e-6;
   m.alpha_intra_s = 0.3e-6;
   m.alpha_inter_s = 30e-6;
@@ -108,6 +109,8 @@ HardwareModel cuda_hardware_model(const Spec* spec) {
   // NCCL's bus bandwidth reaches ~90 %.
   m.inter_bw = 0.9 * 50e9;
   m.sources["inter_bw"] = "one 400 Gb/s NIC per GPU x 0.9 (not in the spec)";
+  m.link_source = "assumed: one 400 Gb/s NIC per GPU at 90 %, 45 GB/s per rank (not in the spec; "
+                  "no --plan-link or --plan-from)";
   // NCCL latencies: ~10 us for a small all-reduce in a node, ~2-5 us more per tree level across
   // nodes (nccl-tests small-message rows on HGX systems).
   m.alpha_launch_s = 8e-6;

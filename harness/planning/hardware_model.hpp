@@ -26,6 +26,9 @@ struct HardwareModel {
   // Collectives, alpha-beta (Hockney): T = alpha_launch + steps(n) alpha_step + bytes factor / bw.
   double intra_bw = 0;             // bus bandwidth inside a node per device
   double inter_bw = 0;             // per device across nodes (one NIC rail per GPU)
+  // Where inter_bw comes from, as the plan's header says it: "--plan-link 100mbit", "measured in
+  // FILE: ...", or the model's "assumed: ...". The one figure no data sheet of a GPU gives.
+  std::string link_source;
   double alpha_launch_s = 0;       // a collective's fixed cost (launch, setup)
   double alpha_intra_s = 0;        // per step inside a node
   double alpha_inter_s = 0;        // per step across nodes

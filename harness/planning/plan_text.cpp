@@ -15,6 +15,14 @@ std::string plan_summary(const RunPlan& plan) {
          " (every record at its cap: " + format_budget(plan.worst_case_s) + ")";
 }
 
+std::string plan_link_line(const RunPlan& plan) {
+  char rate[32];
+  std::snprintf(rate, sizeof rate, "%.3g GB/s", plan.model.inter_bw * 1e-9);
+  std::string line = "# link between nodes: ";
+  line.append(rate).append(" per rank, ").append(plan.model.link_source);
+  return line;
+}
+
 void print_plan(std::ostream& out, const RunPlan& plan) {
   char line[256];
   std::string counts;
@@ -25,6 +33,7 @@ void print_plan(std::ostream& out, const RunPlan& plan) {
       << plan.target.nodes * plan.target.gpus_per_node << " ranks), backend " << plan.backend
       << ", GPU counts " << counts << "\n";
   out << "# figures: " << plan.model.description << "\n";
+  out << plan_link_line(plan) << "\n";
   out << "# profile: level " << plan.level << ", " << plan.level_description() << "\n";
   std::snprintf(line, sizeof line, "# %-12s %-18s %6s %6s %6s %8s %7s %9s %10s\n", "suite", "case",
                 "gpus", "nodes", "inst", "records", "rounds", "cap (s)", "est (s)");

@@ -386,7 +386,9 @@ nlohmann::json plan_to_json(const RunPlan& plan, const std::vector<double>& meas
     }
     phases.push_back(std::move(j));
   }
-  nlohmann::json model{{"description", plan.model.description}};
+  nlohmann::json model{{"description", plan.model.description},
+                       {"link", {{"bytes_per_s", plan.model.inter_bw},
+                                 {"source", plan.model.link_source}}}};
   for (const auto& [figure, source] : plan.model.sources)
     model["sources"][figure] = source;
   nlohmann::json out{{"phases", std::move(phases)},
@@ -421,7 +423,7 @@ nlohmann::json plan_to_json(const RunPlan& plan, const std::vector<double>& meas
 }
 
 HardwareModel hardware_model_for(const std::string& backend, const std::string& spec_argument,
-                                 double link_bytes_per_s) {
+                                 double link_bytes_per_s, const std::string& link_source) {
   HardwareModel m;
   if (backend != "cuda") {
     // A spec's figures are a GPU's data sheet; a host plan that took the flag and used its own
@@ -439,7 +441,8 @@ HardwareModel hardware_model_for(const std::string& backend, const std::string& 
   }
   if (link_bytes_per_s > 0) {
     m.inter_bw = link_bytes_per_s;
-    m.sources["inter_bw"] = "--plan-link";
+    m.link_source = link_source.empty() ? "--plan-link" : link_source;
+    m.sources["inter_bw"] = m.link_source;
   }
   return m;
 }

@@ -141,9 +141,11 @@ nlohmann::json plan_to_json(const RunPlan& plan, const std::vector<double>& meas
 
 // The hardware model for a backend ("host" or "cuda"); `spec_argument` names a spec for cuda
 // (default h200-sxm).
-// `link_bytes_per_s` > 0 (--plan-link) replaces the model's inter-node bandwidth per rank: the one
-// figure of a cluster no data sheet of the GPU gives, and the one that sets the pair rounds' time.
+// `link_bytes_per_s` > 0 (--plan-link, or measured: planning/measured_link.hpp) replaces the
+// model's inter-node bandwidth per rank: the one figure of a cluster no data sheet of the GPU
+// gives, and the one that sets the pair rounds' time. `link_source` says where it came from
+// (empty: "--plan-link").
 HardwareModel hardware_model_for(const std::string& backend, const std::string& spec_argument,
-                                 double link_bytes_per_s = 0);
+                                 double link_bytes_per_s = 0, const std::string& link_source = "");
 
 } // namespace cb

@@ -54,6 +54,12 @@ struct RunConfig {
   double budget_s = 0;
   std::string plan_spec;
   double plan_link_bps = 0; // --plan-link: inter-node bytes/s per rank the plan assumes (0: model's)
+  std::string plan_link_text; // --plan-link as typed
+  // --plan-from: an earlier results file of this cluster whose measured link the plan uses
+  // (planning/measured_link.hpp), read once by the launching process and by rank 0.
+  std::string plan_from;
+  // Where plan_link_bps comes from, in words, once resolved (resolve_plan_link); "" with no rate.
+  std::string plan_link_source;
 
   // backend_kind, which the launcher resolved before any case runs (std::logic_error before).
   BackendKind backend_in_use() const;

@@ -158,7 +158,11 @@ ArgParser run_argument_parser(const std::string& command) {
           "spec whose data-sheet figures the plan's time model uses on cuda (default h200-sxm)")
       .option("plan-link", "RATE",
               "inter-node bandwidth per rank the plan assumes, e.g. 400gbit, 25gbit, 1gbit or "
-              "50GB (per second; default: the backend model's, host 1 GB/s, cuda 45 GB/s)");
+              "50GB (per second; default: --plan-from's, else the backend model's, host 1 GB/s, "
+              "cuda 45 GB/s)")
+      .option("plan-from", "RESULTS.json",
+              "an earlier run's results of this cluster: the plan takes its link rate across "
+              "nodes from it (pair_bw direction=uni, else ring_bw; --plan-link wins)");
   p.epilog(
       "Not started under MPI, run re-executes itself through mpirun with one rank per device and\n"
       "prints the command; under mpirun or srun it runs as it is; with --single-process it runs\n"
@@ -344,8 +348,14 @@ RunConfig run_config_from(const ArgParser& args) {
   if (args.has("budget"))
     c.budget_s = parse_duration(*args.get("budget"), "--budget");
   c.plan_spec = args.get_or("plan-spec", "");
-  if (args.has("plan-link"))
-    c.plan_link_bps = parse_link_rate(*args.get("plan-link"), "--plan-link");
+  if (args.has("plan-link")) {
+    c.plan_link_text = *args.get("plan-link");
+    c.plan_link_bps = parse_link_rate(c.plan_link_text, "--plan-link");
+    c.plan_link_source = "--plan-link " + shown(c.plan_link_text, 40);
+  }
+  c.plan_from = args.get_or("plan-from", "");
+  if (args.has("plan-from") && c.plan_from.empty())
+    throw InputError("--plan-from: expected a results file, got an empty name");
   // Last: every axis value is checked against the cases this run selected.
   std::vector<std::unique_ptr<BenchmarkCase>> selected;
   for (auto& bc : registry.create_all()) {

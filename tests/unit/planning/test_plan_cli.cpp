@@ -100,3 +100,75 @@ TEST(PlanCli, EveryCaseOfTheBinaryHasItsFamilysEstimate) {
     EXPECT_GT(j.at("phases").size(), 20u);
   }
 }
+
+std::string planning_fixture(const std::string& name) {
+  return std::string(CB_SOURCE_DIR) + "/tests/fixtures/planning/" + name;
+}
+
+TEST(PlanCli, FromAnEarlierRunTakesItsLinkAndSaysSo) {
+  const std::string plan = "plan --backend host --nodes 3 --gpus-per-node 1 --quick --suite links ";
+  CliResult r = run_clusterbench(plan + "--from " + planning_fixture("links_3nodes.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "# link between nodes: 0.0361 GB/s per rank, measured in ")) << r.out;
+  EXPECT_TRUE(contains(r.out, "pair_bw median over 6 node pairs (8M, 3 nodes)")) << r.out;
+  r = run_clusterbench(plan + "--json --plan-from " + planning_fixture("links_3nodes.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto link = nlohmann::json::parse(r.out).at("model").at("link");
+  EXPECT_DOUBLE_EQ(link.at("bytes_per_s").get<double>(), 36.1e6);
+  EXPECT_TRUE(contains(link.at("source").get<std::string>(), "measured in ")) << link;
+  // A slower link plans a longer run.
+  const double measured_total = nlohmann::json::parse(r.out).at("total_s").get<double>();
+  r = run_clusterbench(plan + "--json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_GT(measured_total, 2 * nlohmann::json::parse(r.out).at("total_s").get<double>());
+  EXPECT_TRUE(contains(nlohmann::json::parse(r.out)["model"]["link"]["source"].get<std::string>(),
+                       "assumed: "));
+  r = run_clusterbench(plan + "--plan-link 100mbit --from " + planning_fixture("links_3nodes.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "# link between nodes: 0.0125 GB/s per rank, --plan-link 100mbit "
+                              "(given; wins over 0.0361 GB/s per rank measured in "))
+      << r.out;
+}
+
+TEST(PlanCli, FromAFileWithoutALinkAcrossNodesIsOneLineNamingIt) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"plan --from " + planning_fixture("intra_only.json"),
+       "intra_only.json: no links/pair_bw (direction=uni) or links/ring_bw record measured across "
+       "nodes"},
+      // Our own results loader checks the file: collectives only, across nodes.
+      {"plan --from " + std::string(CB_SOURCE_DIR) + "/tests/fixtures/plots/host_cluster.json",
+       "host_cluster.json: no links/pair_bw"},
+      {"plan --backend cuda --from " + planning_fixture("links_3nodes.json"),
+       "run.backend is host"},
+      {"plan --from " + planning_fixture("missing.json"), "missing.json"},
+      {"plan --from " + std::string(CB_SOURCE_DIR) + "/README.md", "README.md"},
+      {"plan --from ''", "--from"},
+      {"plan --from a.json --plan-from b.json", "--from"},
+      {"run --single-process --np 1 --quick --suite links --out /tmp/cb-never.json --plan-from " +
+           planning_fixture("intra_only.json"),
+       "intra_only.json: no links/pair_bw"},
+  };
+  for (const auto& [args, says] : cases) {
+    const CliResult r = run_clusterbench(args);
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.out << r.err;
+    EXPECT_EQ(line_count(r.err), 1) << args << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, says)) << args << ": " << r.err;
+  }
+}
+
+TEST(PlanCli, RunPrintsAndKeepsTheSameLinkLineUnderItsPlan) {
+  const std::string out = (std::filesystem::temp_directory_path() /
+                           ("cb-planlink-" + std::to_string(::getpid()) + ".json"))
+                              .string();
+  std::filesystem::remove(out);
+  const CliResult r = run_clusterbench(
+      "run --backend host --single-process --np 2 --quick --suite links --cases ring_bw --out " +
+      out + " --plan-from " + planning_fixture("links_3nodes.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "# link between nodes: 0.0361 GB/s per rank, measured in ")) << r.out;
+  const auto kept = nlohmann::json::parse(read_file(out));
+  EXPECT_TRUE(contains(kept.at("run").at("plan").at("model").at("link").at("source"),
+                       "pair_bw median over 6 node pairs"))
+      << kept.at("run").at("plan").at("model");
+  std::filesystem::remove(out);
+}
