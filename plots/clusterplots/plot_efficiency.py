@@ -13,6 +13,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from .curves import build_scaling_curves
+from .formatting import format_figure_compact
 from .labels import distinguishing_keys
 from .layout import colour, figure_title, gpu_axis, new_figure, safe_name, save_figure
 from .model import (EXTRAPOLATION_FACTOR, FROM_FITS, NO_FIT_STORED, evaluation_grids,
@@ -43,7 +44,7 @@ def model_label(model, curve):
         # Said on the plot, beside the curve, so a reader does not take the joined points for a fit.
         return f"  ({NO_FIT_STORED})" if has_enough_points(curve) else ""
     peak = model.n_peak
-    peak_text = "∞" if math.isinf(peak) else f"{peak:.3g}"
+    peak_text = "∞" if math.isinf(peak) else format_figure_compact(peak)
     source = ", from fits" if model.source == FROM_FITS else ""
     fit_quality = f" R²={model.r2:.2f}" if math.isfinite(model.r2) else ""
     return f"  α={model.alpha:.2g} β={model.beta:.2g} N*={peak_text}{fit_quality}{source}"
