@@ -232,8 +232,13 @@ PredictionConfig workload_prediction_config(const MeasuredWorkload& w, int predi
   return c;
 }
 
-std::optional<StepValidation> validate_step(const ResultsFile& results, const std::string& source,
-                                            int predict_to, const AssumedLink& plan_link) {
+namespace {
+
+// The model from the caller's analysis where there is one, else from the records.
+std::optional<StepValidation> validate_with(const ResultsFile& results,
+                                            const ScalingAnalysis* analysis,
+                                            const std::string& source, int predict_to,
+                                            const AssumedLink& plan_link) {
   std::optional<MeasuredWorkload> workload = measured_workload(results);
   if (!workload)
     return std::nullopt;
@@ -242,7 +247,8 @@ std::optional<StepValidation> validate_step(const ResultsFile& results, const st
   PredictionConfig config = workload_prediction_config(v.workload, predict_to);
   config.plan_link = plan_link;
   try {
-    v.model = build_training_step_model(results, config, source);
+    v.model = analysis ? build_training_step_model(results, *analysis, config, source)
+                       : build_training_step_model(results, config, source);
   } catch (const InputError& e) {
     v.model_problem = e.what();
   }
@@ -370,6 +376,20 @@ std::optional<StepValidation> validate_step(const ResultsFile& results, const st
     row.calibrated_efficiency = t1 / t;
   }
   return v;
+}
+
+} // namespace
+
+std::optional<StepValidation> validate_step(const ResultsFile& results, const std::string& source,
+                                            int predict_to, const AssumedLink& plan_link) {
+  return validate_with(results, nullptr, source, predict_to, plan_link);
+}
+
+std::optional<StepValidation> validate_step(const ResultsFile& results,
+                                            const ScalingAnalysis& analysis,
+                                            const std::string& source, int predict_to,
+                                            const AssumedLink& plan_link) {
+  return validate_with(results, &analysis, source, predict_to, plan_link);
 }
 
 std::optional<double> step_efficiency_at(const StepValidation& v, int gpus, std::string* how) {
