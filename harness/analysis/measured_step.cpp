@@ -9,6 +9,7 @@
 #include "analysis/pricing_basis.hpp"
 #include "analysis/record_values.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "core/stats.hpp"
 #include "results/suite_names.hpp"
 
@@ -26,19 +27,6 @@ std::string text(double v, const char* format) {
   return buffer;
 }
 
-std::string ms(double seconds) {
-  return text(seconds * 1e3, "%.1f ms");
-}
-
-// "64 MiB" / "1.5 MB".
-std::string bytes_text(double bytes) {
-  if (bytes >= (1 << 20) && std::fmod(bytes, 1 << 20) == 0)
-    return text(bytes / (1 << 20), "%.0f MiB");
-  if (bytes >= 1e6)
-    return text(bytes / 1e6, "%.1f MB");
-  return text(bytes, "%.0f bytes");
-}
-
 // Which term explains most of the gap between the prediction and the measurement, and how.
 std::string off_term(const StepTime& p, const MeasuredStep& m, const std::string& all_reduce_from,
                      std::size_t buckets) {
@@ -47,17 +35,19 @@ std::string off_term(const StepTime& p, const MeasuredStep& m, const std::string
   const double d_input = p.input_s - m.input_wait_s;
   const double a = std::abs(d_compute), b = std::abs(d_comm), c = std::abs(d_input);
   if (a > b && a > c) {
-    return "compute: " + ms(m.compute_s) + " measured against " + ms(p.compute_s) + " predicted";
+    return "compute: " + format_milliseconds(m.compute_s) + " measured against " +
+           format_milliseconds(p.compute_s) + " predicted";
   }
   if (b >= c) {
-    return "exposed all-reduce: " + ms(m.exposed_comm_s) + " measured against " +
-           ms(p.all_reduce_s) + " predicted by the timeline of the " + std::to_string(buckets) +
-           " bucket(s) priced by " + all_reduce_from + "; the buckets' all-reduces ran " +
-           (d_comm < 0 ? "slower" : "faster") + " in the step than those records say, or " +
+    return "exposed all-reduce: " + format_milliseconds(m.exposed_comm_s) + " measured against " +
+           format_milliseconds(p.all_reduce_s) + " predicted by the timeline of the " +
+           std::to_string(buckets) + " bucket(s) priced by " + all_reduce_from +
+           "; the buckets' all-reduces ran " + (d_comm < 0 ? "slower" : "faster") +
+           " in the step than those records say, or " +
            (d_comm < 0 ? "overlapped less with" : "overlapped more with") + " backward";
   }
-  return "input: " + ms(m.input_wait_s) + " of input wait measured against " + ms(p.input_s) +
-         " of reads predicted; " +
+  return "input: " + format_milliseconds(m.input_wait_s) + " of input wait measured against " +
+         format_milliseconds(p.input_s) + " of reads predicted; " +
          (d_input > 0 ? "the --prefetch ring hid reads the prediction counts in full"
                       : "the reads were slower than storage/seq_read says");
 }
@@ -133,11 +123,11 @@ const MeasuredStep* MeasuredWorkload::at(int gpus) const {
 std::string MeasuredWorkload::describe() const {
   std::string out = text(model_params / 1e6, "%.1f") + " M parameters, " +
                     text(tokens_per_gpu, "%.0f") + " tokens per GPU per step, " +
-                    bytes_text(gradient_bytes) + " of " + gradient_dtype + " gradients in " +
-                    bytes_text(bucket_bytes) + " buckets " +
+                    format_bytes_mib(gradient_bytes) + " of " + gradient_dtype + " gradients in " +
+                    format_bytes_mib(bucket_bytes) + " buckets " +
                     (overlap ? "overlapped with backward" : "all-reduced after backward") + ", ";
   out += input_bytes_per_step > 0
-             ? bytes_text(input_bytes_per_step) + " of input read per GPU per step"
+             ? format_bytes_mib(input_bytes_per_step) + " of input read per GPU per step"
              : std::string("no input read");
   return out;
 }
@@ -242,8 +232,13 @@ PredictionConfig workload_prediction_config(const MeasuredWorkload& w, int predi
   return c;
 }
 
-std::optional<StepValidation> validate_step(const ResultsFile& results, const std::string& source,
-                                            int predict_to, const AssumedLink& plan_link) {
+namespace {
+
+// The model from the caller's analysis where there is one, else from the records.
+std::optional<StepValidation> validate_with(const ResultsFile& results,
+                                            const ScalingAnalysis* analysis,
+                                            const std::string& source, int predict_to,
+                                            const AssumedLink& plan_link) {
   std::optional<MeasuredWorkload> workload = measured_workload(results);
   if (!workload)
     return std::nullopt;
@@ -252,7 +247,8 @@ std::optional<StepValidation> validate_step(const ResultsFile& results, const st
   PredictionConfig config = workload_prediction_config(v.workload, predict_to);
   config.plan_link = plan_link;
   try {
-    v.model = build_training_step_model(results, config, source);
+    v.model = analysis ? build_training_step_model(results, *analysis, config, source)
+                       : build_training_step_model(results, config, source);
   } catch (const InputError& e) {
     v.model_problem = e.what();
   }
@@ -279,8 +275,8 @@ std::optional<StepValidation> validate_step(const ResultsFile& results, const st
     if (const MeasuredStep* m = v.workload.at(n))
       row.measured = *m;
     if (v.model) {
-      row.predicted = row.measured ? predict_measured(*v.model, results, v.workload,
-                                                      *row.measured, &row.all_reduce_from)
+      row.predicted = row.measured ? predict_measured(*v.model, results, v.workload, *row.measured,
+                                                      &row.all_reduce_from)
                                    : predict_step(*v.model, n);
       if (!row.measured)
         row.all_reduce_from = "the ring fit";
@@ -315,12 +311,13 @@ std::optional<StepValidation> validate_step(const ResultsFile& results, const st
     v.compute_scale = largest.compute_s / parts_at_largest.compute_s;
     if (std::abs(1 / v.compute_scale - 1) > kPredictionTolerance) {
       const double flops = 6 * v.workload.model_params * v.workload.tokens_per_gpu;
-      v.compute_note = "the step's GEMMs ran at " +
-                       text(flops / largest.gemm_s() / 1e9, "%.1f") + " GFLOP/s per GPU on " +
-                       std::to_string(largest_measured) + " GPU(s) against " +
-                       text(v.model->gemm_tflops_per_gpu * 1e3, "%.1f") + " from " +
-                       v.model->gemm_from + ": compute/gemm alone puts the step's compute at " +
-                       ms(parts_at_largest.compute_s) + ", measured " + ms(largest.compute_s);
+      v.compute_note = "the step's GEMMs ran at " + text(flops / largest.gemm_s() / 1e9, "%.1f") +
+                       " GFLOP/s per GPU on " + std::to_string(largest_measured) +
+                       " GPU(s) against " + text(v.model->gemm_tflops_per_gpu * 1e3, "%.1f") +
+                       " from " + v.model->gemm_from +
+                       ": compute/gemm alone puts the step's compute at " +
+                       format_milliseconds(parts_at_largest.compute_s) + ", measured " +
+                       format_milliseconds(largest.compute_s);
       // A GPU under sustained GEMM load holds its power cap's clock; a GEMM record of a few
       // milliseconds runs at the boost clock. The clocks say which of the two the gap is.
       if (largest.sm_clock_mhz && v.model->gemm_sm_clock_mhz &&
@@ -356,17 +353,16 @@ std::optional<StepValidation> validate_step(const ResultsFile& results, const st
     if (row.gpus == largest_measured && row.error)
       v.largest_error = row.error;
   }
-  v.calibration = "compute x " + text(v.compute_scale, "%.3g") + " (measured / predicted at " +
-                  std::to_string(largest_measured) + " GPUs), exposed all-reduce x " +
-                  text(v.exposed_scale, "%.3g") +
-                  (top ? " (measured / predicted at " + std::to_string(top->gpus) + " GPUs)"
-                   : exposed_top
-                       ? " (the parts hide it all; the " + ms(v.exposed_hold_s) +
-                             " exposed at " + std::to_string(exposed_top->gpus) +
-                             " GPUs is held)"
-                       : std::string(" (no multi-GPU measurement to calibrate it)")) +
-                  ", input wait held at " + ms(v.input_hold_s) + " (measured at " +
-                  std::to_string(largest_measured) + " GPUs)";
+  v.calibration =
+      "compute x " + text(v.compute_scale, "%.3g") + " (measured / predicted at " +
+      std::to_string(largest_measured) + " GPUs), exposed all-reduce x " +
+      text(v.exposed_scale, "%.3g") +
+      (top           ? " (measured / predicted at " + std::to_string(top->gpus) + " GPUs)"
+       : exposed_top ? " (the parts hide it all; the " + format_milliseconds(v.exposed_hold_s) +
+                           " exposed at " + std::to_string(exposed_top->gpus) + " GPUs is held)"
+                     : std::string(" (no multi-GPU measurement to calibrate it)")) +
+      ", input wait held at " + format_milliseconds(v.input_hold_s) + " (measured at " +
+      std::to_string(largest_measured) + " GPUs)";
   const MeasuredStep* one = v.workload.at(1);
   const double t1 =
       one ? one->step_s : predict_step(*v.model, 1).compute_s * v.compute_scale + v.input_hold_s;
@@ -380,6 +376,20 @@ std::optional<StepValidation> validate_step(const ResultsFile& results, const st
     row.calibrated_efficiency = t1 / t;
   }
   return v;
+}
+
+} // namespace
+
+std::optional<StepValidation> validate_step(const ResultsFile& results, const std::string& source,
+                                            int predict_to, const AssumedLink& plan_link) {
+  return validate_with(results, nullptr, source, predict_to, plan_link);
+}
+
+std::optional<StepValidation> validate_step(const ResultsFile& results,
+                                            const ScalingAnalysis& analysis,
+                                            const std::string& source, int predict_to,
+                                            const AssumedLink& plan_link) {
+  return validate_with(results, &analysis, source, predict_to, plan_link);
 }
 
 std::optional<double> step_efficiency_at(const StepValidation& v, int gpus, std::string* how) {

@@ -116,6 +116,11 @@ struct StepValidation {
 // beyond one node where nothing was measured across nodes.
 std::optional<StepValidation> validate_step(const ResultsFile& results, const std::string& source,
                                             int predict_to, const AssumedLink& plan_link = {});
+// The same from the curves and ring fits of an analysis the caller already made.
+std::optional<StepValidation> validate_step(const ResultsFile& results,
+                                            const ScalingAnalysis& analysis,
+                                            const std::string& source, int predict_to,
+                                            const AssumedLink& plan_link = {});
 
 // The efficiency at N GPUs: measured where measured, else the calibrated prediction; nullopt when
 // neither is there, or where N spans nodes and nothing was measured across them nor a link

@@ -87,12 +87,13 @@ void choose_gemm(const ResultsFile& results, const std::string& source, Training
   model.gemm_sm_clock_mhz = sm_clock_at_end(*best->record);
 }
 
-void choose_ring(const ResultsFile& results, const std::string& source, TrainingStepModel& model) {
+void choose_ring(const std::vector<RingAllReduceFit>& ring_fits, const std::string& source,
+                 TrainingStepModel& model) {
   std::vector<std::string> problems;
-  for (auto& fit : fit_ring_all_reduce(results)) {
+  for (const auto& fit : ring_fits) {
     if (fit.ok) {
       model.largest_measured_gpus = std::max(model.largest_measured_gpus, fit.gpus.back());
-      model.ring.push_back(std::move(fit));
+      model.ring.push_back(fit);
     } else {
       for (const auto& w : fit.warnings)
         problems.push_back(fit.tier + ": " + w);
@@ -137,9 +138,10 @@ void choose_ring(const ResultsFile& results, const std::string& source, Training
 }
 
 // The best-tuned seq_read configuration: highest aggregate at its largest GPU count.
-std::optional<Curve> best_storage_curve(const ResultsFile& results) {
+std::optional<Curve> best_storage_curve(const std::vector<CurveFits>& curves) {
   std::optional<Curve> best;
-  for (auto& curve : extract_curves(results)) {
+  for (const auto& fitted : curves) {
+    const Curve& curve = fitted.curve;
     if (curve.key.suite != suite_names::kStorage || curve.key.case_name != "seq_read" ||
         curve.key.metric != "gbps" || curve.gpus.empty()) {
       continue;
@@ -150,14 +152,14 @@ std::optional<Curve> best_storage_curve(const ResultsFile& results) {
       return a.gpus.size() > b.gpus.size();
     };
     if (!best || better(curve, *best))
-      best = std::move(curve);
+      best = curve;
   }
   return best;
 }
 
-void choose_storage(const ResultsFile& results, const std::string& source,
+void choose_storage(const std::vector<CurveFits>& curves, const std::string& source,
                     TrainingStepModel& model) {
-  std::optional<Curve> best = best_storage_curve(results);
+  std::optional<Curve> best = best_storage_curve(curves);
   if (!best && model.config.input_required) {
     throw InputError(source + ": --bytes-per-step needs storage suite, case seq_read records "
                               "(metric gbps) with status ok or noisy; none found (give "
@@ -281,6 +283,18 @@ void validate_prediction_config(const PredictionConfig& c) {
 TrainingStepModel build_training_step_model(const ResultsFile& results,
                                             const PredictionConfig& config,
                                             const std::string& source) {
+  // Only what the model reads: the curves as measured and the ring fits, not the scaling laws.
+  ScalingAnalysis inputs;
+  for (auto& curve : extract_curves(results))
+    inputs.curves.emplace_back().curve = std::move(curve);
+  inputs.ring_all_reduce = fit_ring_all_reduce(results);
+  return build_training_step_model(results, inputs, config, source);
+}
+
+TrainingStepModel build_training_step_model(const ResultsFile& results,
+                                            const ScalingAnalysis& analysis,
+                                            const PredictionConfig& config,
+                                            const std::string& source) {
   validate_prediction_config(config);
   TrainingStepModel model;
   model.config = config;
@@ -292,9 +306,9 @@ TrainingStepModel build_training_step_model(const ResultsFile& results,
       model.gpus_per_node = std::max(model.gpus_per_node, r.gpus);
   }
   choose_gemm(results, source, model);
-  choose_ring(results, source, model);
+  choose_ring(analysis.ring_all_reduce, source, model);
   if (config.bytes_per_step > 0)
-    choose_storage(results, source, model);
+    choose_storage(analysis.curves, source, model);
   return model;
 }
 
@@ -321,8 +335,18 @@ StepTime predict_step(const TrainingStepModel& model, int gpus) {
 
 Prediction predict_training(const ResultsFile& results, const PredictionConfig& config,
                             const std::string& source) {
+  return predict_training(build_training_step_model(results, config, source));
+}
+
+Prediction predict_training(const ResultsFile& results, const ScalingAnalysis& analysis,
+                            const PredictionConfig& config, const std::string& source) {
+  return predict_training(build_training_step_model(results, analysis, config, source));
+}
+
+Prediction predict_training(TrainingStepModel model) {
   Prediction prediction;
-  prediction.model = build_training_step_model(results, config, source);
+  prediction.model = std::move(model);
+  const PredictionConfig& config = prediction.model.config;
   std::vector<int> counts;
   for (long long n = 1; n <= config.predict_to; n *= 2)
     counts.push_back(static_cast<int>(n));

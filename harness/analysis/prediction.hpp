@@ -20,6 +20,7 @@
 
 #include "analysis/alpha_beta.hpp"
 #include "analysis/curves.hpp"
+#include "analysis/scaling_fits.hpp"
 #include "analysis/usl.hpp"
 
 namespace cb {
@@ -101,6 +102,12 @@ struct TrainingStepModel {
 TrainingStepModel build_training_step_model(const ResultsFile& results,
                                             const PredictionConfig& config,
                                             const std::string& source);
+// The same from the curves and ring fits of an analysis the caller already made (the report makes
+// one and hands it to every section, so nothing is extracted or fitted twice).
+TrainingStepModel build_training_step_model(const ResultsFile& results,
+                                            const ScalingAnalysis& analysis,
+                                            const PredictionConfig& config,
+                                            const std::string& source);
 StepTime predict_step(const TrainingStepModel& model, int gpus);
 // The ring model's all-reduce time of `bytes` at N (the tier N falls in).
 double ring_all_reduce_s(const TrainingStepModel& model, double bytes, int gpus);
@@ -117,6 +124,10 @@ struct Prediction {
 
 Prediction predict_training(const ResultsFile& results, const PredictionConfig& config,
                             const std::string& source);
+Prediction predict_training(const ResultsFile& results, const ScalingAnalysis& analysis,
+                            const PredictionConfig& config, const std::string& source);
+// The steps at 1, 2, 4, ... up to model.config.predict_to of a model already built.
+Prediction predict_training(TrainingStepModel model);
 nlohmann::json prediction_to_json(const Prediction& prediction);
 // A table of N, step time, parts, efficiency and the dominant part, then the knees.
 std::string format_prediction(const Prediction& prediction);

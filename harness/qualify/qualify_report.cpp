@@ -1,5 +1,6 @@
 #include "qualify/qualify_report.hpp"
 
+#include "core/format.hpp"
 #include "qualify/culprits_report.hpp"
 
 #include <algorithm>
@@ -19,7 +20,7 @@ using nlohmann::json;
 
 std::string with_unit(double value, const std::string& metric) {
   const std::string unit = metric_unit(metric);
-  return format_figure(value) + (unit.empty() ? "" : " " + unit);
+  return format_spec_figure(value) + (unit.empty() ? "" : " " + unit);
 }
 
 std::string format_ratio(double ratio) {
@@ -57,7 +58,8 @@ std::vector<std::string> check_cells(const CheckRow& row) {
   const std::string record = row.record.empty() ? "-" : row.record;
   if (c.kind == CheckKind::data) {
     const std::string measured =
-        row.measured ? format_figure(*row.measured) + "/" + format_figure(row.threshold) : "-";
+        row.measured ? format_spec_figure(*row.measured) + "/" + format_spec_figure(row.threshold)
+                     : "-";
     return {c.id,
             record,
             "data verified",
@@ -160,21 +162,6 @@ std::string describe_check_row(const CheckRow& row) {
     text += ", measured " + cells[4] + ", needs " + cells[3] + " (expected " + cells[2] +
             ", ratio " + cells[5] + ")";
   return row.note.empty() ? text : text + "; " + row.note;
-}
-
-std::string format_figure(double value) {
-  char text[48];
-  const double magnitude = std::fabs(value);
-  if (magnitude >= 1000 || value == std::floor(value)) {
-    std::snprintf(text, sizeof text, "%.0f", value);
-  } else if (magnitude >= 100) {
-    std::snprintf(text, sizeof text, "%.1f", value);
-  } else if (magnitude >= 10) {
-    std::snprintf(text, sizeof text, "%.2f", value);
-  } else {
-    std::snprintf(text, sizeof text, "%.3g", value);
-  }
-  return text;
 }
 
 std::string format_qualify_text(const QualifyReport& report) {

@@ -16,7 +16,4 @@ nlohmann::json qualify_to_json(const QualifyReport& report);
 // GB/s (expected 478 GB/s, ratio 0.86); NOTE".
 std::string describe_check_row(const CheckRow& row);
 
-// A figure with as many digits as its size needs: 4302, 431.5, 55.40, 0.853.
-std::string format_figure(double value);
-
 } // namespace cb

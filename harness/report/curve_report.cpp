@@ -59,17 +59,17 @@ std::string configuration_id(const Curve& curve) {
 }
 
 // Indices of the curves shown: the largest problem size of each configuration, in first-seen order.
-std::vector<std::size_t> shown_curves(const std::vector<Curve>& curves,
+std::vector<std::size_t> shown_curves(const std::vector<CurveFits>& curves,
                                       const std::vector<std::size_t>& of_suite) {
   std::map<std::string, std::size_t> largest;
   std::vector<std::string> order;
   for (std::size_t i : of_suite) {
-    const std::string id = configuration_id(curves[i]);
+    const std::string id = configuration_id(curves[i].curve);
     const auto [it, inserted] = largest.emplace(id, i);
     if (inserted) {
       order.push_back(id);
-    } else if (problem_size(curves[i].key.params).value_or(0) >
-               problem_size(curves[it->second].key.params).value_or(0)) {
+    } else if (problem_size(curves[i].curve.key.params).value_or(0) >
+               problem_size(curves[it->second].curve.key.params).value_or(0)) {
       it->second = i;
     }
   }
@@ -79,7 +79,9 @@ std::vector<std::size_t> shown_curves(const std::vector<Curve>& curves,
   return shown;
 }
 
-CurveFits fits_for(const Curve& curve, const StoredFits& stored, std::string& source) {
+// The stored models where the fits section has them for these points, else the analysis' own.
+CurveFits fits_for(const CurveFits& computed, const StoredFits& stored, std::string& source) {
+  const Curve& curve = computed.curve;
   const auto models = stored.for_curve(curve);
   const bool throughput = is_throughput_metric(curve.key.metric);
   if (models && throughput && models->usl && models->amdahl) {
@@ -91,7 +93,7 @@ CurveFits fits_for(const Curve& curve, const StoredFits& stored, std::string& so
     source = "fits section";
     return fits;
   }
-  CurveFits fits = fit_curve(curve);
+  CurveFits fits = computed;
   source = "computed";
   if (models && throughput) {
     if (models->usl)
@@ -103,10 +105,11 @@ CurveFits fits_for(const Curve& curve, const StoredFits& stored, std::string& so
   return fits;
 }
 
-CurveReport curve_report(const Curve& curve, const StoredFits& stored, const RecordIndex& index,
-                         const std::vector<int>& outlook_gpus) {
+CurveReport curve_report(const CurveFits& computed, const StoredFits& stored,
+                         const RecordIndex& index, const std::vector<int>& outlook_gpus) {
+  const Curve& curve = computed.curve;
   CurveReport report;
-  report.fits = fits_for(curve, stored, report.fit_source);
+  report.fits = fits_for(computed, stored, report.fit_source);
   report.series = scaling_series(curve);
   const auto& e = report.fits.efficiency.value;
   for (std::size_t i = 0; i < curve.gpus.size(); ++i) {
@@ -130,16 +133,16 @@ CurveReport curve_report(const Curve& curve, const StoredFits& stored, const Rec
   return report;
 }
 
-void add_alpha_beta(FamilyReport& family, const ResultsFile& results,
-                    const std::vector<Curve>& curves, const StoredFits& stored) {
-  if (auto fits = stored.alpha_beta(curves)) {
+void add_alpha_beta(FamilyReport& family, const ScalingAnalysis& analysis,
+                    const StoredFits& stored) {
+  if (auto fits = stored.alpha_beta(analysis.curves)) {
     family.hockney = std::move(fits->per_gpu_count);
     family.ring_all_reduce = std::move(fits->ring_all_reduce);
     family.alpha_beta_source = "fits section";
     return;
   }
-  family.hockney = fit_hockney(results);
-  family.ring_all_reduce = fit_ring_all_reduce(results);
+  family.hockney = analysis.hockney;
+  family.ring_all_reduce = analysis.ring_all_reduce;
   family.alpha_beta_source = "computed";
 }
 
@@ -186,6 +189,7 @@ EfficiencyEstimate efficiency_at(const CurveReport& curve, int gpus) {
 }
 
 std::vector<FamilyReport> build_family_reports(const ResultsFile& results,
+                                               const ScalingAnalysis& analysis,
                                                const std::vector<int>& outlook_gpus) {
   // The families' order, then suites of no family in the order of their first record.
   std::vector<std::string> suites;
@@ -195,7 +199,7 @@ std::vector<FamilyReport> build_family_reports(const ResultsFile& results,
     if (std::find(suites.begin(), suites.end(), r.suite) == suites.end())
       suites.push_back(r.suite);
   }
-  const std::vector<Curve> curves = extract_curves(results);
+  const std::vector<CurveFits>& curves = analysis.curves;
   const StoredFits stored(results.fits);
   const RecordIndex index(results);
 
@@ -223,7 +227,7 @@ std::vector<FamilyReport> build_family_reports(const ResultsFile& results,
                      });
     std::vector<std::size_t> of_suite;
     for (std::size_t i = 0; i < curves.size(); ++i) {
-      if (curves[i].key.suite == suite)
+      if (curves[i].curve.key.suite == suite)
         of_suite.push_back(i);
     }
     family.curves_total = of_suite.size();
@@ -231,7 +235,7 @@ std::vector<FamilyReport> build_family_reports(const ResultsFile& results,
       family.curves.push_back(curve_report(curves[i], stored, index, outlook_gpus));
     }
     if (suite == suite_names::kCollectives && !of_suite.empty())
-      add_alpha_beta(family, results, curves, stored);
+      add_alpha_beta(family, analysis, stored);
     families.push_back(std::move(family));
   }
   return families;

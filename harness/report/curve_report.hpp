@@ -86,9 +86,11 @@ struct FamilyReport {
 };
 
 // Families in the order compute, links, collectives, storage, then any other suite as it first
-// appears. Fits come from the results' fits section where it matches the records, else are
-// computed. `outlook_gpus`: where each curve's efficiency is predicted (e.g. 64 and 1024).
+// appears. Fits come from the results' fits section where it matches the records, else from
+// `analysis` (analyse_scaling of the same results, made once for the whole report).
+// `outlook_gpus`: where each curve's efficiency is predicted (e.g. 64 and 1024).
 std::vector<FamilyReport> build_family_reports(const ResultsFile& results,
+                                               const ScalingAnalysis& analysis,
                                                const std::vector<int>& outlook_gpus);
 
 } // namespace cb::report

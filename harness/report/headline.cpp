@@ -302,6 +302,7 @@ void add_goodput(Headline& h, const ResultsFile& results, const std::string& sou
 }
 
 Headline headline_without_goodput(const ResultsFile& results, const std::string& source,
+                                  const ScalingAnalysis& analysis,
                                   const std::vector<FamilyReport>& families,
                                   const ReportOptions& options) {
   Headline headline;
@@ -313,7 +314,8 @@ Headline headline_without_goodput(const ResultsFile& results, const std::string&
   add_step_stragglers(results, headline.stragglers);
   headline.waited_for = find_waited_for(families);
   headline.missing_parts = missing_prediction_parts(results);
-  headline.step = validate_step(results, source, headline.horizon_gpus, options.step.plan_link);
+  headline.step =
+      validate_step(results, analysis, source, headline.horizon_gpus, options.step.plan_link);
   if (headline.step) {
     ReportOptions priced = options;
     headline.priced_by_default = !options.gpu_hours;
@@ -340,7 +342,7 @@ Headline headline_without_goodput(const ResultsFile& results, const std::string&
   PredictionConfig config = options.step;
   config.predict_to = headline.horizon_gpus;
   try {
-    headline.prediction = predict_training(results, config, source);
+    headline.prediction = predict_training(results, analysis, config, source);
   } catch (const InputError& e) {
     // The parts are there but could not be modelled (e.g. all_reduce at one message size only).
     headline.prediction_problem = e.what();
@@ -363,8 +365,9 @@ Headline headline_without_goodput(const ResultsFile& results, const std::string&
 } // namespace
 
 Headline build_headline(const ResultsFile& results, const std::string& source,
-                        const std::vector<FamilyReport>& families, const ReportOptions& options) {
-  Headline headline = headline_without_goodput(results, source, families, options);
+                        const ScalingAnalysis& analysis, const std::vector<FamilyReport>& families,
+                        const ReportOptions& options) {
+  Headline headline = headline_without_goodput(results, source, analysis, families, options);
   add_goodput(headline, results, source, options.goodput);
   return headline;
 }

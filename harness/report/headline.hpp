@@ -153,7 +153,10 @@ struct Headline {
   const PartOutlook* limiting() const;
 };
 
+// `analysis`: the report's one analyse_scaling of `results`, which the step and the prediction
+// read instead of extracting curves and fitting the ring again.
 Headline build_headline(const ResultsFile& results, const std::string& source,
-                        const std::vector<FamilyReport>& families, const ReportOptions& options);
+                        const ScalingAnalysis& analysis, const std::vector<FamilyReport>& families,
+                        const ReportOptions& options);
 
 } // namespace cb::report

@@ -20,50 +20,6 @@ namespace {
 
 constexpr std::size_t kMaxStragglerParts = 3;
 
-// 3 significant digits without trailing zeros: 7 -> "7", 1.5 -> "1.5", 175 -> "175".
-std::string compact(double v) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.3g", v);
-  return buffer;
-}
-
-// 65536 -> "64 KiB", 1.4e10 -> "14.0 GB": a whole number of binary units as people configure
-// them, anything else in decimal units.
-std::string human_bytes(double bytes) {
-  const char* binary[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double v = bytes;
-  int unit = 0;
-  while (unit < 4 && v >= 1024 && std::fmod(v, 1024) == 0) {
-    v /= 1024;
-    ++unit;
-  }
-  if (unit > 0 && v < 1024)
-    return compact(v) + " " + binary[unit];
-  const char* decimal[] = {"B", "kB", "MB", "GB", "TB"};
-  v = bytes;
-  unit = 0;
-  while (unit < 4 && v >= 1000) {
-    v /= 1000;
-    ++unit;
-  }
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, unit == 0 ? "%.0f %s" : "%.1f %s", v, decimal[unit]);
-  return buffer;
-}
-
-// "812 µs", "12.3 ms", "1.21 s".
-std::string duration(double seconds) {
-  if (!std::isfinite(seconds))
-    return "-";
-  if (seconds == 0)
-    return "0";
-  if (seconds < 1e-3)
-    return format_figure(seconds * 1e6, 3) + " µs";
-  if (seconds < 1)
-    return format_figure(seconds * 1e3, 3) + " ms";
-  return format_figure(seconds, 3) + " s";
-}
-
 std::string overhead_text(const EfficiencyEstimate& e) {
   if (!e.efficiency || !(*e.efficiency > 0))
     return "-";
@@ -99,11 +55,11 @@ std::string horizon(const Headline& h) {
 // "812 µs of compute, 12.3 ms of all-reduce and 1.2 ms of input"; where input reads were not
 // measured, the parts without them (the sentence after says so).
 std::string step_parts_text(const StepTime& s, bool input_left_out) {
-  const std::string compute = duration(s.compute_s) + " of compute";
-  const std::string all_reduce = duration(s.all_reduce_s) + " of all-reduce";
+  const std::string compute = format_seconds_micro(s.compute_s) + " of compute";
+  const std::string all_reduce = format_seconds_micro(s.all_reduce_s) + " of all-reduce";
   if (input_left_out)
     return compute + " and " + all_reduce;
-  return compute + ", " + all_reduce + " and " + duration(s.input_s) + " of input";
+  return compute + ", " + all_reduce + " and " + format_seconds_micro(s.input_s) + " of input";
 }
 
 // Each part's efficiency at the outlook's GPU counts, measured or predicted, and its cost.
@@ -148,9 +104,9 @@ void add_prediction_table(Document& doc, const Prediction& prediction) {
   steps.numeric = {true, true, true, true, true, true, true, false, false};
   for (const auto& s : prediction.steps) {
     steps.rows.push_back(
-        {std::to_string(s.gpus), duration(s.step_s), duration(s.compute_s),
-         duration(s.all_reduce_s),
-         prediction.model.input_left_out ? "not measured" : duration(s.input_s),
+        {std::to_string(s.gpus), format_seconds_micro(s.step_s), format_seconds_micro(s.compute_s),
+         format_seconds_micro(s.all_reduce_s),
+         prediction.model.input_left_out ? "not measured" : format_seconds_micro(s.input_s),
          format_percent(s.efficiency),
          s.efficiency > 0 ? format_cost_overhead(1 / s.efficiency - 1) : "-", s.dominant,
          all_reduce_from_cell(prediction.model, s)});
@@ -178,17 +134,17 @@ void add_headline(Document& doc, const ReportData& data) {
       where += (i ? ", " : "") + s.parts[i];
     if (s.parts.size() > kMaxStragglerParts)
       where += " and " + std::to_string(s.parts.size() - kMaxStragglerParts) + " more";
-    items.push_back({"Slowest GPU:", s.rank + " runs at " + format_percent(s.share) +
-                                         " of its peers' median (" + where +
-                                         "); synchronous work waits for it, so it caps scaling "
-                                         "whatever the fitted laws say. Check it before trusting "
-                                         "the predictions." +
-                                         (h.stragglers.size() > 1
-                                              ? " " + std::to_string(h.stragglers.size() - 1) +
-                                                    " more GPU(s) fall under " +
-                                                    format_percent(kStragglerShare, 0) +
-                                                    " of the median somewhere (see the curves)."
-                                              : std::string())});
+    items.push_back(
+        {"Slowest GPU:",
+         s.rank + " runs at " + format_percent(s.share) + " of its peers' median (" + where +
+             "); synchronous work waits for it, so it caps scaling "
+             "whatever the fitted laws say. Check it before trusting "
+             "the predictions." +
+             (h.stragglers.size() > 1
+                  ? " " + std::to_string(h.stragglers.size() - 1) + " more GPU(s) fall under " +
+                        format_percent(kStragglerShare, 0) +
+                        " of the median somewhere (see the curves)."
+                  : std::string())});
   }
   // The rank collectives waited for most often; the others are in the Stragglers tables.
   if (!h.waited_for.empty()) {
@@ -213,7 +169,7 @@ void add_headline(Document& doc, const ReportData& data) {
       const CostOutlook& c = h.predicted_cost[i];
       std::string text =
           format_percent(s.efficiency) + " efficiency, " + cost_phrase(c.overhead) + "; the " +
-          duration(s.step_s) + " step is " +
+          format_seconds_micro(s.step_s) + " step is " +
           step_parts_text(s, h.prediction->model.input_left_out) +
           (s.extrapolated ? " (all-reduce extrapolated beyond the " +
                                 gpus_text(h.prediction->model.largest_measured_gpus) + " measured)"
@@ -290,14 +246,15 @@ std::string plot_family(const std::string& path) {
 }
 
 std::string describe_workload(const PredictionConfig& step) {
-  std::string text = "data-parallel training of a " + compact(step.model_params / 1e9) +
-                     " B-parameter model, " + format_count(step.tokens_per_gpu) +
+  std::string text = "data-parallel training of a " +
+                     format_figure_compact(step.model_params / 1e9) + " B-parameter model, " +
+                     format_count(step.tokens_per_gpu) +
                      " tokens per GPU per step (6 FLOP per parameter per token), " +
-                     human_bytes(step.gradient_bytes()) + " of gradients all-reduced per step ";
+                     format_bytes(step.gradient_bytes()) + " of gradients all-reduced per step ";
   text += step.overlap > 0 ? "(" + format_percent(step.overlap, 0) + " of it hidden behind compute)"
                            : "(none of it hidden behind compute)";
   text += ", " +
-          (step.bytes_per_step > 0 ? human_bytes(step.bytes_per_step) : std::string("nothing")) +
+          (step.bytes_per_step > 0 ? format_bytes(step.bytes_per_step) : std::string("nothing")) +
           " of input read per GPU per step.";
   return text;
 }

@@ -35,8 +35,10 @@ ReportData build_report_data(const ResultsFile& results, const std::string& sour
   data.run = results.run;
   data.counts = count_records(results);
   data.options = options;
-  data.families = build_family_reports(results, options.outlook_gpus);
-  data.headline = build_headline(results, source, data.families, options);
+  // The one analysis of the report: every section reads its curves and fits.
+  const ScalingAnalysis analysis = analyse_scaling(results);
+  data.families = build_family_reports(results, analysis, options.outlook_gpus);
+  data.headline = build_headline(results, source, analysis, data.families, options);
   return data;
 }
 

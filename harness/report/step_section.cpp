@@ -10,15 +10,6 @@
 namespace cb::report {
 namespace {
 
-std::string ms(double seconds) {
-  char buffer[64];
-  if (seconds >= 1)
-    std::snprintf(buffer, sizeof buffer, "%.3g s", seconds);
-  else
-    std::snprintf(buffer, sizeof buffer, "%.3g ms", seconds * 1e3);
-  return buffer;
-}
-
 std::string loss_name(const std::string& loss) {
   if (loss == "exposed_comm")
     return "exposed communication (all-reduce not hidden behind compute)";
@@ -48,13 +39,14 @@ std::vector<Paragraph> step_headline_items(const Headline& h) {
   std::string text = "on " + gpus_text(top.gpus) + " this cluster did " +
                      format_percent(top.utilization) +
                      " useful work (compute / step of a measured data-parallel training step, " +
-                     ms(top.step_s) + ")";
+                     format_seconds_brief(top.step_s) + ")";
   if (top.efficiency && top.gpus > 1)
     text += ", at " + format_percent(*top.efficiency) + " scaling efficiency (step(1) / step(" +
             std::to_string(top.gpus) + "))";
   text += ".";
   if (const std::string loss = loss_name(top.largest_loss); !loss.empty()) {
-    text += " The largest loss is " + loss + ": " + ms(loss_seconds(top)) + " of each step.";
+    text += " The largest loss is " + loss + ": " + format_seconds_brief(loss_seconds(top)) +
+            " of each step.";
   }
   if (top.largest_loss == "input_wait") {
     text += " Input wait is the largest loss: reading the training data from this storage "
@@ -111,15 +103,15 @@ void add_step_table(Document& doc, const Headline& h) {
     std::vector<std::string> row = {std::to_string(r.gpus)};
     if (r.measured) {
       const auto& m = *r.measured;
-      row.push_back(ms(m.step_s));
-      row.push_back(v.model ? ms(r.predicted.step_s) : "-");
+      row.push_back(format_seconds_brief(m.step_s));
+      row.push_back(v.model ? format_seconds_brief(r.predicted.step_s) : "-");
       row.push_back(r.error ? format_signed_percent(*r.error) : "-");
       row.push_back(m.efficiency ? format_percent(*m.efficiency) : "-");
       row.push_back(v.model ? format_percent(r.predicted.efficiency) : "-");
       row.push_back(format_percent(m.utilization));
-      row.push_back(ms(m.compute_s));
-      row.push_back(ms(m.exposed_comm_s));
-      row.push_back(ms(m.input_wait_s));
+      row.push_back(format_seconds_brief(m.compute_s));
+      row.push_back(format_seconds_brief(m.exposed_comm_s));
+      row.push_back(format_seconds_brief(m.input_wait_s));
       row.push_back(m.largest_loss);
     } else if (v.model && !unpriced_across_nodes(*v.model, r.gpus).empty()) {
       // Intra-node figures would predict the network as if it were the node's own links.
@@ -128,7 +120,8 @@ void add_step_table(Document& doc, const Headline& h) {
       row.insert(row.end(), {"-", "-", "-", "-", "-", "-", "-", "-"});
     } else {
       row.push_back("-");
-      row.push_back((r.calibrated_step_s ? ms(*r.calibrated_step_s) : ms(r.predicted.step_s)) +
+      row.push_back((r.calibrated_step_s ? format_seconds_brief(*r.calibrated_step_s)
+                                         : format_seconds_brief(r.predicted.step_s)) +
                     " (extrapolated)");
       row.push_back("-");
       row.push_back("-");

@@ -250,11 +250,12 @@ std::optional<StoredCurveModels> StoredFits::for_curve(const Curve& curve) const
 }
 
 std::optional<StoredFits::AlphaBeta>
-StoredFits::alpha_beta(const std::vector<Curve>& curves) const {
+StoredFits::alpha_beta(const std::vector<CurveFits>& curves) const {
   if (!alpha_beta_)
     return std::nullopt;
   std::size_t collectives = 0;
-  for (const auto& curve : curves) {
+  for (const auto& fitted : curves) {
+    const Curve& curve = fitted.curve;
     if (curve.key.suite != suite_names::kCollectives)
       continue;
     ++collectives;

@@ -13,6 +13,7 @@
 #include "analysis/alpha_beta.hpp"
 #include "analysis/amdahl.hpp"
 #include "analysis/curves.hpp"
+#include "analysis/scaling_fits.hpp"
 #include "analysis/usl.hpp"
 
 namespace cb::report {
@@ -44,7 +45,7 @@ public:
     std::vector<HockneyFit> per_gpu_count;
     std::vector<RingAllReduceFit> ring_all_reduce;
   };
-  std::optional<AlphaBeta> alpha_beta(const std::vector<Curve>& curves) const;
+  std::optional<AlphaBeta> alpha_beta(const std::vector<CurveFits>& curves) const;
 
 private:
   const nlohmann::json* entry_for(const Curve& curve) const;

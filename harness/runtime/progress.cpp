@@ -4,18 +4,9 @@
 
 #include <cstdio>
 
-namespace cb {
+#include "core/format.hpp"
 
-std::string format_duration(double seconds) {
-  const long s = static_cast<long>(seconds + 0.5);
-  char text[32];
-  if (s >= 3600) {
-    std::snprintf(text, sizeof text, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-  } else {
-    std::snprintf(text, sizeof text, "%ld:%02ld", s / 60, s % 60);
-  }
-  return text;
-}
+namespace cb {
 
 Progress::Progress(long total_units, bool enabled)
     : total_(total_units), enabled_(enabled), terminal_(isatty(STDERR_FILENO) == 1),
@@ -36,7 +27,7 @@ void Progress::stage(const std::string& label) {
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     std::fprintf(stderr, "progress: %ld/%ld %s (elapsed %s)\n", done_, total_, label_.c_str(),
-                 format_duration(elapsed).c_str());
+                 format_clock(elapsed).c_str());
   }
 }
 
@@ -56,11 +47,10 @@ void Progress::draw() {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   std::string eta = "--:--";
   if (done_ > 0 && done_ <= total_) {
-    eta =
-        format_duration(elapsed / static_cast<double>(done_) * static_cast<double>(total_ - done_));
+    eta = format_clock(elapsed / static_cast<double>(done_) * static_cast<double>(total_ - done_));
   }
   std::fprintf(stderr, "\r\033[K[%ld/%ld] %s  elapsed %s  ETA %s", done_, total_, label_.c_str(),
-               format_duration(elapsed).c_str(), eta.c_str());
+               format_clock(elapsed).c_str(), eta.c_str());
   std::fflush(stderr);
 }
 

@@ -26,6 +26,4 @@ private:
   std::chrono::steady_clock::time_point start_;
 };
 
-std::string format_duration(double seconds);
-
 } // namespace cb

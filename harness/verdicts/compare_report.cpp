@@ -24,17 +24,17 @@ std::string params_cell(const json& params) {
 }
 
 std::string ratio_cell(double ratio) {
-  return std::isfinite(ratio) ? format_figure(ratio, 3) : "-";
+  return std::isfinite(ratio) ? format_figure_padded(ratio, 3) : "-";
 }
 
 std::string interval_cell(const RatioInterval& r) {
   if (!std::isfinite(r.low) || !std::isfinite(r.high))
     return "-";
-  return format_figure(r.low, 3) + " - " + format_figure(r.high, 3);
+  return format_figure_padded(r.low, 3) + " - " + format_figure_padded(r.high, 3);
 }
 
 std::string efficiency_cell(const std::optional<double>& e) {
-  return e && std::isfinite(*e) ? format_figure(*e * 100.0, 3) + " %" : "-";
+  return e && std::isfinite(*e) ? format_figure_padded(*e * 100.0, 3) + " %" : "-";
 }
 
 std::string percent_label(double fraction) {
@@ -52,7 +52,7 @@ std::string curve_label(const ModelContrast& m) {
 // A fitted figure, "-" where the fit produced none.
 template <typename Fit>
 std::string fit_cell(const std::optional<Fit>& fit, double Fit::*field, int digits) {
-  return fit && fit->ok ? format_figure((*fit).*field, digits) : "-";
+  return fit && fit->ok ? format_figure_padded((*fit).*field, digits) : "-";
 }
 
 // R² to three decimals, so that a column of them lines up ("1.000", "0.932").
@@ -68,7 +68,7 @@ template <typename Fit> std::string r2_cell(const std::optional<Fit>& fit) {
 std::string peak_cell(const std::optional<UslFit>& usl) {
   if (!usl || !usl->ok)
     return "-";
-  return usl->n_peak ? format_figure(*usl->n_peak, 3) : "none";
+  return usl->n_peak ? format_figure_padded(*usl->n_peak, 3) : "none";
 }
 
 void add_model_rows(MarkdownTable& table, const ModelContrast& m, const char* side,

@@ -48,48 +48,6 @@ std::size_t display_width(const std::string& text) {
 
 } // namespace
 
-std::string format_figure(double value, int digits) {
-  if (std::isnan(value))
-    return "-";
-  if (std::isinf(value))
-    return value > 0 ? "inf" : "-inf";
-  const double magnitude = std::fabs(value);
-  if (magnitude != 0 && (magnitude < 1e-3 || magnitude >= 1e7)) {
-    return printf_string(("%." + std::to_string(digits - 1) + "e").c_str(), value);
-  }
-  // Decimals so that `digits` significant digits show (none beyond the decimal point for big ones).
-  const int leading = magnitude == 0 ? 0 : static_cast<int>(std::floor(std::log10(magnitude)));
-  const int decimals = std::max(0, digits - 1 - leading);
-  return printf_string(("%." + std::to_string(decimals) + "f").c_str(), value);
-}
-
-std::string format_seconds(double seconds) {
-  if (std::isnan(seconds))
-    return "-";
-  const double magnitude = std::fabs(seconds);
-  if (magnitude >= 1.0 || magnitude == 0)
-    return format_figure(seconds, 3) + " s";
-  if (magnitude >= 1e-3)
-    return format_figure(seconds * 1e3, 3) + " ms";
-  if (magnitude >= 1e-6)
-    return format_figure(seconds * 1e6, 3) + " us";
-  return format_figure(seconds * 1e9, 3) + " ns";
-}
-
-std::string format_change(double change) {
-  if (std::isnan(change))
-    return "-";
-  return printf_string("%+.1f %%", change * 100.0);
-}
-
-std::string format_percent_capped(double fraction) {
-  if (std::isnan(fraction))
-    return "-";
-  if (fraction >= 10)
-    return "over 1000 %";
-  return printf_string("%.1f %%", fraction * 100.0);
-}
-
 std::string format_p(double p) {
   if (std::isnan(p))
     return "-";
@@ -113,7 +71,7 @@ std::string format_quantity(const std::string& quantity, double value) {
   if (std::isnan(value))
     return "-";
   const auto named = split_unit(quantity);
-  return named ? format_figure(value) + " " + named->unit : format_figure(value);
+  return named ? format_figure_padded(value) + " " + named->unit : format_figure_padded(value);
 }
 
 MarkdownTable::MarkdownTable(std::vector<std::string> header) : header_(std::move(header)) {}

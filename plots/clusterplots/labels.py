@@ -1,22 +1,11 @@
 """Human-readable labels: sizes, parameter sets, metric names with units."""
 
+from .formatting import format_size  # noqa: F401 (labels name sizes; formatting prints them)
 from .metric_table import METRICS
 
 _SIZE_KEYS = ("bytes", "block_bytes", "file_bytes")
-_UNITS = ("B", "KiB", "MiB", "GiB", "TiB")
 
 METRIC_LABELS = {m.name: m.axis_label for m in METRICS}
-
-
-def format_size(n):
-    """1024 -> '1 KiB', 3 * 1024**2 -> '3 MiB', 1536 -> '1.5 KiB', 8 -> '8 B'."""
-    value = float(n)
-    unit = 0
-    while abs(value) >= 1024 and unit < len(_UNITS) - 1:
-        value /= 1024
-        unit += 1
-    text = f"{value:.0f}" if value == int(value) else f"{value:.3g}"
-    return f"{text} {_UNITS[unit]}"
 
 
 def format_param(key, value):

@@ -1,5 +1,6 @@
-"""The USL model drawn through a scaling curve: from the results' `fits` section when it describes
-the same points, otherwise fitted here.
+"""The USL model drawn through a scaling curve: the one the results' `fits` section stores for the
+same points, and no other. The plots never fit the curve themselves: a fit is `clusterbench fit`'s
+job, stored once, so the plot and the report draw the same figures.
 
 The `fits` section is the one `clusterbench fit` writes (harness/analysis/fits_json.hpp):
     {"curves": [{"suite", "case", "params", "metric", "tier_info", "gpus": [...], "nodes": [...],
@@ -10,10 +11,10 @@ The `fits` section is the one `clusterbench fit` writes (harness/analysis/fits_j
 `values` are the metric as measured; the USL is fitted to the aggregate series (N * busbw for
 collectives, the metric itself for throughputs), the same series this module fits. An entry is used
 when suite, case, metric and params equal the curve's, its USL figures are numbers (null means the
-fit failed) and its `values` agree with the measured points to 1 %. Then the curve is not fitted
-again here: the stored fit is drawn and its bootstrap band is laid around it. Anything else (no
-section, another layout, other points, a file written before `fit` ran) falls back to a fit here,
-so a plot never depends on the section.
+fit failed) and its `values` agree with the measured points to 1 %. Then the stored fit is drawn
+and its bootstrap band (refits of resampled points around the stored fit, the fit's uncertainty,
+not another model) is laid around it. Anything else (no section, another layout, other points, a
+file written before `fit` ran) draws the points alone with the note NO_FIT_STORED.
 """
 
 import math
@@ -22,13 +23,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .curves import params_key
-from .usl import PARAMETERS, bootstrap_band_ratio, fit_usl, usl_peak, usl_throughput
+from .usl import PARAMETERS, bootstrap_band_ratio, usl_peak, usl_throughput
 
 EXTRAPOLATION_FACTOR = 4
 _MATCH_TOLERANCE = 0.01
 
 FROM_FITS = "fits section"
-FITTED_HERE = "fitted here"
+NO_FIT_STORED = "no fit stored"
 
 
 @dataclass
@@ -117,20 +118,19 @@ def _from_fits_section(curve, fits):
     return None
 
 
+def has_enough_points(curve):
+    """Whether a USL fit of `curve` is possible at all: as many GPU counts as parameters."""
+    return len(set(curve.gpus)) >= PARAMETERS
+
+
 def model_for(curve, fits):
-    """The model to draw through `curve`: the stored fit when the fits section has one for it,
-    else a fit here; None when the curve has too few points to fit."""
-    enough_points = len(set(curve.gpus)) >= PARAMETERS
+    """The stored fit to draw through `curve`, or None when the fits section has none for it (the
+    caller notes why: too few points, or NO_FIT_STORED)."""
     stored = _from_fits_section(curve, fits)
     if stored is not None:
         # The bootstrap refits resampled points, which needs as many GPU counts as parameters.
-        stored.band_fit = stored if enough_points else None
-        return stored
-    if not enough_points:
-        return None
-    own = fit_usl(curve.n, curve.aggregate)
-    return CurveModel(curve=curve, alpha=own.alpha, beta=own.beta, gamma=own.gamma, r2=own.r2,
-                      source=FITTED_HERE, band_fit=own)
+        stored.band_fit = stored if has_enough_points(curve) else None
+    return stored
 
 
 def evaluation_grids(curve, points=100):

@@ -1,7 +1,8 @@
 """efficiency_<suite>.png: scaling efficiency against GPU count, one line per curve.
 
-Measured points (hollow when the record was noisy), the USL fit through them (solid), its
-extrapolation to 4 x the largest measured N (dashed) and a 95 % bootstrap band. Up to
+Measured points (hollow when the record was noisy), the USL fit stored in the results through
+them (solid), its extrapolation to 4 x the largest measured N (dashed) and a 95 % bootstrap band;
+a curve whose fit the file does not store is drawn as joined points marked "no fit stored". Up to
 MAX_LINES_PER_PANEL curves share one panel; more are split into one panel per case.
 """
 
@@ -12,9 +13,11 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from .curves import build_scaling_curves
+from .formatting import format_figure_compact
 from .labels import distinguishing_keys
 from .layout import colour, figure_title, gpu_axis, new_figure, safe_name, save_figure
-from .model import EXTRAPOLATION_FACTOR, FROM_FITS, evaluation_grids, model_for
+from .model import (EXTRAPOLATION_FACTOR, FROM_FITS, NO_FIT_STORED, evaluation_grids,
+                    has_enough_points, model_for)
 from .results import cluster_label
 
 MAX_LINES_PER_PANEL = 6
@@ -36,11 +39,12 @@ def panels_for(curves):
     return panels
 
 
-def model_label(model):
+def model_label(model, curve):
     if model is None:
-        return ""
+        # Said on the plot, beside the curve, so a reader does not take the joined points for a fit.
+        return f"  ({NO_FIT_STORED})" if has_enough_points(curve) else ""
     peak = model.n_peak
-    peak_text = "∞" if math.isinf(peak) else f"{peak:.3g}"
+    peak_text = "∞" if math.isinf(peak) else format_figure_compact(peak)
     source = ", from fits" if model.source == FROM_FITS else ""
     fit_quality = f" R²={model.r2:.2f}" if math.isfinite(model.r2) else ""
     return f"  α={model.alpha:.2g} β={model.beta:.2g} N*={peak_text}{fit_quality}{source}"
@@ -102,14 +106,17 @@ def draw_panel(ax, curves, fits, notes):
     handles = []
     for i, curve in enumerate(curves):
         model = model_for(curve, fits)
-        if model is None:
+        if model is None and not has_enough_points(curve):
             notes.append(f"{curve.suite}/{curve.case}: {len(curve.gpus)} GPU counts, too few for a "
                          "USL fit; points drawn without a model")
+        elif model is None:
+            notes.append(f"{curve.suite}/{curve.case}: {NO_FIT_STORED} (run `clusterbench fit "
+                         "RESULTS --in-place`); points drawn without a model")
         for warning in model.warnings if model else []:
             notes.append(f"{curve.suite}/{curve.case}: fit warning: {warning}")
         top = max(top, draw_curve(ax, curve, model, colour(i)))
         handles.append(Line2D([], [], color=colour(i), marker="o",
-                              label=curve.label(keys) + model_label(model)))
+                              label=curve.label(keys) + model_label(model, curve)))
     low_n = min(min(c.gpus) for c in curves)
     high_n = EXTRAPOLATION_FACTOR * max(max(c.gpus) for c in curves)
     gpu_axis(ax, low_n, high_n)

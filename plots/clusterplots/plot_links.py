@@ -6,6 +6,7 @@ import math
 import numpy as np
 from matplotlib import colormaps
 
+from .formatting import format_figure_compact
 from .labels import params_label
 from .layout import figure_title, new_figure, safe_name, save_figure
 from .results import ResultsError, cluster_label
@@ -100,7 +101,7 @@ def draw_matrix(fig, ax, record, values):
     for i in range(size if size <= ANNOTATED_MAX else 0):
         for j in range(size):
             v = values[i, j]
-            text = "—" if not math.isfinite(v) else f"{v:.3g}"
+            text = "—" if not math.isfinite(v) else format_figure_compact(v)
             ax.text(j, i, text, ha="center", va="center", fontsize=font,
                     color="white" if math.isfinite(v) and v < midpoint else "black")
     direction = record.params.get("direction")

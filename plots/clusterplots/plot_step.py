@@ -4,6 +4,7 @@ input wait and the rest; and on a second panel the scaling efficiency E(N) = ste
 measured against the prediction from the parts when the report passes it (--prediction)."""
 
 from .curves import params_key
+from .formatting import format_percent
 from .layout import colour, figure_title, gpu_axis, new_figure, save_figure
 from .results import ResultsError, cluster_label, load_report_rows
 
@@ -57,7 +58,7 @@ def draw_anatomy(ax, steps):
     rest = [max(0.0, r.metrics["step_s"] * 1e3 - b) for r, b in zip(steps, bottom)]
     ax.bar(positions, rest, bottom=bottom, color="#bbbbbb", label="rest of the step", width=0.6)
     for x, r in zip(positions, steps):
-        ax.text(x, r.metrics["step_s"] * 1e3, f"{r.metrics.get('utilization', 0) * 100:.0f} %",
+        ax.text(x, r.metrics["step_s"] * 1e3, format_percent(r.metrics.get('utilization', 0), 0),
                 ha="center", va="bottom", fontsize="x-small")
     ax.set_xticks(list(positions), [str(n) for n in counts])
     ax.set_xlabel("GPUs (N)")

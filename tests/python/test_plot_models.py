@@ -12,7 +12,8 @@ import pytest
 from clusterplots import curves as cv
 from clusterplots.labels import distinguishing_keys, format_param, format_size, metric_label
 from clusterplots.metric_table import BY_NAME, TABLE_FILE
-from clusterplots.model import FITTED_HERE, FROM_FITS, evaluation_grids, model_for
+from clusterplots.model import FROM_FITS, evaluation_grids, model_for
+from clusterplots.plot_efficiency import model_label
 from clusterplots.plot_links import link_matrix
 from clusterplots.results import ResultsError, cluster_label, load_results, results_from_json
 from clusterplots.usl import (bootstrap_band_ratio, fit_usl, fit_usl_batch, usl_peak,
@@ -171,7 +172,7 @@ def test_repeated_points_take_the_record_with_the_most_samples_as_fit_and_report
     assert curve.noisy == [False, True]
 
 
-# ---- the model: fits section or fitted here ------------------------------------------------
+# ---- the model: the fits section's, or none ----------------------------------------------
 
 def copy_curve_records():
     return [record("compute", "copy", {"bytes": 8}, n, {"gbps": x})
@@ -208,22 +209,25 @@ def test_model_uses_a_matching_fits_entry():
     {"curves": [fits_entry(metric="gflops")]},
     {"curves": [fits_entry(usl={"alpha": "x"})]},
 ])
-def test_model_is_fitted_here_when_the_fits_section_does_not_describe_the_curve(fits):
+def test_no_model_when_the_fits_section_does_not_describe_the_curve(fits, monkeypatch):
+    import clusterplots.usl as usl_module
+
+    def no_fit(*args):
+        raise AssertionError("the plot fitted a curve the file stores no fit for")
+
+    monkeypatch.setattr(usl_module, "fit_usl_batch", no_fit)
     results = parse(copy_curve_records(), fits)
     (curve,) = cv.build_scaling_curves(results.records)
-    model = model_for(curve, results.fits)
-    assert model.source == FITTED_HERE
-    own = fit_usl(curve.gpus, curve.values)
-    assert (model.alpha, model.beta, model.gamma) == (own.alpha, own.beta, own.gamma)
+    assert model_for(curve, results.fits) is None
 
 
 def test_a_stored_fit_is_drawn_without_fitting_the_curve_again(monkeypatch):
-    import clusterplots.model as model_module
+    import clusterplots.usl as usl_module
 
     def no_refit(*args):
         raise AssertionError("the curve was fitted again although the file has its fit")
 
-    monkeypatch.setattr(model_module, "fit_usl", no_refit)
+    monkeypatch.setattr(usl_module, "fit_usl", no_refit)
     results = parse(copy_curve_records(), {"curves": [fits_entry()]})
     (curve,) = cv.build_scaling_curves(results.records)
     model = model_for(curve, results.fits)
@@ -236,22 +240,13 @@ def test_a_stored_fit_is_drawn_without_fitting_the_curve_again(monkeypatch):
     assert np.all(model.efficiency(n) <= high + 1e-12)
 
 
-def test_without_a_stored_fit_the_curve_is_fitted_here_once(monkeypatch):
-    import clusterplots.model as model_module
-
-    calls = []
-    real_fit = model_module.fit_usl
-
-    def counting_fit(*args):
-        calls.append(args)
-        return real_fit(*args)
-
-    monkeypatch.setattr(model_module, "fit_usl", counting_fit)
+def test_without_a_stored_fit_the_plot_names_the_missing_fit(tmp_path):
     results = parse(copy_curve_records())
     (curve,) = cv.build_scaling_curves(results.records)
-    model = model_for(curve, results.fits)
-    assert model.source == FITTED_HERE and len(calls) == 1
-    assert (model.band_fit.alpha, model.band_fit.beta) == (model.alpha, model.beta)
+    assert model_for(curve, results.fits) is None
+    assert model_label(None, curve) == "  (no fit stored)"
+    short = cv.build_scaling_curves(parse(copy_curve_records()[:2]).records)[0]
+    assert model_label(None, short) == ""   # too few points: no fit could exist
 
 
 def test_fits_entry_of_a_collective_models_the_aggregate_n_times_busbw():
@@ -278,7 +273,7 @@ def test_fits_entry_with_null_figures_is_not_used():
                             "r2": None, "warnings": ["too few points"]})
     results = parse(copy_curve_records(), {"curves": [entry]})
     (curve,) = cv.build_scaling_curves(results.records)
-    assert model_for(curve, results.fits).source == FITTED_HERE
+    assert model_for(curve, results.fits) is None
 
 
 def test_too_few_points_give_no_model_and_grids_reach_four_times_the_largest_n():
@@ -301,8 +296,11 @@ def test_fixture_curves():
         {"bytes": 1 << 24, "dtype": "float", "op": "sum", "in_place": False}
     gpu = load_results(GPU_RUN)
     for c in cv.build_scaling_curves(gpu.records):
-        expected = FITTED_HERE if c.suite == "storage" else FROM_FITS
-        assert model_for(c, gpu.fits).source == expected
+        model = model_for(c, gpu.fits)
+        if c.suite == "storage":
+            assert model is None
+        else:
+            assert model.source == FROM_FITS
 
 
 # ---- labels and the results reader ---------------------------------------------------------------

@@ -152,7 +152,7 @@ def test_axes_carry_units(overlay_run):
 def test_efficiency_legend_names_the_model_and_its_source(overlay_run, tmp_path):
     out, _ = overlay_run
     host = svg_text(out, "efficiency_compute.svg")
-    assert "α=" in host and "from fits" not in host      # host run has no fits: fitted here
+    assert "no fit stored" in host and "α=" not in host   # host run has no fits: none drawn
     assert "extrapolated to 4× N" in host and "95 % bootstrap band" in host
     result = run_plot(GPU_RUN, "--out", str(tmp_path), "--svg")
     assert result.returncode == 0, result.stderr

@@ -169,6 +169,39 @@ TEST(Prediction, StorageWithTooFewPointsIsHeldAtTheNearestMeasurement) {
   EXPECT_NEAR(predict_step(model, 8).input_s, 3e9 / 1.5e9, 1e-9);
 }
 
+// The report hands the model its one analysis; the model must be the one the records give alone,
+// and must read the analysis rather than the records for the ring and the storage curve.
+TEST(Prediction, ModelFromTheCallersAnalysisEqualsTheModelFromTheRecords) {
+  ResultsFile f = training_results();
+  add_ring(f, {16, 32}, 50e-6, 1.0 / 5e9);
+  for (int n : {1, 2, 4, 8}) {
+    f.records.push_back(make_record("storage", "seq_read", {{"block_bytes", 1 << 20}}, n,
+                                    {{"gbps", usl_throughput(0.05, 0.002, 2.0, n)}}));
+  }
+  PredictionConfig c = config();
+  c.bytes_per_step = 1e9;
+  const ScalingAnalysis analysis = analyse_scaling(f);
+  const auto alone = predict_training(f, c, "run.json");
+  const auto shared = predict_training(f, analysis, c, "run.json");
+  ASSERT_EQ(shared.model.ring.size(), alone.model.ring.size());
+  ASSERT_TRUE(shared.model.storage && alone.model.storage);
+  EXPECT_EQ(shared.model.storage->key.params, alone.model.storage->key.params);
+  ASSERT_EQ(shared.steps.size(), alone.steps.size());
+  for (std::size_t i = 0; i < alone.steps.size(); ++i)
+    EXPECT_DOUBLE_EQ(shared.steps[i].step_s, alone.steps[i].step_s) << alone.steps[i].gpus;
+  EXPECT_EQ(format_prediction(shared), format_prediction(alone));
+
+  // An analysis without the inter-node ring: the model prices from what it was handed.
+  ScalingAnalysis intra_only = analysis;
+  intra_only.ring_all_reduce.erase(
+      std::remove_if(intra_only.ring_all_reduce.begin(), intra_only.ring_all_reduce.end(),
+                     [](const RingAllReduceFit& r) { return r.tier == "inter"; }),
+      intra_only.ring_all_reduce.end());
+  ASSERT_LT(intra_only.ring_all_reduce.size(), analysis.ring_all_reduce.size());
+  const auto model = build_training_step_model(f, intra_only, c, "run.json");
+  EXPECT_EQ(model.ring.size(), intra_only.ring_all_reduce.size());
+}
+
 TEST(Prediction, GemmInGflopsOnSeveralGpus) {
   ResultsFile f;
   f.records.push_back(make_record("compute", "gemm", {{"m", 4096}, {"n", 4096}, {"k", 4096}}, 2,

@@ -591,14 +591,6 @@ TEST(QualifyReport, AStragglerBesideASlowGpuLeavesTheFleetFailingOnTheGpu) {
   EXPECT_EQ(report.fleet.suspects[0].who.device, 5);
 }
 
-TEST(QualifyReport, FiguresKeepTheDigitsTheirSizeNeeds) {
-  EXPECT_EQ(format_figure(4302.4), "4302");
-  EXPECT_EQ(format_figure(431), "431");
-  EXPECT_EQ(format_figure(431.25), "431.2");
-  EXPECT_EQ(format_figure(55.4), "55.40");
-  EXPECT_EQ(format_figure(0.8534), "0.853");
-}
-
 // A check that matches nothing says why: a misspelt case is shown beside the cases the file has,
 // a suite the run left out is named.
 TEST(QualifyFixtures, ACheckThatMatchesNothingSaysWhy) {

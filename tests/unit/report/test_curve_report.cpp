@@ -35,7 +35,7 @@ TEST(CurveReport, FamiliesInTheirOrderWithTheLargestSizeShown) {
   skipped.reason = "built without OpenBLAS";
   results.records.push_back(skipped);
 
-  const auto families = build_family_reports(results, {64, 1024});
+  const auto families = build_family_reports(results, analyse_scaling(results), {64, 1024});
   ASSERT_EQ(families.size(), 2u);
   EXPECT_EQ(families[0].suite, "compute");
   EXPECT_EQ(families[1].suite, "storage");
@@ -65,7 +65,7 @@ TEST(CurveReport, RowsCarryEfficiencyAndPerGpuSpread) {
       r.status = RecordStatus::noisy;
     results.records.push_back(r);
   }
-  const auto families = build_family_reports(results, {64});
+  const auto families = build_family_reports(results, analyse_scaling(results), {64});
   const CurveReport& c = family(families, "compute").curves.at(0);
   ASSERT_EQ(c.rows.size(), 3u);
   EXPECT_EQ(c.rows[0].gpus, 1);
@@ -83,7 +83,7 @@ TEST(CurveReport, ASingleGpuCountSaysNothingAboutEfficiency) {
   ResultsFile results;
   results.records.push_back(make_record(
       "links", "pair_bw", {{"bytes", 1u << 26}, {"direction", "uni"}}, 4, {{"gbps", 7.6}}));
-  const auto families = build_family_reports(results, {64});
+  const auto families = build_family_reports(results, analyse_scaling(results), {64});
   const CurveReport& c = family(families, "links").curves.at(0);
   EXPECT_FALSE(c.rows[0].efficiency.has_value());
   EXPECT_FALSE(c.outlook[0].efficiency.has_value());
@@ -92,7 +92,7 @@ TEST(CurveReport, ASingleGpuCountSaysNothingAboutEfficiency) {
 TEST(CurveReport, EfficiencyIsMeasuredWhereMeasuredElsePredicted) {
   ResultsFile results;
   add_usl_curve(results, "compute", "triad", {{"bytes", 1u << 26}}, {1, 2, 4, 8, 16}, 0.05, 0.002);
-  const auto families = build_family_reports(results, {8, 64, 1024});
+  const auto families = build_family_reports(results, analyse_scaling(results), {8, 64, 1024});
   const CurveReport& c = family(families, "compute").curves.at(0);
   ASSERT_TRUE(c.fits.usl && c.fits.usl->ok);
   ASSERT_EQ(c.outlook.size(), 3u);
@@ -126,7 +126,7 @@ TEST(CurveReport, CollectivesStartAtTwoGpus) {
                                           {{"bytes", 1u << 25}, {"in_place", false}}, n,
                                           {{"busbw_gbps", n == 1 ? 0.0 : 100.0 / (1 + 0.05 * n)}}));
   }
-  const auto families = build_family_reports(results, {1, 64});
+  const auto families = build_family_reports(results, analyse_scaling(results), {1, 64});
   const CurveReport& c = family(families, "collectives").curves.at(0);
   EXPECT_EQ(c.fits.efficiency.base_gpus, 2);
   EXPECT_FALSE(c.rows[0].efficiency.has_value());
@@ -151,7 +151,7 @@ TEST(CurveReport, ACollectivesRowFindsItsRecordThoughTheRecordKeepsItsElementCou
       r.straggler = StragglerRank{2, "n1", 2, 0.9, 0.7e-3, 1e-3};
     results.records.push_back(std::move(r));
   }
-  const auto families = build_family_reports(results, {64});
+  const auto families = build_family_reports(results, analyse_scaling(results), {64});
   const CurveReport& c = family(families, "collectives").curves.at(0);
   ASSERT_EQ(c.rows.size(), 2u);
   for (const CurveRow& row : c.rows) {
@@ -170,13 +170,13 @@ TEST(CurveReport, UsesTheFitsSectionWhileItMatches) {
   store_fits(results, analyse_scaling(results));
   results.fits["curves"][0]["usl"]["alpha"] = 0.5; // visibly not what the data give
   {
-    const auto families = build_family_reports(results, {64});
+    const auto families = build_family_reports(results, analyse_scaling(results), {64});
     const CurveReport& c = family(families, "compute").curves.at(0);
     EXPECT_EQ(c.fit_source, "fits section");
     EXPECT_DOUBLE_EQ(c.fits.usl->alpha, 0.5);
   }
   results.records.back().metrics["gbps"] = 50.0; // measured again after the fit
-  const auto families = build_family_reports(results, {64});
+  const auto families = build_family_reports(results, analyse_scaling(results), {64});
   const CurveReport& c = family(families, "compute").curves.at(0);
   EXPECT_EQ(c.fit_source, "computed");
   EXPECT_LT(c.fits.usl->alpha, 0.5);
@@ -184,7 +184,7 @@ TEST(CurveReport, UsesTheFitsSectionWhileItMatches) {
 
 TEST(CurveReport, HostClusterFixture) {
   const ResultsFile results = load_results(test::fixture("plots/host_cluster.json"));
-  const auto families = build_family_reports(results, {64, 1024});
+  const auto families = build_family_reports(results, analyse_scaling(results), {64, 1024});
   ASSERT_EQ(families.size(), 4u);
   EXPECT_EQ(families[0].suite, "compute");
   EXPECT_EQ(families[1].suite, "links");

@@ -22,7 +22,9 @@ ReportOptions priced_options() {
 }
 
 Headline headline_of(const ResultsFile& results, const ReportOptions& o = test::default_options()) {
-  return build_headline(results, "test.json", build_family_reports(results, o.outlook_gpus), o);
+  const ScalingAnalysis analysis = analyse_scaling(results);
+  return build_headline(results, "test.json", analysis,
+                        build_family_reports(results, analysis, o.outlook_gpus), o);
 }
 
 // Collectives whose aggregate follows the USL: busbw(N) = X(N) / N.

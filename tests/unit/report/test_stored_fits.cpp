@@ -101,7 +101,7 @@ TEST(StoredFits, AlphaBetaOnlyWhileCurrentForTheCollectives) {
   ResultsFile results = scaling_results();
   store_fits(results, analyse_scaling(results));
   results.fits["alpha_beta"]["ring_all_reduce"][0]["alpha_us"] = 42.0;
-  std::vector<Curve> curves = extract_curves(results);
+  std::vector<CurveFits> curves = analyse_scaling(results).curves;
   {
     const StoredFits stored(results.fits);
     const auto ab = stored.alpha_beta(curves);
@@ -112,7 +112,7 @@ TEST(StoredFits, AlphaBetaOnlyWhileCurrentForTheCollectives) {
   }
   // A new message size measured after the fit: its curve has no entry, the section is stale.
   results.records.push_back(all_reduce_record(1e9, 2, 5e-6, 1 / 100e9));
-  curves = extract_curves(results);
+  curves = analyse_scaling(results).curves;
   const StoredFits stale(results.fits);
   EXPECT_FALSE(stale.alpha_beta(curves).has_value());
   // No fits at all.

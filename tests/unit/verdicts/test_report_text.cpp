@@ -16,13 +16,13 @@ TEST(VerdictReportText, SecondsInReadableUnits) {
 }
 
 TEST(VerdictReportText, FiguresKeepSignificantDigits) {
-  EXPECT_EQ(format_figure(412.345), "412.3");
-  EXPECT_EQ(format_figure(11644.2), "11644");
-  EXPECT_EQ(format_figure(0.01, 2), "0.010");
-  EXPECT_EQ(format_figure(1.0123, 3), "1.01");
-  EXPECT_EQ(format_figure(0), "0.000");
-  EXPECT_EQ(format_figure(2.5e-5), "2.500e-05");
-  EXPECT_EQ(format_figure(std::numeric_limits<double>::infinity()), "inf");
+  EXPECT_EQ(format_figure_padded(412.345), "412.3");
+  EXPECT_EQ(format_figure_padded(11644.2), "11644");
+  EXPECT_EQ(format_figure_padded(0.01, 2), "0.010");
+  EXPECT_EQ(format_figure_padded(1.0123, 3), "1.01");
+  EXPECT_EQ(format_figure_padded(0), "0.000");
+  EXPECT_EQ(format_figure_padded(2.5e-5), "2.500e-05");
+  EXPECT_EQ(format_figure_padded(std::numeric_limits<double>::infinity()), "inf");
 }
 
 TEST(VerdictReportText, ChangesAndPValues) {
