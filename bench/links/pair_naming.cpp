@@ -21,13 +21,16 @@ double upper_median(std::vector<double> values) {
 
 } // namespace
 
-double pair_reference(const PairRule& rule, const std::vector<PairFigure>& figures, int members) {
+double pair_reference(const PairRule& rule, const std::vector<MemberPairFigure>& figures,
+                      int members) {
   if (figures.empty())
     return 0;
   if (rule.lower_is_better) {
     return std::min_element(
                figures.begin(), figures.end(),
-               [](const PairFigure& x, const PairFigure& y) { return x.value < y.value; })
+               [](const MemberPairFigure& x, const MemberPairFigure& y) {
+                 return x.value < y.value;
+               })
         ->value;
   }
   std::vector<std::vector<double>> of(static_cast<std::size_t>(std::max(members, 0)));
@@ -89,7 +92,7 @@ bool PairNaming::outside(double value) const {
   return rule_.lower_is_better ? z > kOutlierZ : z < -kOutlierZ;
 }
 
-PairNaming::PairNaming(int members, std::vector<PairFigure> figures, PairRule rule)
+PairNaming::PairNaming(int members, std::vector<MemberPairFigure> figures, PairRule rule)
     : members_(members), figures_(std::move(figures)), rule_(std::move(rule)),
       good_(static_cast<std::size_t>(std::max(members, 0)), false),
       retests_of_member_(static_cast<std::size_t>(std::max(members, 0))) {

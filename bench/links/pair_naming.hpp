@@ -72,14 +72,15 @@ PairRule bandwidth_rule();
 PairRule latency_rule();
 
 // One figure per unordered pair of members: for a one-way test, the worse of its two directions.
-struct PairFigure {
+struct MemberPairFigure {
   int a = 0, b = 0;
   double value = 0;
 };
 
 // The fleet figure the rule's tolerance is taken against: for bandwidth the typical pair (above),
 // for latency the lowest pair. 0 without figures. Members must be in [0, members).
-double pair_reference(const PairRule& rule, const std::vector<PairFigure>& figures, int members);
+double pair_reference(const PairRule& rule, const std::vector<MemberPairFigure>& figures,
+                      int members);
 
 struct EndRetest {
   int member = 0;  // the end under test
@@ -99,11 +100,11 @@ struct PairVerdicts {
 
 class PairNaming {
 public:
-  PairNaming(int members, std::vector<PairFigure> figures, PairRule rule);
+  PairNaming(int members, std::vector<MemberPairFigure> figures, PairRule rule);
 
   double reference() const { return reference_; }
   const PairRule& rule() const { return rule_; }
-  const std::vector<PairFigure>& figures() const { return figures_; }
+  const std::vector<MemberPairFigure>& figures() const { return figures_; }
   // Indices into figures() of the suspect pairs.
   const std::vector<std::size_t>& suspects() const { return suspects_; }
   bool good(int member) const { return good_[static_cast<std::size_t>(member)]; }
@@ -165,7 +166,7 @@ public:
 
 private:
   int members_;
-  std::vector<PairFigure> figures_;
+  std::vector<MemberPairFigure> figures_;
   PairRule rule_;
   double reference_ = 0;
   double fleet_median_ = 0, fleet_sigma_ = 0; // set only for a noisy fleet

@@ -59,7 +59,7 @@ std::unique_ptr<PairNaming> first_pass_naming(const PairRun& run) {
     if (!added)
       it->second = run.worse(it->second, v);
   }
-  std::vector<PairFigure> figures;
+  std::vector<MemberPairFigure> figures;
   for (const auto& [key, v] : by_node_pair)
     figures.push_back({key.first, key.second, v});
   return std::make_unique<PairNaming>(run.tiers.nodes(), std::move(figures), run.rule);

@@ -45,8 +45,8 @@ struct Xorshift64 {
 };
 
 // Every pair once, at its true rate (no noise).
-std::vector<PairFigure> first_pass(const Fleet& f) {
-  std::vector<PairFigure> figures;
+std::vector<MemberPairFigure> first_pass(const Fleet& f) {
+  std::vector<MemberPairFigure> figures;
   for (int a = 0; a < f.n; ++a) {
     for (int b = a + 1; b < f.n; ++b)
       figures.push_back({a, b, f.pair(a, b)});
@@ -55,8 +55,8 @@ std::vector<PairFigure> first_pass(const Fleet& f) {
 }
 
 // Every pair once, as the first pass measures it: its true rate times its noise.
-std::vector<PairFigure> first_pass_with_noise(const Fleet& f) {
-  std::vector<PairFigure> figures;
+std::vector<MemberPairFigure> first_pass_with_noise(const Fleet& f) {
+  std::vector<MemberPairFigure> figures;
   for (int a = 0; a < f.n; ++a) {
     for (int b = a + 1; b < f.n; ++b)
       figures.push_back({a, b, f.pair(a, b) * f.noise(a, b)});
@@ -111,7 +111,7 @@ TEST(PairNaming, ANoisyFleetOfIdenticalLinksNamesNothing) {
   for (int n : {6, 16, 64}) {
     Fleet f = uniform(n, 12.0);
     f.noise = wide_spread;
-    std::vector<PairFigure> figures;
+    std::vector<MemberPairFigure> figures;
     for (int a = 0; a < n; ++a) {
       for (int b = a + 1; b < n; ++b)
         figures.push_back({a, b, f.pair(a, b) * f.noise(a, b)});
@@ -142,7 +142,7 @@ TEST(PairNaming, ASlowNodeStandsOutOfANoisyFleet) {
 TEST(PairNaming, EverySuspectPairOfTheSlowNodeIsExplainedByIt) {
   Fleet f = uniform(16, 10.0);
   f.rate[0] = 5.0;
-  std::vector<PairFigure> figures;
+  std::vector<MemberPairFigure> figures;
   for (int a = 0; a < 16; ++a) {
     for (int b = a + 1; b < 16; ++b)
       figures.push_back({a, b, f.pair(a, b)});
@@ -189,7 +189,7 @@ TEST(PairNaming, ATransientDipIsClearedByItsOwnRetest) {
 TEST(PairNaming, AGoodMemberSlowOnlyInItsRetestsIsNotNamed) {
   // One noisy first-pass pair (1, 5); then member 1's retests both come out slow by chance. Most
   // of member 1's own pairs passed, so it is not named; the pair's own retest passes: cleared.
-  std::vector<PairFigure> figures;
+  std::vector<MemberPairFigure> figures;
   for (int a = 0; a < 6; ++a) {
     for (int b = a + 1; b < 6; ++b)
       figures.push_back({a, b, a == 1 && b == 5 ? 6.0 : 12.0});
@@ -213,7 +213,7 @@ TEST(PairNaming, LatencyRuleNamesTheNodeWithHighLatency) {
   // As latencies: a pair takes the larger of its ends' figures (lower is better).
   std::vector<double> latency(6, 20.0);
   latency[3] = 90.0; // over 2.1 x the lowest pair
-  std::vector<PairFigure> figures;
+  std::vector<MemberPairFigure> figures;
   for (int a = 0; a < 6; ++a) {
     for (int b = a + 1; b < 6; ++b)
       figures.push_back(
@@ -279,7 +279,7 @@ std::vector<MemberPair> end_pairs(const PairNaming& naming) {
 // pairs left out are unresolved (never named), and nothing is named.
 TEST(PairNaming, ANoisyFleetOf1024StaysWithinTheRoundCap) {
   const int n = 1024;
-  std::vector<PairFigure> figures;
+  std::vector<MemberPairFigure> figures;
   Xorshift64 uniform01{88172645463325252ull};
   for (int a = 0; a < n; ++a) {
     for (int b = a + 1; b < n; ++b) {
@@ -451,7 +451,7 @@ TEST(PairNaming, ASlowMajorityShowsAsATierThatIsNotUniform) {
 TEST(PairNaming, UniformAndLatencyFleetsHaveNoBetterPairs) {
   Fleet f = uniform(16, 12.0);
   f.noise = [](int a, int b) { return 1.0 + 0.05 * ((a * 7 + b * 3) % 5) / 4.0; }; // within 5 %
-  std::vector<PairFigure> figures;
+  std::vector<MemberPairFigure> figures;
   for (int a = 0; a < f.n; ++a) {
     for (int b = a + 1; b < f.n; ++b)
       figures.push_back({a, b, f.pair(a, b) * f.noise(a, b)});
@@ -465,7 +465,7 @@ TEST(PairNaming, UniformAndLatencyFleetsHaveNoBetterPairs) {
 TEST(PairNaming, TheTypicalPairIsTheMedianPairUnlessSlowMembersPulledItDown) {
   // Member medians: 0 -> {1, 2, 9} = 2; 1 -> {1, 3, 4} = 3; 2 -> {2, 3, 5} = 3; 3 -> {9, 4, 5} = 5:
   // their median 3, under the median of the six pairs, 3.5.
-  const std::vector<PairFigure> figures = {{0, 1, 1}, {0, 2, 2}, {0, 3, 9},
+  const std::vector<MemberPairFigure> figures = {{0, 1, 1}, {0, 2, 2}, {0, 3, 9},
                                            {1, 2, 3}, {1, 3, 4}, {2, 3, 5}};
   EXPECT_DOUBLE_EQ(pair_reference(bandwidth_rule(), figures, 4), 3.5);
   EXPECT_DOUBLE_EQ(pair_reference(latency_rule(), figures, 4), 1.0);
@@ -672,7 +672,7 @@ TEST(PairNaming, NoiseLeavesNoBetterGroupAt32And1024Members) {
   Xorshift64 uniform01{2463534242ull};
   for (const int n : {32, 1024}) {
     for (const double spread : {0.02, 0.03, 0.04}) {
-      std::vector<PairFigure> figures;
+      std::vector<MemberPairFigure> figures;
       for (int a = 0; a < n; ++a) {
         for (int b = a + 1; b < n; ++b) {
           const double z = (uniform01() + uniform01() + uniform01() - 1.5) * 2.0; // sd ~1
