@@ -2,12 +2,14 @@
 // one would make `plan` and `--budget` silently wrong.
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <sstream>
 
 #include "planning/hardware_model.hpp"
 #include "planning/plan_text.hpp"
 #include "planning/run_plan.hpp"
 #include "planning/time_model.hpp"
+#include "runtime/backend_registry.hpp"
 #include "runtime/case.hpp"
 #include "runtime/family.hpp"
 
@@ -43,6 +45,12 @@ TEST(FamilyEstimates, EveryRegisteredCaseHasItsFamily) {
 
 TEST(FamilyEstimates, EveryRegisteredCaseIsPlannedByItsFamilyOnEveryBackend) {
   for (const std::string backend : {"host", "cuda"}) {
+    // A build without a backend (the sanitizer build is host only) has no instances of its own
+    // for it: the training step's shape comes from the backend's part.
+    if (!BackendRegistry::instance().find(backend)) {
+      std::cout << "(" << backend << " not compiled in: its instances are not planned here)\n";
+      continue;
+    }
     const RunConfig config = config_for(backend);
     const HardwareModel model = hardware_model_for(backend, "");
     int instances = 0;
