@@ -63,6 +63,10 @@ LOADERS = {
     # screen.json: 5 nodes (on one machine) screened in two leaves: the columnar observations.
     "qualify-results": (["fleet.json", "results.json", "screen.json"],
                         lambda b, f, d: [b, "qualify", f, "--spec", "host-cpu", "--json"]),
+    # plan --from: the link rate between nodes read from an earlier run's pair tests.
+    "plan-from": (["fleet.json", "screen.json", "results.json"],
+                  lambda b, f, d: [b, "plan", "--from", f, "--nodes", "4", "--gpus-per-node", "1",
+                                   "--backend", "host"]),
     # The 2019 layout (all_gather's algbw from one rank's part), a SkyPilot-wrapped log, and
     # fio 2.x's repeated keys: what real tools print, quirks included.
     "import-nccl-tests": (["nccl_tests.txt", "nccl_tests.json", "nccl_tests_2019.txt",
