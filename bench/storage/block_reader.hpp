@@ -23,6 +23,11 @@ public:
 
   bool direct() const { return direct_; }
   const std::string& engine() const { return engine_; } // "io_uring" or "pread"
+  // The reader's own block buffers (queue depth x block bytes), touched at construction.
+  const unsigned char* buffers() const { return buffers_.get(); }
+  std::size_t buffers_bytes() const {
+    return block_bytes_ * static_cast<std::size_t>(queue_depth_);
+  }
   // Reads one block at a time with pread from here on. For a reader of queue depth 1 that lands
   // its blocks in the caller's memory (a checkpoint's restore): io_uring adds no concurrency
   // there, and on a FUSE mount with direct_io one kernel here answered a read that the

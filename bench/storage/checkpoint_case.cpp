@@ -196,6 +196,10 @@ void CheckpointCase::run(CaseRun& run, const nlohmann::json& params) {
     return nlohmann::json{{"time_us", seconds * 1e6},
                           {"gbps", weak_scaling_rate(bytes, ranks, seconds, whole)}};
   });
+  // The host memory the step moved, once touched: the state a save writes, the landing a restore
+  // or a snapshot fills (from GPU memory, pinned staging buffers of their own: none of ours).
+  const unsigned char* moved = step_ == CheckpointStep::write ? s.state.get() : s.landing.get();
+  note_io_pages(ctx, record, s.device ? nullptr : moved, shard);
   keep_notes(ctx, record, s.notes);
   if (s.file && io_error.empty()) {
     try {

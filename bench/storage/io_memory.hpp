@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 
 namespace cb {
 
@@ -21,5 +23,14 @@ std::size_t io_memory_alignment(std::uint64_t bytes);
 // The memory, not yet touched; freed with free(). Throws std::bad_alloc when there is none.
 using IoMemory = std::unique_ptr<unsigned char, void (*)(void*)>;
 IoMemory io_memory(std::uint64_t bytes);
+
+// What the kernel gave: of `bytes` at `p` (touched), how many are in transparent huge pages,
+// from the AnonHugePages of the mapping that holds `p` in /proc/self/smaps (capped at `bytes`:
+// the mapping may be a little larger than the buffer). 0 where smaps cannot be read. A record
+// says it, because on some disks the page size, not the device, sets the O_DIRECT rate.
+std::uint64_t io_memory_huge_bytes(const void* p, std::uint64_t bytes);
+// The pure part: the AnonHugePages (bytes) of the mapping in `smaps` (the text of
+// /proc/PID/smaps) whose address range holds `address`; nullopt when no mapping does.
+std::optional<std::uint64_t> smaps_huge_bytes(const std::string& smaps, std::uintptr_t address);
 
 } // namespace cb

@@ -77,6 +77,7 @@ void StorageReadCase::run(CaseRun& run, const nlohmann::json& params) {
   record.extra["dir"] = dir->path();
   record.extra["io_engine"] = reader->engine();
   record.extra["direct"] = reader->direct();
+  note_io_pages(ctx, record, reader->buffers(), reader->buffers_bytes());
   // What was measured, not what was asked for: a buffered read after O_DIRECT was refused must not
   // be held against O_DIRECT reads of another run (the reason is in extra.notes).
   if (!reader->direct())

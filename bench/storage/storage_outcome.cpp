@@ -1,5 +1,7 @@
 #include "storage/storage_outcome.hpp"
 
+#include "storage/io_memory.hpp"
+
 namespace cb {
 
 bool note_verification(CaseRun& run, const ChunkCheck& check, const std::string& verify_error,
@@ -16,6 +18,14 @@ bool note_verification(CaseRun& run, const ChunkCheck& check, const std::string&
   record.extra["verified_bytes_per_rank"] = bytes_per_rank;
   run.check(bad != 0, std::to_string(bad) + " corrupt 4 KiB block(s); first: " + first_bad);
   return true;
+}
+
+void note_io_pages(const CaseContext& ctx, Record& record, const void* buffer,
+                   std::uint64_t bytes) {
+  const auto huge = static_cast<long long>(buffer ? io_memory_huge_bytes(buffer, bytes) : 0);
+  const long long all_bytes = ctx.comm.sum(static_cast<long long>(buffer ? bytes : 0));
+  const long long all_huge = ctx.comm.sum(huge);
+  record.extra["io_buffer_pages"] = {{"bytes", all_bytes}, {"huge_page_bytes", all_huge}};
 }
 
 } // namespace cb

@@ -37,4 +37,10 @@ inline void add_storage_reason(Record& record, const std::string& why) {
 bool note_verification(CaseRun& run, const ChunkCheck& check, const std::string& verify_error,
                        std::uint64_t bytes_per_rank);
 
+// The memory the record's I/O moved to or from, as the kernel gave it (collective): extra.
+// io_buffer_pages = {bytes, huge_page_bytes} summed over the ranks (storage/io_memory.hpp).
+// O_DIRECT rates from 4 KiB pages can be half those from 2 MiB pages on the same disk, so a
+// comparison of two runs, or of ours against fio, needs it.
+void note_io_pages(const CaseContext& ctx, Record& record, const void* buffer, std::uint64_t bytes);
+
 } // namespace cb

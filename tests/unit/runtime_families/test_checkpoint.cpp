@@ -86,6 +86,35 @@ TEST(IoMemory, PageAlignedAndHugePageAlignedFrom256KiB) {
   }
 }
 
+// The page size a record reports: the AnonHugePages of the one mapping that holds the buffer,
+// read from smaps as the kernel writes it (fields after each "start-end perms ..." header).
+TEST(IoMemory, HugeBytesComeFromTheMappingHoldingTheAddress) {
+  const std::string smaps = "55d0a000-55d0b000 r--p 00000000 08:01 1234   /usr/bin/clusterbench\n"
+                            "Size:                  4 kB\n"
+                            "AnonHugePages:         0 kB\n"
+                            "7f0000000000-7f0000a00000 rw-p 00000000 00:00 0 \n"
+                            "Size:              10240 kB\n"
+                            "Rss:               10240 kB\n"
+                            "AnonHugePages:      8192 kB\n"
+                            "VmFlags: rd wr mr mw me ac sd hg\n"
+                            "7ffc0000-7ffc1000 rw-p 00000000 00:00 0   [stack]\n"
+                            "AnonHugePages:         0 kB\n";
+  EXPECT_EQ(smaps_huge_bytes(smaps, 0x7f0000000000), 8192u * 1024);
+  EXPECT_EQ(smaps_huge_bytes(smaps, 0x7f00009fffff), 8192u * 1024);
+  EXPECT_EQ(smaps_huge_bytes(smaps, 0x55d0a800), 0u);
+  EXPECT_FALSE(smaps_huge_bytes(smaps, 0x7f0000a00000).has_value()); // the end is outside
+  EXPECT_FALSE(smaps_huge_bytes(smaps, 0x1000).has_value());
+  EXPECT_FALSE(smaps_huge_bytes("garbage-line here\nAnonHugePages: x kB\n", 0x10).has_value());
+}
+
+// On this machine, whatever the kernel gives: never more than the buffer, and a readable answer.
+TEST(IoMemory, HugeBytesOfARealBufferAreAtMostItsSize) {
+  const std::uint64_t bytes = 8 * M1;
+  const AlignedBytes p = aligned_bytes(bytes);
+  std::memset(p.get(), 1, bytes);
+  EXPECT_LE(io_memory_huge_bytes(p.get(), bytes), bytes);
+}
+
 TEST(CheckpointPlan, NodePeakIsTheWorstCountOfAnySweep) {
   const std::uint64_t total = 1000 * M1 + 12 * K4;
   // Node 0 holds it all at one rank, and a little more at four, its shards rounded up to blocks.
