@@ -383,10 +383,7 @@ void print_run_banner(const Communicator& world, const JobView& job, const RunPl
   std::printf("# clusterbench run: %d ranks on %d node%s, backend %s, GPU counts %s\n",
               world.size(), nodes, nodes == 1 ? "" : "s", job.backend_name.c_str(),
               join(counts, ",").c_str());
-  const std::string budget = plan.budget_s > 0 ? ", budget " + format_budget(plan.budget_s) +
-                                                     ", level " + std::to_string(plan.level)
-                                               : "";
-  std::printf("# plan: %s%s\n", plan_summary(plan).c_str(), budget.c_str());
+  std::printf("# plan: %s%s\n", plan_summary(plan).c_str(), plan_budget_note(plan).c_str());
   if (nodes > 1 || plan.model.link_source.rfind("assumed", 0) != 0) // across nodes, or given
     std::printf("%s\n", plan_link_line(plan).c_str());
   std::fflush(stdout);

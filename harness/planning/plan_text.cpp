@@ -15,6 +15,13 @@ std::string plan_summary(const RunPlan& plan) {
          " (every record at its cap: " + format_budget(plan.worst_case_s) + ")";
 }
 
+std::string plan_budget_note(const RunPlan& plan) {
+  const std::string level = ", level " + std::to_string(plan.level);
+  if (plan.budget_s > 0)
+    return ", budget " + format_budget(plan.budget_s) + level;
+  return plan.level_by_size ? level + " (by node count)" : "";
+}
+
 std::string plan_link_line(const RunPlan& plan) {
   char rate[32];
   std::snprintf(rate, sizeof rate, "%.3g GB/s", plan.model.inter_bw * 1e-9);

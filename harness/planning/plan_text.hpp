@@ -12,6 +12,9 @@ namespace cb {
 
 // "312 records in 48 phases, estimated 4m 12s (every record at its cap: 1h 02m 10s)".
 std::string plan_summary(const RunPlan& plan);
+// What follows the summary in the run's banner: ", budget 10m 00s, level 1" with a budget,
+// ", level 1 (by node count)" when the job's size chose the level, else "".
+std::string plan_budget_note(const RunPlan& plan);
 // "# link between nodes: 0.0375 GB/s per rank, measured in FILE: pair_bw median over 30 node
 // pairs (6 nodes, ...)": the rate the plan prices every transfer across nodes at, and its source.
 std::string plan_link_line(const RunPlan& plan);

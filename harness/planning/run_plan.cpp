@@ -73,6 +73,12 @@ std::string RunPlan::level_description() const {
       "three sizes (smallest, middle, largest) at the thinned counts",
       "three sizes at the thinned counts; caps 0.1 s (launch-bound) and 0.5 s",
       "three sizes at the thinned counts; caps 0.05 s / 0.25 s, min time and batch target halved"};
+  if (level_by_size) {
+    return "default from " + std::to_string(kThinBelowNodeFrom) +
+           " nodes: " + text[std::clamp(level, 0, kMaxPlanLevel)] +
+           " (they run on one node while the others wait; a --budget the full sweep fits keeps "
+           "it)";
+  }
   return text[std::clamp(level, 0, kMaxPlanLevel)];
 }
 
@@ -334,11 +340,18 @@ RunPlan make_plan(const std::vector<PlanCase>& cases, const RunConfig& config,
   return plan;
 }
 
+int default_plan_level(const PlanTarget& target) {
+  return target.nodes >= kThinBelowNodeFrom ? 1 : 0;
+}
+
 RunPlan plan_to_budget(const std::vector<PlanCase>& cases, const RunConfig& config,
                        const PlanTarget& target, const HardwareModel& model, double budget_s) {
-  RunPlan plan = make_plan(cases, config, target, model, 0);
-  if (budget_s <= 0)
+  if (budget_s <= 0) {
+    RunPlan plan = make_plan(cases, config, target, model, default_plan_level(target));
+    plan.level_by_size = plan.level > 0;
     return plan;
+  }
+  RunPlan plan = make_plan(cases, config, target, model, 0);
   for (int level = 1; plan.total_s > budget_s && level <= kMaxPlanLevel; ++level)
     plan = make_plan(cases, config, target, model, level);
   if (plan.total_s > budget_s) {

@@ -13,6 +13,10 @@
 //   2 the thinned counts keep three sizes: the smallest, the middle one and the largest.
 //   3 shorter caps: launch-bound records (time_model's launch_bound_s) 0.1 s, the others 0.5 s.
 //   4 shorter sampling: min_time halved, the batch target halved, caps 0.05 s / 0.25 s.
+// From kThinBelowNodeFrom nodes the default is level 1: the counts below one node run on the
+// first node while every other node of the job waits, so at that size their full sweep costs
+// (nodes - 1) idle nodes for each of its minutes (at 1,024 x 8, cuda: 13 m 26 s at level 0,
+// 10 m 06 s at level 1). A --budget that the full sweep fits restores level 0.
 // A budget picks the first level whose total fits; when even level 4 does not, the run is refused
 // (exit 2) with that total as the smallest feasible budget. The full sweep at one node and at the
 // whole job is never dropped: those are the figures a qualification needs.
@@ -111,6 +115,7 @@ struct RunPlan {
   std::string screen_groups; // "topology" or "sqrt"
   int intra_pair_rounds = 0; // one pass over the GPU pairs of a node
   int level = 0;
+  bool level_by_size = false; // the level is the default of a job of this many nodes
   double budget_s = 0; // 0 = none
   // "suite/case" of each case planned at the default estimate (time_model.hpp): its time is a
   // guess, and `plan` says so.
@@ -123,6 +128,10 @@ struct RunPlan {
 };
 
 inline constexpr int kMaxPlanLevel = 4;
+// The node count from which the default level thins the counts below one node (level 1).
+inline constexpr int kThinBelowNodeFrom = 16;
+// The level of the plan without a budget: 0, or 1 from kThinBelowNodeFrom nodes.
+int default_plan_level(const PlanTarget& target);
 // The screen's confirmation rounds at most (harness/diagnosis/screen_schedule.cpp).
 inline constexpr int kMaxScreenConfirmRounds = 16;
 
@@ -130,7 +139,8 @@ inline constexpr int kMaxScreenConfirmRounds = 16;
 RunPlan make_plan(const std::vector<PlanCase>& cases, const RunConfig& config,
                   const PlanTarget& target, const HardwareModel& model, int level);
 
-// The first level that fits `budget_s` (0: the default level). Throws InputError naming --budget
+// Without a budget (`budget_s` <= 0) the default level (default_plan_level); with one, the first
+// level from 0 that fits it. Throws InputError naming --budget
 // with the smallest feasible budget when none does.
 RunPlan plan_to_budget(const std::vector<PlanCase>& cases, const RunConfig& config,
                        const PlanTarget& target, const HardwareModel& model, double budget_s);

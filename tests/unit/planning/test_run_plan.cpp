@@ -168,6 +168,34 @@ TEST(RunPlan, BudgetPicksTheFirstLevelThatFits) {
             24u);
 }
 
+// Without a budget, a job of kThinBelowNodeFrom nodes or more thins the counts below one node
+// (they run on one node while the others wait); smaller jobs keep the full sweep; a budget the
+// full sweep fits keeps it at any size.
+TEST(RunPlan, DefaultLevelThinsTheCountsBelowOneNodeFrom16Nodes) {
+  const RunConfig config = cuda_config();
+  const auto cases = plan_cases_from_registry(config);
+  const HardwareModel model = hardware_model_for("cuda", "");
+  const RunPlan small = plan_to_budget(cases, config, cluster(kThinBelowNodeFrom - 1, 8), model, 0);
+  EXPECT_EQ(small.level, 0);
+  EXPECT_FALSE(small.level_by_size);
+  EXPECT_EQ(small.find("collectives", "all_reduce", 2)->instances.size(), 24u);
+
+  const PlanTarget big = cluster(kThinBelowNodeFrom, 8);
+  const RunPlan by_size = plan_to_budget(cases, config, big, model, 0);
+  EXPECT_EQ(by_size.level, 1);
+  EXPECT_TRUE(by_size.level_by_size);
+  EXPECT_LT(by_size.find("collectives", "all_reduce", 2)->instances.size(), 24u);
+  EXPECT_EQ(by_size.find("collectives", "all_reduce", 8)->instances.size(), 24u);
+  EXPECT_NE(by_size.level_description().find("default from 16 nodes"), std::string::npos)
+      << by_size.level_description();
+
+  const RunPlan full = make_plan(cases, config, big, model, 0);
+  const RunPlan budgeted = plan_to_budget(cases, config, big, model, full.total_s + 1);
+  EXPECT_EQ(budgeted.level, 0);
+  EXPECT_FALSE(budgeted.level_by_size);
+  EXPECT_LT(by_size.total_s, full.total_s);
+}
+
 TEST(RunPlan, BudgetBelowTheSmallestPlanIsRefusedWithTheSmallestFeasible) {
   const RunConfig config = cuda_config();
   const auto cases = plan_cases_from_registry(config);
