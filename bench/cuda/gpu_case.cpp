@@ -15,25 +15,9 @@ double held_copy_seconds(cuda::HeldCopies& held, int k) {
   while (k > 0) {
     const int n = std::min(k, kRound);
     const std::vector<double> seconds = held.time(1, n);
-    total += *std::max_element(seconds.begin(), seconds.end());
-    k -= n;
-  }
-  return total;
-}
-
-double held_copy_seconds(const std::vector<cuda::CopyStream>& streams, int k) {
-  cuda::HeldCopies held(streams);
-  return held_copy_seconds(held, k);
-}
-
-std::vector<double> held_copy_seconds_each(const std::vector<cuda::CopyStream>& streams, int k) {
-  constexpr int kRound = 32;
-  std::vector<double> total(streams.size(), 0.0);
-  while (k > 0) {
-    const int n = std::min(k, kRound);
-    const std::vector<double> seconds = cuda::time_held_copies(streams, 1, n);
-    for (std::size_t i = 0; i < total.size() && i < seconds.size(); ++i)
-      total[i] += seconds[i];
+    // A rank with no copy of its own (a P2P step it sits out) still takes part in the release.
+    if (!seconds.empty())
+      total += *std::max_element(seconds.begin(), seconds.end());
     k -= n;
   }
   return total;

@@ -62,11 +62,6 @@ std::string short_of_device_memory(const CaseContext& ctx, cuda::CudaBackend& ba
 // Runs k timed copies as rounds of at most 32 held copies (the launch queue must hold a round),
 // on one record's held streams (made once for the record: cuda/copy_timing.hpp).
 double held_copy_seconds(cuda::HeldCopies& held, int k);
-// The same on streams made for this call alone.
-double held_copy_seconds(const std::vector<cuda::CopyStream>& streams, int k);
-// The same, each stream's own seconds (its own events), for streams of different pairs running
-// at once.
-std::vector<double> held_copy_seconds_each(const std::vector<cuda::CopyStream>& streams, int k);
 // Floats of device buffer p (n of them, on the backend's device) that are not `value`.
 std::size_t count_float_mismatches(cuda::CudaBackend& backend, const void* p, std::size_t n,
                                    double value);

@@ -3,7 +3,9 @@
 // are added. Pinned copies are timed the nvbandwidth way (held stream); pageable copies cannot be
 // (the driver stages them synchronously), so they are timed with events around the batch.
 #include <algorithm>
+#include <memory>
 
+#include "concurrent_copies.hpp"
 #include "core/collective_math.hpp"
 #include "cuda/cuda_handles.hpp"
 #include "cuda/device_kernels.hpp"
@@ -57,13 +59,13 @@ protected:
     auto copy_on = [=](cudaStream_t s) { CB_CUDA(cudaMemcpyAsync(dst, src, bytes, kind, s)); };
 
     std::function<double(int)> timed_batch;
+    std::unique_ptr<ConcurrentCopies> together;
     if (pinned) {
       // Streams, events and flag made now, outside the timed batches, and every rank's copies
       // released together after a barrier: "every rank at once" is at once.
-      const auto held = std::make_shared<cuda::HeldCopies>(
-          std::vector<cuda::CopyStream>{{backend.device_index(), copy_on}},
-          [&comm = ctx.comm] { comm.barrier(); });
-      timed_batch = [held](int k) { return held_copy_seconds(*held, k); };
+      together = std::make_unique<ConcurrentCopies>(
+          ctx, std::vector<cuda::CopyStream>{{backend.device_index(), copy_on}});
+      timed_batch = [&together](int k) { return together->timed_batch(k); };
     } else {
       timed_batch = [&](int k) {
         return backend.time_batch(k, [&] { copy_on(backend.stream()); });
@@ -71,7 +73,7 @@ protected:
     }
     const double pcie = backend.compute()->peak("pcie_gbps");
     const int ranks = ctx.comm.size();
-    run.measure_timed(timed_batch, [&](double s, bool whole) {
+    const Measurement measured = run.measure_timed(timed_batch, [&](double s, bool whole) {
       const double per_gpu = gbps(static_cast<double>(bytes), s);
       nlohmann::json m = {{"time_us", s * 1e6},
                           {"gbps", whole ? per_gpu * ranks : per_gpu},
@@ -80,6 +82,8 @@ protected:
         m["fraction_of_peak"] = per_gpu / pcie;
       return m;
     });
+    if (together)
+      note_span_aggregate(record, together->aggregate_gbps(measured, bytes));
     record.extra["initiator"] = "copy_engine";
     if (pcie > 0)
       record.extra["peak_gbps"] = pcie;

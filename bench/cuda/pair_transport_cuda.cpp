@@ -9,6 +9,7 @@
 #include "cuda/cuda_backend.hpp"
 #include "cuda/cuda_handles.hpp"
 #include "cuda/device_kernels.hpp"
+#include "cuda/memory_check.hpp"
 #include "cuda/nccl_collectives.hpp"
 #include "gpu_case.hpp"
 #include "links/links_case.hpp"
@@ -35,8 +36,14 @@ public:
       : backend_(backend), bytes_(bytes), me_(ctx.comm.rank()),
         comm_(backend.nccl_communicator(ctx.comm)) {
     cuda::DeviceScope scope(backend_.device_index());
-    source_ = cuda::DeviceMemory(bytes_);
-    destination_ = cuda::DeviceMemory(bytes_);
+    // Every rank skips together when any is short: a rank that went on would wait for a partner
+    // that never comes.
+    unusable_ = ctx.first_problem(allocate());
+    if (!unusable_.empty()) {
+      source_ = cuda::DeviceMemory();
+      destination_ = cuda::DeviceMemory();
+      return;
+    }
     cuda::launch_fill_constant(DType::f32, source_.get(), bytes_ / 4, pattern_of(me_),
                                backend_.stream());
     cuda::launch_fill_constant(DType::f32, destination_.get(), bytes_ / 4, 0, backend_.stream());
@@ -112,12 +119,31 @@ public:
            "stream order), CUDA events around k round trips; one NCCL kernel per send and per "
            "receive, whose start on the GPU is part of the figure";
   }
+  std::string unusable() const override { return unusable_; }
   bool rails() const override { return true; }
   // The answering side is an ncclRecv + ncclSend already in its stream, not a thread to wake:
   // one order per pair halves the rounds (134 instead of 268 sub-rounds at 128 nodes x 8 GPUs).
   bool ping_pong_both_orders() const override { return false; }
 
 private:
+  // Both buffers where they fit in the GPU's free memory now (cudaMemGetInfo, beside a reserve:
+  // the communicators and the other counts' buffers already hold some); "" when allocated, else
+  // why not. A failed cudaMalloc (out of memory is not a sticky error) is a reason, not an abort.
+  std::string allocate() {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    CB_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const std::string gpu = backend_.device().value("pci_bus_id", std::string("?"));
+    if (std::string why = cuda::device_memory_shortfall(2 * bytes_, free_bytes, gpu); !why.empty())
+      return why;
+    try {
+      source_ = cuda::DeviceMemory(bytes_);
+      destination_ = cuda::DeviceMemory(bytes_);
+    } catch (const RunError& e) {
+      cudaGetLastError();
+      return std::string("the pair test's buffers on GPU ") + gpu + ": " + e.what();
+    }
+    return "";
+  }
   void send_to(int peer) {
     check_nccl(ncclSend(source_.get(), bytes_, ncclChar, peer, comm_->get(), backend_.stream()),
                "ncclSend");
@@ -142,6 +168,7 @@ private:
   // with NCCL's reason instead of after the 600 s timeout, and every instance reuses it.
   std::shared_ptr<cuda::NcclCommunicator> comm_;
   cuda::DeviceMemory source_, destination_;
+  std::string unusable_;
   cuda::Event start_, stop_;
 };
 

@@ -92,6 +92,9 @@ public:
   virtual long long check(std::pair<int, int> p, bool both_ways) = 0;
   virtual std::string method() const = 0;
   virtual std::string ping_pong_method() const = 0;
+  // Why the record cannot run on this transport (its buffers do not fit in a GPU's free memory,
+  // or their allocation failed), the same on every rank; "" when it can.
+  virtual std::string unusable() const { return ""; }
   // Across nodes, every local GPU i with GPU i of the other node at once.
   virtual bool rails() const = 0;
   // Whether pair_latency starts each pair's ping-pong from both ends in turn: worth it where a

@@ -39,6 +39,8 @@ public:
     } else {
       // Another backend's own copies (bench/cuda/pair_transport_cuda.cpp for cuda).
       const auto transport = PairTransportRegistry::instance().find(ctx.backend_kind())(ctx, bytes);
+      if (const std::string why = transport->unusable(); !why.empty())
+        return run.skip(why);
       probe.timed = [&](Pair p, int k) { return transport->timed(p, k, bi); };
       probe.check = [&](Pair p) { return transport->check(p, bi); };
       run_pair_test(run, probe, figure, "gbps", transport->rails());

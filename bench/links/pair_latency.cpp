@@ -67,6 +67,10 @@ private:
     const CaseContext& ctx = run.context();
     const auto transport =
         PairTransportRegistry::instance().find(ctx.backend_kind())(ctx, kMessageBytes);
+    if (const std::string why = transport->unusable(); !why.empty()) {
+      run.skip(why);
+      return 0;
+    }
     // Each end holds the last message of the other after a round; one wrong word or more makes
     // it a wrong reply, counted as the host counts its replies (not as words at destinations).
     long long wrong_replies = 0;

@@ -133,11 +133,24 @@ def check_p2p(report, records):
             extra.get("node_gpus", "?"))
         if r.get("status") == "skipped":
             report.skip(what + ": " + r.get("reason", ""))
-        elif r.get("check") == "fail":
+            continue
+        if r.get("check") == "fail":
             report.bad(what + ": " + r.get("reason", "wrong data"))
-        else:
+            continue
+        # Each rank maps its peers' buffers (CUDA IPC): a pair that could not is a link to look at.
+        skipped = extra.get("skipped_pairs") or []
+        for pair in skipped[:4]:
+            report.bad("%s: GPU %s -> %s not measured: %s" % (
+                what, pair.get("src", "?"), pair.get("dst", "?"), pair.get("reason", "")))
+        if len(skipped) > 4:
+            report.bad("%s: %d more pairs not measured" % (what, len(skipped) - 4))
+        covered, node = extra.get("gpus_covered"), extra.get("node_gpus")
+        if isinstance(covered, int) and isinstance(node, int) and covered < node:
+            report.bad(what + ": not every GPU of the node took part")
+        elif not skipped:
             m = r.get("metrics", {})
-            report.ok("%s, %s GB/s median, %s min" % (what, m.get("gbps"), m.get("min_gbps")))
+            report.ok("%s, %s GB/s median, %s min, via %s" % (
+                what, m.get("gbps"), m.get("min_gbps"), extra.get("method", "?")))
 
 
 def check_host_device(report, records, numa_of_rank):

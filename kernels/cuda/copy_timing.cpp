@@ -1,5 +1,6 @@
 #include "cuda/copy_timing.hpp"
 
+#include <chrono>
 #include <memory>
 
 #include "core/error.hpp"
@@ -8,6 +9,13 @@
 #include "cuda/p2p_plan.hpp"
 
 namespace cb::cuda {
+namespace {
+
+double steady_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+} // namespace
 
 struct StreamState {
   int device;
@@ -67,6 +75,7 @@ HeldCopies::~HeldCopies() = default;
 std::vector<double> HeldCopies::time(int warmup, int copies) {
   HeldStreams& held = *held_;
   held.hold();
+  double released = 0;
   try {
     for (const ScheduleStep& step :
          held_copy_schedule(static_cast<int>(streams_.size()), warmup, copies)) {
@@ -74,6 +83,7 @@ std::vector<double> HeldCopies::time(int warmup, int copies) {
         if (before_release_)
           before_release_();
         held.release();
+        released = steady_seconds();
         continue;
       }
       StreamState& st = held[static_cast<std::size_t>(step.stream)];
@@ -100,9 +110,11 @@ std::vector<double> HeldCopies::time(int warmup, int copies) {
     throw;
   }
   std::vector<double> seconds;
+  windows_.clear();
   for (std::size_t i = 0; i < streams_.size(); ++i) {
     DeviceScope scope(held[i].device);
-    seconds.push_back(elapsed_seconds(held[i].start, held[i].stop));
+    seconds.push_back(elapsed_seconds(held[i].start, held[i].stop)); // waits for the stop event
+    windows_.push_back(timed_window(released, steady_seconds(), seconds.back()));
   }
   return seconds;
 }

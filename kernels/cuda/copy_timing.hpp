@@ -9,6 +9,8 @@
 #include <memory>
 #include <vector>
 
+#include "cuda/copy_span.hpp"
+
 namespace cb::cuda {
 
 struct CopyStream {
@@ -32,9 +34,14 @@ public:
   // stream must fit the launch queue, so copies + warmup stays small (nvbandwidth: 16 +
   // warm-up).
   std::vector<double> time(int warmup, int copies);
+  // Where each stream's timed copies of the last time() ran on the host's steady clock (the
+  // release, and the stop event as the host saw it complete: cuda/copy_span.hpp). Streams are
+  // waited for in order, so a later stream's end is seen no earlier than an earlier one's.
+  const std::vector<CopyWindow>& last_windows() const { return windows_; }
 
 private:
   std::vector<CopyStream> streams_;
+  std::vector<CopyWindow> windows_;
   std::function<void()> before_release_;
   std::unique_ptr<HeldStreams> held_;
 };

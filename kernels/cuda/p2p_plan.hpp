@@ -20,13 +20,6 @@ struct DevicePair {
   bool operator==(const DevicePair&) const = default;
 };
 
-// Why one process cannot measure its node's P2P matrix, "" when it can. `visible`: the GPUs that
-// process sees; `node_gpus`: the GPUs its node's ranks drive; `compute_modes`: each visible GPU's
-// cudaComputeMode (0 default, 1 exclusive thread, 2 prohibited, 3 exclusive process), checked
-// before any context is made on another rank's GPU. A matrix of fewer GPUs than the node's is
-// refused rather than written as if it were the node's.
-std::string why_no_node_matrix(int visible, int node_gpus, const std::vector<int>& compute_modes);
-
 // Unidirectional: every ordered pair (i, j), i != j, row by row. Bidirectional: each unordered
 // pair once (i < j); both directions run at the same time.
 std::vector<DevicePair> p2p_pairs(int devices, bool bidirectional);

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <numeric>
@@ -131,6 +132,36 @@ TEST(CudaBackend, HeldCopiesAreReusedAcrossBatches) {
     EXPECT_EQ(releases, batch);
   }
   EXPECT_EQ(floats_not_equal(device.get(), bytes / 4, 3.5), 0u);
+}
+
+// Each release says where its timed copies ran on the host's steady clock: after the release,
+// ending when the host saw the stop event, lasting no longer than the events say (the span
+// aggregate of copies on every GPU at once is built from these windows).
+TEST(CudaBackend, HeldCopiesSayWhereTheirCopiesRan) {
+  CudaBackend backend(0);
+  const std::size_t bytes = 32 << 20;
+  HostMemory host(bytes, true);
+  DeviceMemory device(bytes);
+  HeldCopies held(
+      {{0, [&](cudaStream_t s) {
+          CB_CUDA(cudaMemcpyAsync(device.get(), host.get(), bytes, cudaMemcpyHostToDevice, s));
+        }}});
+  auto now = [] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  };
+  const double before = now();
+  const auto seconds = held.time(1, 4);
+  const double after = now();
+  ASSERT_EQ(seconds.size(), 1u);
+  ASSERT_EQ(held.last_windows().size(), 1u);
+  const CopyWindow w = held.last_windows()[0];
+  EXPECT_GE(w.start_s, before);
+  EXPECT_LE(w.end_s, after);
+  EXPECT_LT(w.start_s, w.end_s);
+  EXPECT_LE(w.end_s - w.start_s, seconds[0] + 1e-9);
+  // The host saw the stop event within a few milliseconds of the copies' end.
+  EXPECT_GT(w.end_s - w.start_s, 0.5 * seconds[0]);
 }
 
 TEST(CudaBackend, HeldSmCopiesFinishAndAreCorrect) {

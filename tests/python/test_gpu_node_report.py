@@ -114,3 +114,35 @@ def test_cpu_lists():
         except ValueError:
             continue
         raise AssertionError(bad)
+
+
+def p2p_measured(skipped=(), covered=8):
+    return {"case": "p2p_matrix", "status": "ok", "check": "pass", "gpus": 8,
+            "params": {"bytes": 1 << 28, "initiator": "copy_engine", "direction": "bi"},
+            "metrics": {"gbps": 740.5, "min_gbps": 731.0},
+            "extra": {"gpus_covered": covered, "node_gpus": 8, "skipped_pairs": list(skipped),
+                      "method": "processes: CUDA IPC handles"}}
+
+
+def test_a_full_p2p_matrix_across_processes_passes(tmp_path, capsys):
+    path = results(tmp_path, eight_good(), [p2p_measured()])
+    assert run(tmp_path, path) == 0
+    out = capsys.readouterr().out
+    assert "covers 8 of the node's 8 GPUs, 740.5 GB/s median, 731.0 min, via processes: " \
+           "CUDA IPC handles" in out
+
+
+def test_a_pair_that_could_not_map_its_peer_fails(tmp_path, capsys):
+    skipped = [{"src": 2, "dst": 5,
+                "reason": "cudaIpcOpenMemHandle: cudaErrorPeerAccessUnsupported (...)"}]
+    path = results(tmp_path, eight_good(), [p2p_measured(skipped)])
+    assert run(tmp_path, path) == 1
+    out = capsys.readouterr().out
+    assert "FAIL p2p_matrix" in out
+    assert "GPU 2 -> 5 not measured: cudaIpcOpenMemHandle: cudaErrorPeerAccessUnsupported" in out
+
+
+def test_a_matrix_of_fewer_gpus_than_the_node_fails(tmp_path, capsys):
+    path = results(tmp_path, eight_good(), [p2p_measured(covered=4)])
+    assert run(tmp_path, path) == 1
+    assert "not every GPU of the node took part" in capsys.readouterr().out

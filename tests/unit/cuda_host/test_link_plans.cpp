@@ -47,31 +47,6 @@ TEST(LinkPlans, BidirectionalMatrixIsSymmetric) {
   EXPECT_TRUE(m[1][1].is_null());
 }
 
-// One GPU per rank (srun single:1, --gpus-per-task=1, a container): the matrix covers 1 GPU and
-// says so; under closest, rank 0 sees half the node: a 4 x 4 matrix is not written as the node's.
-TEST(LinkPlans, ANodeMatrixNeedsEveryGpuInOneProcess) {
-  EXPECT_EQ(why_no_node_matrix(1, 8, {0}),
-            "covers 1 of the node's 8 GPUs: a P2P matrix needs at least 2 GPUs visible to one "
-            "process");
-  EXPECT_EQ(why_no_node_matrix(1, 1, {0}),
-            "covers 1 of the node's 1 GPU: a P2P matrix needs at least 2 GPUs visible to one "
-            "process");
-  EXPECT_NE(why_no_node_matrix(4, 8, {0, 0, 0, 0}).find("covers 4 of the node's 8 GPUs: each rank"),
-            std::string::npos);
-  EXPECT_EQ(why_no_node_matrix(8, 8, std::vector<int>(8, 0)), "");
-  EXPECT_EQ(why_no_node_matrix(8, 2, std::vector<int>(8, 0)), ""); // --np 2 on an 8-GPU node
-}
-
-// EXCLUSIVE_PROCESS (common on Slurm sites) or PROHIBITED: a skip with the reason, found before
-// rank 0 makes a context on another rank's GPU (which would fail and abort the run).
-TEST(LinkPlans, AComputeModeThatForbidsOtherProcessesIsASkip) {
-  EXPECT_EQ(why_no_node_matrix(2, 2, {0, 3}),
-            "GPU 1 is in compute mode Exclusive_Process: only the rank that drives it may open it, "
-            "so one process cannot copy between every pair (nvidia-smi -c DEFAULT allows it)");
-  EXPECT_NE(why_no_node_matrix(2, 2, {2, 0}).find("GPU 0 is in compute mode Prohibited"),
-            std::string::npos);
-}
-
 TEST(LinkPlans, HeldScheduleQueuesEverythingBeforeTheRelease) {
   const auto steps = held_copy_schedule(2, 1, 3);
   // Per stream: spin, 1 warm-up, start, 3 timed, stop = 7 steps; then one release.
