@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "collectives/collective_options.hpp"
 #include "collectives/element_buffers.hpp"
 #include "core/collective_math.hpp"
 #include "core/units.hpp"
@@ -79,10 +80,11 @@ std::vector<nlohmann::json> CollectiveCase::instances(const RunConfig& config) c
 void CollectiveCase::run(CaseRun& run, const nlohmann::json& params) {
   const CaseContext& ctx = run.context();
   auto comm = ctx.backend.collectives(ctx.comm);
-  for (std::size_t i = 0; i < ctx.config.in_place.size(); ++i) {
+  const std::vector<bool> in_place = placements(ctx.config);
+  for (std::size_t i = 0; i < in_place.size(); ++i) {
     if (i > 0)
       run.next_record();
-    run_one(run, *comm, params, ctx.config.in_place[i]);
+    run_one(run, *comm, params, in_place[i]);
   }
 }
 
@@ -122,10 +124,11 @@ void CollectiveCase::run_one(CaseRun& run, CollectiveComm& comm, const nlohmann:
                     ": the operation of a smaller size rounded up to whole elements per rank (" +
                     std::to_string(s.bytes) + " B), measured already at this count");
   }
+  const bool graphs = kCudaGraph.value(ctx.config);
   // --cuda-graph: a record timed as graphs is never matched with one timed as stream launches
   // (params differ); stream timing keeps the params it always had.
-  record.extra["timing"] = ctx.config.cuda_graph ? "cuda_graph" : "stream";
-  if (ctx.config.cuda_graph) {
+  record.extra["timing"] = graphs ? "cuda_graph" : "stream";
+  if (graphs) {
     record.params["timing"] = "cuda_graph";
     if (auto why = ctx.backend.why_no_graphs(); !why.empty())
       return run.skip("--cuda-graph: " + why);
@@ -181,7 +184,7 @@ void CollectiveCase::run_one(CaseRun& run, CollectiveComm& comm, const nlohmann:
   // The batch of k calls is captured into one graph and launched as one (--cuda-graph).
   // One call on the stream first: NCCL connects a communicator's peers on its first use, which
   // allocates memory and is best done outside a capture (nccl-tests does the same).
-  if (ctx.config.cuda_graph) {
+  if (graphs) {
     ctx.comm.barrier();
     one_op();
     ctx.backend.synchronize();
@@ -190,11 +193,10 @@ void CollectiveCase::run_one(CaseRun& run, CollectiveComm& comm, const nlohmann:
   // Captured once per batch size for the record and launched for every sample, as nccl-tests -G
   // does; the graph goes with the timer at the end of the record.
   std::unique_ptr<Backend::GraphTimer> graph;
-  if (ctx.config.cuda_graph)
+  if (graphs)
     graph = ctx.backend.graph_timer(one_op, line_up);
-  const Measurement m = ctx.config.cuda_graph
-                            ? run.measure_timed([&](int k) { return graph->time(k); }, metrics)
-                            : run.measure(one_op, metrics);
+  const Measurement m = graphs ? run.measure_timed([&](int k) { return graph->time(k); }, metrics)
+                               : run.measure(one_op, metrics);
   ctx.add_rank_timing(record, m, waits_for_every_rank());
 
   // Verification outside the timed region: fresh data (in-place timing overwrote it), one call.

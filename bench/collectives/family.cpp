@@ -2,7 +2,9 @@
 // creation.
 #include <algorithm>
 
+#include "collectives/collective_options.hpp"
 #include "core/collective_math.hpp"
+#include "core/error.hpp"
 #include "planning/hardware_model.hpp"
 #include "planning/time_model.hpp"
 #include "results/suite_names.hpp"
@@ -52,7 +54,22 @@ public:
   // A collective is measured in place and out of place (--in-place), a record each;
   // communicator_init runs no collective and makes one.
   int records_per_instance(const std::string& name, const RunConfig& config) const override {
-    return measured_collective(name) ? static_cast<int>(config.in_place.size()) : 1;
+    return measured_collective(name) ? static_cast<int>(placements(config).size()) : 1;
+  }
+
+  std::vector<const OptionDeclaration*> options() const override {
+    return {&kPlacement, &kCudaGraph};
+  }
+
+  // NCCL's documentation: several GPUs per process under CUDA graph capture may deadlock (a graph
+  // launch can block until another thread's graph runs). Refused before anything runs rather than
+  // risk holding a cluster until the watchdog.
+  void check_threads(const RunConfig& config, int ranks) const override {
+    if (kCudaGraph.value(config) && ranks > 1) {
+      throw InputError("--cuda-graph: not with --single-process on " + std::to_string(ranks) +
+                       " ranks (NCCL may deadlock with several GPUs per process under graph "
+                       "capture); run one process per GPU under mpirun, or --np 1");
+    }
   }
 
   bool thins_sizes_between_counts() const override { return true; }

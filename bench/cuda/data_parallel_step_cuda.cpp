@@ -49,6 +49,7 @@
 #include "workload/step_axes.hpp"
 #include "workload/step_runner.hpp"
 #include "workload/transformer_shape.hpp"
+#include "workload/workload_options.hpp"
 #include "workload/workload_shape.hpp"
 
 namespace cb {
@@ -97,7 +98,7 @@ std::uint64_t input_batch_bytes(const RunConfig& config) {
   // The storage family's first read size (--block-sizes), as the host step reads with.
   const StorageReads reads = storage_reads("data_parallel_step", config);
   const std::uint64_t block = reads.blocks.empty() ? (1ull << 20) : reads.blocks.front();
-  return batch_bytes(config.input_bytes_per_step, block);
+  return batch_bytes(kInputBytesPerStep.value(config), block);
 }
 
 // Pins the loader's ring for the step's lifetime, so that its copies are DMA from pinned memory.
@@ -521,7 +522,8 @@ void check_cuda_step(const RunConfig& config, int local_ranks) {
                            input_batch_bytes(config) + kWorkspaceBytes);
   // The batches wait in pinned host memory, a --prefetch ring per rank of this node.
   check_input_ring_memory(local_ranks, host_memory_bytes(),
-                          input_batch_bytes(config) * static_cast<std::uint64_t>(config.prefetch));
+                          input_batch_bytes(config) *
+                              static_cast<std::uint64_t>(kPrefetch.value(config)));
 }
 
 nlohmann::json cuda_step_params(const RunConfig& config) {

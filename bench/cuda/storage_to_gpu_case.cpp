@@ -13,15 +13,10 @@
 namespace cb {
 namespace {
 
-constexpr std::uint64_t kFileBytes = 1ull << 30;
-constexpr std::uint64_t kQuickFileBytes = 256ull << 20;
-
 // The GPU reads' own directory beside the storage family's: <storage dir>-gpu, so neither family
 // ever finds the other's files in its directory.
 std::filesystem::path gpu_storage_dir(const RunConfig& config) {
-  std::filesystem::path base = config.storage_dir.empty()
-                                   ? std::filesystem::temp_directory_path() / "clusterbench-storage"
-                                   : std::filesystem::path(config.storage_dir);
+  std::filesystem::path base = storage_dir_path(config);
   base = base.lexically_normal();
   if (!base.has_filename())
     base = base.parent_path();
@@ -58,9 +53,7 @@ protected:
     }
     Record& record = run.record();
     const std::size_t block = params.at("block_bytes").get<std::size_t>();
-    const std::uint64_t file_bytes = ctx.config.file_bytes
-                                         ? ctx.config.file_bytes
-                                         : (ctx.config.quick ? kQuickFileBytes : kFileBytes);
+    const std::uint64_t file_bytes = storage_file_bytes(ctx.config);
     const std::filesystem::path dir = gpu_storage_dir(ctx.config);
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
@@ -71,7 +64,7 @@ protected:
         (dir / ("rank" + std::to_string(world_rank) + ".bin")).string(), file_bytes / block * block,
         static_cast<std::uint64_t>(world_rank) + 1);
     cuda::StorageToGpu reader(file, block, backend.device_index(), backend.stream(),
-                              ctx.config.buffered);
+                              kBuffered.value(ctx.config));
     const bool to_gpu = target == "gpu";
     const double bytes = static_cast<double>(reader.bytes_per_pass());
     const int ranks = ctx.comm.size();
@@ -96,7 +89,7 @@ protected:
       wrong = reader.verify().empty() ? 0 : 1;
     wrong = ctx.comm.sum(wrong);
     run.check(wrong != 0, std::to_string(wrong) + " ranks' GPU copies differ from their files");
-    if (ctx.config.cleanup)
+    if (kCleanup.value(ctx.config))
       std::filesystem::remove(file.path, ec);
   }
 };

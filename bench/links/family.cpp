@@ -1,12 +1,13 @@
 // The links family: pairs of GPUs (pair tests in round-robin rounds), the ring, the GPU's own links
 // to its host and memory.
 #include "runtime/family.hpp"
-#include "runtime/run_config.hpp"
+#include "links/links_options.hpp"
 #include "links/pair_progress.hpp"
 #include "links/pair_screen.hpp"
 #include "planning/hardware_model.hpp"
 #include "planning/time_model.hpp"
 #include "results/suite_names.hpp"
+#include "runtime/run_config.hpp"
 
 namespace cb {
 namespace {
@@ -61,8 +62,14 @@ public:
   // --topology against the job: a file that does not parse, or a job host under no leaf.
   void check_job(const RunConfig& config,
                  const std::vector<std::string>& host_of_rank) const override {
-    if (!config.topology.empty())
-      check_job_topology(config.topology, host_of_rank);
+    if (const auto topology = kTopology.given(config))
+      check_job_topology(*topology, host_of_rank);
+  }
+
+  std::vector<const OptionDeclaration*> options() const override { return {&kPairs, &kTopology}; }
+
+  PairScheduleRequest pair_schedule_request(const RunConfig& config) const override {
+    return {kPairs.given(config).value_or(""), kTopology.given(config).value_or("")};
   }
 
   // A pair test cut short (a node dropped out in its rounds): which pairs it never measured.

@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "links/links_case.hpp"
+#include "links/links_options.hpp"
 #include "links/pair_run.hpp"
 #include "links/pair_screen.hpp"
 
@@ -128,7 +129,7 @@ PairRun::PairRun(const CaseContext& ctx_, Record& record_, const PairProbe& prob
     : ctx(ctx_), record(record_), probe(probe_), value_of(std::move(value_of_)),
       metric(std::move(metric_)), rails(rails_),
       tiers(node_of_members(ctx_), rails_ ? rail_keys(ctx_) : std::vector<std::string>{}),
-      schedule(pair_schedule_for(ctx_.config.pairs, tiers.nodes())),
+      schedule(pair_schedule_for(kPairs.given(ctx_.config).value_or(""), tiers.nodes())),
       sequential(schedule == "sequential"), root(ctx_.comm.rank() == 0),
       multi_node(tiers.nodes() > 1), symmetric(!probe_.directed), n(ctx_.comm.size()),
       rule(metric == "latency_us" ? latency_rule() : bandwidth_rule()),

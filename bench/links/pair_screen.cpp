@@ -12,6 +12,7 @@
 #include "core/stats.hpp"
 #include "diagnosis/topology.hpp"
 #include "links/links_case.hpp"
+#include "links/links_options.hpp"
 #include "links/pair_run.hpp"
 
 namespace cb {
@@ -134,7 +135,7 @@ private:
 
 // The screen's groups: the leaves of --topology, or ceil(sqrt(N)) consecutive nodes.
 void choose_groups(const PairRun& run, ScreenPass& pass) {
-  const std::string& path = run.ctx.config.topology;
+  const std::string path = kTopology.given(run.ctx.config).value_or("");
   if (path.empty()) {
     pass.group_of_node = sqrt_groups(run.tiers.nodes());
     const int count =

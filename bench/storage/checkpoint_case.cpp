@@ -86,7 +86,7 @@ std::vector<nlohmann::json> CheckpointCase::instances(const RunConfig& config) c
   for (auto& p : out) {
     p["checkpoint_bytes"] = total;
     if (uses_files())
-      p["io"] = config.buffered ? "buffered" : "direct";
+      p["io"] = kBuffered.value(config) ? "buffered" : "direct";
   }
   return out;
 }
@@ -106,7 +106,7 @@ void CheckpointCase::run(CaseRun& run, const nlohmann::json& params) {
   record.extra["shard_bytes"] = shard;
   record.extra["memory"] = "host"; // the state saved and restored is in host memory
   if (uses_files() && ctx.comm.rank() == 0)
-    record.extra["dir"] = config.storage_dir.empty() ? default_storage_dir() : config.storage_dir;
+    record.extra["dir"] = storage_dir_path(config);
 
   // Set-up on every rank, then one decision for all, as the reads do.
   ShardSetup s;
@@ -118,22 +118,22 @@ void CheckpointCase::run(CaseRun& run, const nlohmann::json& params) {
     if (step_ != CheckpointStep::write)
       s.landing = aligned_bytes(shard);
     if (uses_files()) {
-      const bool is_default = config.storage_dir.empty();
-      s.dir = std::make_unique<StorageDir>(is_default ? default_storage_dir() : config.storage_dir,
-                                           is_default);
+      const bool is_default = !kStorageDir.given(config);
+      s.dir = std::make_unique<StorageDir>(storage_dir_path(config), is_default);
       // Makes the shard a complete file of ours (the restore's checkpoint, the save's target).
       s.dir->prepare_file(file, shard, seed);
-      cleanup_ = config.cleanup;
+      cleanup_ = kCleanup.value(config);
       dir_path_ = s.dir->path();
       if (std::find(used_files_.begin(), used_files_.end(), file) == used_files_.end())
         used_files_.push_back(file);
       if (step_ == CheckpointStep::write) {
-        s.file = std::make_unique<CheckpointFile>(*s.dir, file, shard, seed, config.buffered);
+        s.file =
+            std::make_unique<CheckpointFile>(*s.dir, file, shard, seed, kBuffered.value(config));
         s.file->mark(false); // until the last save is whole
         s.notes = s.file->notes();
       } else {
         s.reader = std::make_unique<BlockReader>(s.dir->fd(), s.dir->path(), file, block, 1,
-                                                 config.buffered);
+                                                 kBuffered.value(config));
         s.reader->use_pread(); // one block at a time into the restore's memory
         s.notes = s.reader->notes();
       }
@@ -218,7 +218,7 @@ void CheckpointCase::run(CaseRun& run, const nlohmann::json& params) {
   ChunkCheck check;
   if (step_ == CheckpointStep::write) {
     s.file->drop_cache();
-    BlockReader verifier(s.dir->fd(), s.dir->path(), file, block, 1, config.buffered);
+    BlockReader verifier(s.dir->fd(), s.dir->path(), file, block, 1, kBuffered.value(config));
     check = verifier.verify_all(shard, seed, &verify_error);
   } else {
     if (s.device) // copied back once, untimed

@@ -10,7 +10,7 @@
 #include "storage/checkpoint_case.hpp"
 #include "storage/checkpoint_plan.hpp"
 #include "storage/storage_dir.hpp"
-#include "workload/workload_shape.hpp"
+#include "workload/workload_options.hpp"
 
 namespace cb {
 namespace {
@@ -45,8 +45,8 @@ std::uint64_t largest_block(const std::string& case_name, const RunConfig& confi
 // What this node's shard files need in the directory beyond what its files of ours already hold.
 DirectoryDemand shard_room(const RunConfig& config, const std::vector<int>& node_ranks,
                            std::uint64_t peak_bytes, std::uint64_t file_bytes) {
-  const bool is_default = config.storage_dir.empty();
-  const StorageDir dir(is_default ? default_storage_dir() : config.storage_dir, is_default);
+  const bool is_default = !kStorageDir.given(config);
+  const StorageDir dir(storage_dir_path(config), is_default);
   const std::set<int> mine(node_ranks.begin(), node_ranks.end());
   std::uint64_t held = 0;
   for (const std::string& name : dir.names()) {
@@ -76,8 +76,10 @@ DirectoryDemand shard_room(const RunConfig& config, const std::vector<int>& node
 } // namespace
 
 std::uint64_t run_checkpoint_bytes(const RunConfig& config) {
-  return checkpoint_total_bytes(config.checkpoint_bytes,
-                                config.model_params > 0 ? config.model_params : kHostDefaultParams);
+  // The host's default model on every backend: a GPU's 1.6 G parameters would ask 22 GB of each
+  // node's disk of a run that never named a model.
+  return checkpoint_total_bytes(kCheckpointBytes.given(config).value_or(0),
+                                kModelParams.value(config, BackendKind::host));
 }
 
 std::optional<DirectoryDemand>

@@ -5,6 +5,7 @@
 #include "planning/time_model.hpp"
 #include "results/suite_names.hpp"
 #include "runtime/family.hpp"
+#include "storage/storage_options.hpp"
 
 namespace cb {
 namespace {
@@ -19,6 +20,10 @@ public:
   }
   bool draws_plot(const std::string& stem) const override {
     return Family::draws_plot(stem) || stem == "storage_readers";
+  }
+
+  std::vector<const OptionDeclaration*> options() const override {
+    return {&kStorageDir, &kFileBytes, &kBuffered, &kCheckpointBytes, &kCleanup};
   }
 
   // One read of the rank's bytes, the node's storage bandwidth shared by its ranks; random reads

@@ -30,7 +30,7 @@ std::vector<nlohmann::json> StorageReadCase::instances(const RunConfig& config) 
     const auto block = p.at("block_bytes").get<std::uint64_t>();
     p["bytes"] = file_bytes / block * block;
     p["file_bytes"] = file_bytes;
-    p["io"] = config.buffered ? "buffered" : "direct";
+    p["io"] = kBuffered.value(config) ? "buffered" : "direct";
   }
   return out;
 }
@@ -55,17 +55,17 @@ void StorageReadCase::run(CaseRun& run, const nlohmann::json& params) {
   int wrote = 0;
   std::string problem;
   try {
-    const bool is_default = config.storage_dir.empty();
-    dir = std::make_unique<StorageDir>(is_default ? default_storage_dir() : config.storage_dir,
-                                       is_default);
+    const bool is_default = !kStorageDir.given(config);
+    dir = std::make_unique<StorageDir>(storage_dir_path(config), is_default);
     wrote = dir->prepare_file(file, file_bytes, seed) ? 1 : 0;
-    cleanup_ = config.cleanup;
+    cleanup_ = kCleanup.value(config);
     dir_path_ = dir->path();
     if (std::find(used_files_.begin(), used_files_.end(), file) == used_files_.end()) {
       used_files_.push_back(file);
     }
-    reader = std::make_unique<BlockReader>(dir->fd(), dir->path(), file, block,
-                                           params.at("queue_depth").get<int>(), config.buffered);
+    reader =
+        std::make_unique<BlockReader>(dir->fd(), dir->path(), file, block,
+                                      params.at("queue_depth").get<int>(), kBuffered.value(config));
   } catch (const Error& e) {
     problem = e.what();
   }

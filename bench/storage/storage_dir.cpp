@@ -102,10 +102,12 @@ std::string default_storage_dir() {
   return base + "/clusterbench-storage";
 }
 
+std::string storage_dir_path(const RunConfig& config) {
+  return kStorageDir.given(config).value_or(default_storage_dir());
+}
+
 std::uint64_t storage_file_bytes(const RunConfig& config) {
-  if (config.file_bytes != 0)
-    return config.file_bytes;
-  return config.quick ? 64ull << 20 : 256ull << 20;
+  return kFileBytes.value(config);
 }
 
 std::string storage_file_name(int rank) {
@@ -182,7 +184,7 @@ void check_storage_options(const RunConfig& config, const StorageReads& reads) {
   for (std::uint64_t block : reads.blocks) {
     if (block == 0)
       throw InputError("--block-sizes: a block size must be greater than 0");
-    if (!config.buffered && block % 4096 != 0) {
+    if (!kBuffered.value(config) && block % 4096 != 0) {
       throw InputError("--block-sizes: " + format_size(block) +
                        " is not a multiple of 4K, "
                        "which O_DIRECT reads need (or pass --buffered)");
@@ -234,8 +236,8 @@ int storage_files_to_write(const std::vector<EntryInfo>& entries, const std::vec
 DirectoryDemand check_storage_dir(const RunConfig& config, const StorageReads& reads,
                                   const std::vector<int>& ranks) {
   check_storage_options(config, reads);
-  const bool is_default = config.storage_dir.empty();
-  const StorageDir dir(is_default ? default_storage_dir() : config.storage_dir, is_default);
+  const bool is_default = !kStorageDir.given(config);
+  const StorageDir dir(storage_dir_path(config), is_default);
   const std::uint64_t data_bytes = storage_file_bytes(config);
   // Headers are read only of this node's files: on a directory every node shares, each node
   // reading every rank's header would be nodes x ranks opens on one metadata server. A file of

@@ -19,12 +19,16 @@
 #include "runtime/run_config.hpp"
 #include "runtime/shared_directory.hpp"
 #include "storage/block_format.hpp"
+#include "storage/storage_options.hpp"
 
 namespace cb {
 
 // $TMPDIR (else /tmp) + "/clusterbench-storage".
 std::string default_storage_dir();
-// Data bytes of each rank's file: --file-bytes, else 256 MiB (64 MiB with --quick).
+// --storage-dir, else default_storage_dir() (clusterbench's own, which it may create: when
+// kStorageDir.given(config) is empty).
+std::string storage_dir_path(const RunConfig& config);
+// Data bytes of each rank's file: --file-bytes, else its declared default (storage_options.hpp).
 std::uint64_t storage_file_bytes(const RunConfig& config);
 // "clusterbench-rank<R>.dat", R = world rank; and whether a name has that form (or that of a
 // checkpoint shard, "clusterbench-ckpt<R>.dat", storage/checkpoint_plan.hpp).

@@ -33,6 +33,7 @@
 #include "workload/step_axes.hpp"
 #include "workload/step_parts.hpp"
 #include "workload/step_runner.hpp"
+#include "workload/workload_options.hpp"
 #include "workload/workload_shape.hpp"
 
 namespace cb {
@@ -69,7 +70,7 @@ public:
   std::optional<DirectoryDemand> check_input(const RunConfig& config,
                                              const std::vector<int>& node_ranks) const override {
     const int local_ranks = static_cast<int>(node_ranks.size());
-    const std::uint64_t batch = batch_bytes(config.input_bytes_per_step, first_block(config));
+    const std::uint64_t batch = batch_bytes(kInputBytesPerStep.value(config), first_block(config));
     std::optional<DirectoryDemand> demand;
     if (batch > 0) {
       try {
@@ -87,7 +88,7 @@ public:
     }
     const WorkloadShape shape = workload_shape(config);
     check_workload_memory(shape, local_ranks, host_memory_bytes(),
-                          batch * static_cast<std::uint64_t>(config.prefetch));
+                          batch * static_cast<std::uint64_t>(kPrefetch.value(config)));
     for (std::uint64_t bucket : step_bucket_sizes(config)) {
       const std::uint64_t buckets =
           bucket_count(shape.layers, shape.layer_elements(), bucket, sizeof(float));
@@ -105,7 +106,7 @@ public:
 
   std::vector<nlohmann::json> instances(const RunConfig& config) const override {
     const std::uint64_t block = first_block(config);
-    const std::uint64_t batch = batch_bytes(config.input_bytes_per_step, block);
+    const std::uint64_t batch = batch_bytes(kInputBytesPerStep.value(config), block);
     nlohmann::json p;
     const BackendKind backend = step_backend(config);
     if (backend == BackendKind::host) {
@@ -121,9 +122,9 @@ public:
     }
     p["input_bytes_per_step"] = batch;
     if (batch > 0) {
-      p["prefetch"] = config.prefetch;
-      p["block_bytes"] = batch_block_bytes(config.input_bytes_per_step, block);
-      p["io"] = config.buffered ? "buffered" : "direct";
+      p["prefetch"] = kPrefetch.value(config);
+      p["block_bytes"] = batch_block_bytes(kInputBytesPerStep.value(config), block);
+      p["io"] = kBuffered.value(config) ? "buffered" : "direct";
     }
     // One step per bucket size and overlap mode, the model and input the same in each.
     std::vector<nlohmann::json> out = BenchmarkCase::instances(config);
@@ -424,13 +425,13 @@ private:
   // batch is larger; blocks of the batch's block size.
   static RunConfig storage_config(const RunConfig& config) {
     RunConfig c = config;
-    const std::uint64_t batch = batch_bytes(config.input_bytes_per_step, first_block(config));
-    c.file_bytes = workload_file_bytes(storage_file_bytes(config), batch);
+    const std::uint64_t batch = batch_bytes(kInputBytesPerStep.value(config), first_block(config));
+    kFileBytes.set(c, workload_file_bytes(storage_file_bytes(config), batch));
     return c;
   }
   static StorageReads storage_reads_of(const RunConfig& config) {
     StorageReads reads = family_reads(config);
-    reads.blocks = {batch_block_bytes(config.input_bytes_per_step, reads.blocks.front())};
+    reads.blocks = {batch_block_bytes(kInputBytesPerStep.value(config), reads.blocks.front())};
     reads.queue_depths = {reads.queue_depths.front()};
     return reads;
   }
@@ -438,20 +439,21 @@ private:
   std::unique_ptr<BatchLoader> open_loader(const RunConfig& config, const nlohmann::json& params,
                                            int world_rank, std::uint64_t batch, int* wrote) {
     const RunConfig storage = storage_config(config);
-    const bool is_default = config.storage_dir.empty();
-    StorageDir dir(is_default ? default_storage_dir() : config.storage_dir, is_default);
+    const bool is_default = !kStorageDir.given(config);
+    StorageDir dir(storage_dir_path(config), is_default);
     const std::string file = storage_file_name(world_rank);
     const std::uint64_t seed = storage_file_seed(world_rank);
-    *wrote = dir.prepare_file(file, storage.file_bytes, seed) ? 1 : 0;
-    cleanup_ = config.cleanup;
+    const std::uint64_t file_bytes = storage_file_bytes(storage);
+    *wrote = dir.prepare_file(file, file_bytes, seed) ? 1 : 0;
+    cleanup_ = kCleanup.value(config);
     dir_path_ = dir.path();
     used_file_ = file;
     const auto block = params.at("block_bytes").get<std::uint64_t>();
     auto reader = std::make_unique<BlockReader>(
         dir.fd(), dir.path(), file, block,
-        static_cast<int>(storage_reads_of(config).queue_depths.front()), config.buffered);
-    return std::make_unique<BatchLoader>(std::move(reader), storage.file_bytes, batch, block, seed,
-                                         config.prefetch);
+        static_cast<int>(storage_reads_of(config).queue_depths.front()), kBuffered.value(config));
+    return std::make_unique<BatchLoader>(std::move(reader), file_bytes, batch, block, seed,
+                                         static_cast<int>(kPrefetch.value(config)));
   }
 
   bool cleanup_ = false;

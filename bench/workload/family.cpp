@@ -2,6 +2,7 @@
 #include "runtime/family.hpp"
 #include "runtime/engine.hpp"
 #include "workload/step_runner.hpp"
+#include "workload/workload_options.hpp"
 #include <algorithm>
 
 #include "core/collective_math.hpp"
@@ -22,6 +23,10 @@ public:
   }
   bool draws_plot(const std::string& stem) const override {
     return Family::draws_plot(stem) || stem == "step_anatomy";
+  }
+
+  std::vector<const OptionDeclaration*> options() const override {
+    return {&kModelParams, &kTokensPerGpu, &kPrefetch, &kInputBytesPerStep};
   }
 
   // One step: forward and backward GEMMs (6 flops per parameter per token), the fp32 gradients'

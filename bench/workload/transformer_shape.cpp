@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "workload/workload_options.hpp"
 
 namespace cb {
 namespace {
@@ -40,9 +41,9 @@ std::uint64_t TransformerShape::memory_bytes() const {
 
 TransformerShape transformer_shape(const RunConfig& config) {
   const double block_params = 12.0 * kGpuDefaultHidden * kGpuDefaultHidden;
-  const double params = config.model_params > 0 ? config.model_params
-                                                : kGpuDefaultBlocks * block_params;
-  const double tokens = config.tokens_per_gpu > 0 ? config.tokens_per_gpu : kGpuDefaultTokens;
+  // The GPU's shape: its defaults whatever backend is asked (the host's is workload_shape).
+  const double params = kModelParams.value(config, BackendKind::cuda);
+  const double tokens = kTokensPerGpu.value(config, BackendKind::cuda);
   TransformerShape shape;
   if (params >= block_params) {
     shape.hidden = kGpuDefaultHidden;

@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "workload/workload_options.hpp"
 
 namespace cb {
 namespace {
@@ -31,8 +32,9 @@ std::uint64_t WorkloadShape::memory_bytes() const {
 }
 
 WorkloadShape workload_shape(const RunConfig& config) {
-  const double params = config.model_params > 0 ? config.model_params : kHostDefaultParams;
-  const double tokens = config.tokens_per_gpu > 0 ? config.tokens_per_gpu : kHostDefaultTokens;
+  // The host's shape: its defaults whatever backend is asked (the GPU's is transformer_shape).
+  const double params = kModelParams.value(config, BackendKind::host);
+  const double tokens = kTokensPerGpu.value(config, BackendKind::host);
   WorkloadShape shape;
   const double wide = static_cast<double>(kMaxWidth) * kMaxWidth;
   if (params >= 4 * wide) {

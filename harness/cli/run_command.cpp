@@ -509,14 +509,9 @@ int run_threads(const RunConfig& config, const std::vector<std::string>& argv) {
   const LaunchPlan plan = plan_launch(config, false);
   const std::string& backend = plan.backend;
   const int ranks = plan.ranks;
-  // NCCL's documentation: several GPUs per process under CUDA graph capture may deadlock (a
-  // graph launch can block until another thread's graph runs). Refused before anything runs
-  // rather than risk holding a cluster until the watchdog.
-  if (config.cuda_graph && ranks > 1) {
-    throw InputError("--cuda-graph: not with --single-process on " + std::to_string(ranks) +
-                     " ranks (NCCL may deadlock with several GPUs per process under graph "
-                     "capture); run one process per GPU under mpirun, or --np 1");
-  }
+  // An option that cannot run as threads of one process (collectives' --cuda-graph on several).
+  for (const auto& family : FamilyRegistry::instance().all())
+    family->check_threads(config, ranks);
   std::cerr << "clusterbench run: " << ranks << " rank" << (ranks == 1 ? "" : "s")
             << " as threads of one process (--single-process)\n";
 

@@ -23,6 +23,11 @@ ArgParser& ArgParser::flag(const std::string& name, const std::string& help) {
   return *this;
 }
 
+ArgParser& ArgParser::heading(const std::string& title) {
+  specs_.push_back({"", "", title});
+  return *this;
+}
+
 ArgParser& ArgParser::positional(const std::string& name, const std::string& help, bool required) {
   positional_specs_.push_back({name, help, required});
   return *this;
@@ -40,7 +45,7 @@ ArgParser& ArgParser::epilog(const std::string& text) {
 
 const ArgParser::Spec* ArgParser::find(const std::string& name) const {
   for (const auto& spec : specs_) {
-    if (spec.name == name)
+    if (!spec.name.empty() && spec.name == name)
       return &spec;
   }
   return nullptr;
@@ -155,6 +160,10 @@ std::string ArgParser::help() const {
   }
   out << "\noptions:\n";
   for (const auto& spec : specs_) {
+    if (spec.name.empty()) {
+      out << "\n" << spec.help << ":\n";
+      continue;
+    }
     std::string left = "--" + spec.name + (spec.value_name.empty() ? "" : " " + spec.value_name);
     out << "  " << left << std::string(left.size() < 22 ? 22 - left.size() : 1, ' ') << spec.help
         << "\n";

@@ -18,6 +18,8 @@ public:
                     const std::string& help);
   // --name, no value.
   ArgParser& flag(const std::string& name, const std::string& help);
+  // A heading the options declared after it are listed under in --help ("storage options").
+  ArgParser& heading(const std::string& title);
   // Named positional argument, in order. Extra positionals are an error unless allow_extra().
   ArgParser& positional(const std::string& name, const std::string& help, bool required = true);
   ArgParser& allow_extra_positionals(bool allow = true);
@@ -47,7 +49,7 @@ private:
   struct Spec {
     std::string name;
     std::string value_name; // empty for flags
-    std::string help;
+    std::string help;       // a heading's title when the name is empty
   };
   struct PositionalSpec {
     std::string name;

@@ -178,12 +178,14 @@ void plan_pair_phase(Phase& phase, const PlanCase& c, const PlanTarget& t, const
   const PhaseShape whole = shape_at(phase.gpus, t);
   // Across nodes: the round-robin rounds, or the screen's rounds of a healthy fleet, each
   // measured as its disjoint sub-rounds (an engine measurement each, as a round-robin round).
-  const bool screen = whole.nodes > 1 && pair_schedule_for(config.pairs, whole.nodes) == "screen";
+  const PairScheduleRequest asked =
+      c.family ? c.family->pair_schedule_request(config) : PairScheduleRequest{};
+  const bool screen = whole.nodes > 1 && pair_schedule_for(asked.schedule, whole.nodes) == "screen";
   int inter = whole.nodes > 1 ? round_robin_rounds(whole.nodes) : 0;
   if (screen) {
     std::string groups;
     const ScreenCost cost =
-        healthy_screen_cost(planned_screen_groups(whole.nodes, config.topology, groups));
+        healthy_screen_cost(planned_screen_groups(whole.nodes, asked.topology, groups));
     inter = cost.sub_rounds;
     plan.screen_rounds = std::max(plan.screen_rounds, cost.rounds);
     plan.screen_groups = groups;

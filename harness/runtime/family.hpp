@@ -17,11 +17,19 @@ namespace cb {
 
 struct HardwareModel;
 struct MeasureSettings;
+class OptionDeclaration;
 struct PhaseShape;
 struct RecordEstimate;
 struct RunConfig;
 
 enum class PairRounds { none, bandwidth, ping_pong };
+
+// The pair schedule a run asks for, as the planner counts its rounds: the schedule named
+// ("" = chosen by the node count) and the fabric's topology file ("" = none).
+struct PairScheduleRequest {
+  std::string schedule;
+  std::string topology;
+};
 
 class Family {
 public:
@@ -74,6 +82,17 @@ public:
   virtual PairRounds pair_rounds(const std::string& /*case_name*/) const {
     return PairRounds::none;
   }
+
+  // The family's scalar options (runtime/family_option.hpp), declared beside its cases: `run`
+  // parses them and `run --help` lists them under the family's name, in this order.
+  virtual std::vector<const OptionDeclaration*> options() const { return {}; }
+  // The pair schedule this run asks for (PairRounds cases), for the planner.
+  virtual PairScheduleRequest pair_schedule_request(const RunConfig& /*config*/) const {
+    return {};
+  }
+  // Before ranks run as threads of one process (--single-process), in the launching process: an
+  // option that cannot run so (InputError naming it).
+  virtual void check_threads(const RunConfig& /*config*/, int /*ranks*/) const {}
 
   // Before the sweep, on rank 0 (families_job_problem): the family's options against the job
   // (`host_of_rank`: the host of each world rank). Throws InputError naming the flag or file.

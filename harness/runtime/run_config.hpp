@@ -1,9 +1,12 @@
 #pragma once
 // What `clusterbench run` was asked to do, parsed and validated before any MPI job starts.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "runtime/axis_values.hpp"
 #include "runtime/backend_kind.hpp"
@@ -27,27 +30,13 @@ struct RunConfig {
   // The axes' values set by --axis and the family flags (--dtypes, --gemm-sizes, ...), checked
   // (runtime/axis_values.hpp); an axis nobody set takes its declared default.
   std::vector<AxisSetting> axis_settings;
-  // collectives: out-of-place and/or in-place records of each instance
-  std::vector<bool> in_place{false, true};
-  bool cuda_graph = false; // time each batch as one captured CUDA graph (nccl-tests -G)
-  // storage
-  std::string storage_dir; // empty = a directory of clusterbench's in the temp dir
-  std::uint64_t file_bytes = 0; // 0 = the family's default
-  bool cleanup = false;
-  bool buffered = false; // storage: skip O_DIRECT on purpose
-  std::uint64_t checkpoint_bytes = 0; // storage checkpoints in all; 0 = 14 bytes per model parameter
-  // links: pair tests across nodes in concurrent round-robin rounds ("rounds"), one pair at a time
-  // ("sequential") or the sublinear screen ("screen"); "" = by the node count (screen from 16
-  // nodes, bench/links/pair_screen.hpp). Within a node always rounds (or sequential).
+  // The families' scalar options given on the command line (--file-bytes, --pairs, ...), by flag
+  // name, parsed by their declarations (runtime/family_option.hpp). A case reads one through its
+  // declaration, which applies the default: kFileBytes.value(config).
+  std::map<std::string, nlohmann::json> options;
+  // Only while bench/cuda/p2p_matrix.cpp reads it (its rewrite reads the links family's kPairs):
+  // the --pairs given, "" when none, set from `options` by run_config_from.
   std::string pairs;
-  // links: the fabric's topology file (Slurm topology.conf or JSON) the screen groups nodes by;
-  // "" = ceil(sqrt(nodes)) groups.
-  std::string topology;
-  // workload (data-parallel training step)
-  double model_params = 0;                     // 0 = the family's default for the backend
-  double tokens_per_gpu = 0;                   // 0 = the family's default
-  int prefetch = 2;                            // batches the loader may read ahead
-  std::uint64_t input_bytes_per_step = 0;      // per GPU; 0 = no input reads
   MeasureSettings measure;
   // planning (harness/planning): a time budget for the whole sweep (0 = none) and the spec whose
   // data-sheet figures the cuda backend's time model uses (empty = h200-sxm).

@@ -15,6 +15,8 @@
 #include "results/results_io.hpp"
 #include "runtime/case.hpp"
 #include "runtime/dtype.hpp"
+#include "runtime/family.hpp"
+#include "runtime/family_option.hpp"
 
 namespace cb {
 
@@ -66,24 +68,41 @@ std::string with_quick(const std::string& value, const std::string& quick) {
 void add_range_flags(ArgParser& p, const FlaggedAxis& f) {
   const RangeText all = range_text(f.axis.default_text(false, false));
   const RangeText quick = range_text(f.axis.default_text(false, true));
-  const std::string family = f.suite + ": ";
-  p.option("min-bytes", "SIZE", family + "smallest message (default " + with_quick(all.low, quick.low) + ")")
+  p.option("min-bytes", "SIZE", "smallest message (default " + with_quick(all.low, quick.low) + ")")
       .option("max-bytes", "SIZE",
-              family + "largest message (default " + with_quick(all.high, quick.high) + ")")
+              "largest message (default " + with_quick(all.high, quick.high) + ")")
       .option("step-factor", "F",
-              family + "size multiplier between steps, > 1 (default " +
+              "size multiplier between steps, > 1 (default " +
                   with_quick(all.factor, quick.factor) + ")");
 }
 
-void add_axis_flags(ArgParser& p) {
-  for (const auto& f : flagged_axes()) {
-    if (f.axis.flag == "min-bytes") {
-      add_range_flags(p, f);
+// Each family's flags under its name, in the families' order: the axes its cases let a flag spell,
+// then its scalar options, each help line generated from the declaration.
+void add_family_flags(ArgParser& p) {
+  const std::vector<FlaggedAxis> axes = flagged_axes();
+  for (const auto& family : FamilyRegistry::instance().all()) {
+    const std::vector<const OptionDeclaration*> options = family->options();
+    const bool has_axes = std::any_of(
+        axes.begin(), axes.end(), [&](const FlaggedAxis& f) { return f.suite == family->suite(); });
+    if (!has_axes && options.empty())
       continue;
+    p.heading(family->suite() + " options");
+    for (const auto& f : axes) {
+      if (f.suite != family->suite())
+        continue;
+      if (f.axis.flag == "min-bytes")
+        add_range_flags(p, f);
+      else
+        p.option(f.axis.flag, "LIST",
+                 f.axis.help + ", " + f.axis.type_summary() + " (default " +
+                     f.axis.default_summary() + ")");
     }
-    p.option(f.axis.flag, "LIST",
-             f.suite + ": " + f.axis.help + ", " + f.axis.type_summary() + " (default " +
-                 f.axis.default_summary() + ")");
+    for (const OptionDeclaration* o : options) {
+      if (o->kind() == OptionKind::flag)
+        p.flag(o->name(), o->help_line());
+      else
+        p.option(o->name(), o->placeholder(), o->help_line());
+    }
   }
 }
 
@@ -114,48 +133,15 @@ ArgParser run_argument_parser(const std::string& command) {
               "dtype=float,double or bytes=1K:1G:4 (LOW:HIGH[:FACTOR]); repeatable; see --list")
       .flag("list", "print every selected case with its axes, defaults and the instances this "
                     "run would make, and exit");
-  add_axis_flags(p);
-  p.option("placement", "WHICH",
-           "collectives: both|out|in, out-of-place and/or in-place "
-           "(default both)")
-      .flag("cuda-graph",
-            "collectives: time each batch of k operations as one captured CUDA graph launch "
-            "(nccl-tests -G) instead of k stream launches; cuda backend only; with "
-            "--single-process only on one rank")
-      .option("target-cv", "FRACTION",
-              "stop sampling when the spread of the batch times (MAD / median) falls to this "
-              "(default 0.01)")
+  p.option("target-cv", "FRACTION",
+           "stop sampling when the spread of the batch times (MAD / median) falls to this "
+           "(default 0.01)")
       .option("max-time", "SECONDS", "sampling cap per record; records that hit it are 'noisy'")
-      .option("storage-dir", "DIR",
-              "storage: directory of clusterbench's files (default "
-              "<tmp>/clusterbench-storage)")
-      .option("file-bytes", "SIZE", "storage: file size per rank (default 256M; --quick 64M)")
-      .flag("buffered", "storage: read through the page cache instead of O_DIRECT")
-      .option("checkpoint-bytes", "SIZE",
-              "storage: the checkpoint's bytes in all, sharded over the ranks (default 14 bytes "
-              "per --model-params: bf16 weights, fp32 master copy, two Adam moments)")
-      .flag("cleanup", "storage: remove clusterbench's files afterwards")
-      .option("pairs", "HOW",
-              "links, across nodes: screen (sublinear: about six rounds at any size; the default "
-              "from 16 nodes), rounds (all disjoint pairs of a round at once, n-1 rounds; the "
-              "default below 16 nodes) or sequential (one pair at a time, to isolate congestion)")
-      .option("topology", "FILE",
-              "links: the fabric's leaf switches (Slurm topology.conf or a JSON map host -> "
-              "leaf) the screen groups nodes by (default: ceil(sqrt(nodes)) groups)")
-      .option("model-params", "COUNT",
-              "workload: parameters of the model trained, e.g. 16M (default: a step of "
-              "~0.1-1 s on one core; on GPUs 2 transformer layers of hidden 8192, 1.6G)")
-      .option("tokens-per-gpu", "COUNT",
-              "workload: tokens per GPU per step (default 256; on GPUs 8192)")
-      .option("prefetch", "N", "workload: batches the loader reads ahead (default 2)")
-      .option("input-bytes-per-step", "SIZE",
-              "workload: input each GPU reads per step from --storage-dir (default 0: none)")
       .option("budget", "DURATION",
               "plan the sweep to fit, e.g. 15m, 900s, 1h (fewer sizes at the counts between one "
               "node and the job, then shorter caps); refused when even the smallest plan does not")
-      .option(
-          "plan-spec", "NAME|FILE",
-          "spec whose data-sheet figures the plan's time model uses on cuda (default h200-sxm)")
+      .option("plan-spec", "NAME|FILE",
+              "spec whose data-sheet figures the plan's time model uses on cuda (default h200-sxm)")
       .option("plan-link", "RATE",
               "inter-node bandwidth per rank the plan assumes, e.g. 400gbit, 25gbit, 1gbit or "
               "50GB (per second; default: --plan-from's, else the backend model's, host 1 GB/s, "
@@ -163,6 +149,7 @@ ArgParser run_argument_parser(const std::string& command) {
       .option("plan-from", "RESULTS.json",
               "an earlier run's results of this cluster: the plan takes its link rate across "
               "nodes from it (pair_bw direction=uni, else ring_bw; --plan-link wins)");
+  add_family_flags(p);
   p.epilog(
       "Not started under MPI, run re-executes itself through mpirun with one rank per device and\n"
       "prints the command; under mpirun or srun it runs as it is; with --single-process it runs\n"
@@ -250,6 +237,20 @@ void collect_axis_settings(const ArgParser& args, RunConfig& c) {
     c.axis_settings.push_back(parse_axis_flag(text));
 }
 
+// Every family's options given, each parsed by its declaration (one line naming the flag for a bad
+// value).
+void collect_family_options(const ArgParser& args, RunConfig& c) {
+  for (const auto& family : FamilyRegistry::instance().all()) {
+    for (const OptionDeclaration* o : family->options()) {
+      if (args.has(o->name()))
+        c.options[o->name()] = o->parse(o->kind() == OptionKind::flag ? "" : *args.get(o->name()));
+    }
+  }
+  // Kept only while bench/cuda/p2p_matrix.cpp reads RunConfig::pairs (run_config.hpp).
+  if (const auto it = c.options.find("pairs"); it != c.options.end())
+    c.pairs = it->second.get<std::string>();
+}
+
 } // namespace
 
 RunConfig run_config_from(const ArgParser& args) {
@@ -289,62 +290,12 @@ RunConfig run_config_from(const ArgParser& args) {
   if (args.has("timeout"))
     c.timeout_s = positive_number(args, "timeout", kMaxRunSeconds);
   collect_axis_settings(args, c);
-  if (args.has("placement")) {
-    const std::string p = *args.get("placement");
-    if (p == "both") {
-      c.in_place = {false, true};
-    } else if (p == "out") {
-      c.in_place = {false};
-    } else if (p == "in") {
-      c.in_place = {true};
-    } else {
-      throw InputError("--placement: expected both, out or in, got '" + shown(p) + "'");
-    }
-  }
-  c.cuda_graph = args.has("cuda-graph");
+  collect_family_options(args, c);
   if (args.has("target-cv"))
     c.measure.target_cv = positive_number(args, "target-cv", 10);
   if (args.has("max-time"))
     c.measure.max_time_s = positive_number(args, "max-time", kMaxRunSeconds);
-  c.storage_dir = args.get_or("storage-dir", "");
-  if (args.has("file-bytes"))
-    c.file_bytes = parse_size(*args.get("file-bytes"), "--file-bytes");
-  c.buffered = args.has("buffered");
-  if (args.has("checkpoint-bytes"))
-    c.checkpoint_bytes = parse_size(*args.get("checkpoint-bytes"), "--checkpoint-bytes");
-  c.cleanup = args.has("cleanup");
-  if (args.has("model-params")) {
-    c.model_params = parse_count(*args.get("model-params"), "--model-params");
-    if (!(c.model_params >= 1))
-      throw InputError("--model-params: must be at least 1, got " + *args.get("model-params"));
-  }
-  if (args.has("tokens-per-gpu")) {
-    c.tokens_per_gpu = parse_count(*args.get("tokens-per-gpu"), "--tokens-per-gpu");
-    if (!(c.tokens_per_gpu >= 1) || c.tokens_per_gpu > 1e9) {
-      throw InputError("--tokens-per-gpu: must be 1..1e9, got " + *args.get("tokens-per-gpu"));
-    }
-  }
-  if (args.has("prefetch")) {
-    const long long n = parse_integer(*args.get("prefetch"), "--prefetch");
-    if (n < 1 || n > 64)
-      throw InputError("--prefetch: must be 1..64 batches, got " + *args.get("prefetch"));
-    c.prefetch = static_cast<int>(n);
-  }
-  if (args.has("input-bytes-per-step")) {
-    // 0 means no input reads (parse_size refuses 0, as a size of nothing elsewhere is a mistake).
-    const std::string text = *args.get("input-bytes-per-step");
-    c.input_bytes_per_step = text.find_first_not_of('0') == std::string::npos && !text.empty()
-                                 ? 0
-                                 : parse_size(text, "--input-bytes-per-step");
-  }
   c.out = args.get_or("out", "");
-  if (args.has("pairs")) {
-    c.pairs = *args.get("pairs");
-    if (c.pairs != "rounds" && c.pairs != "sequential" && c.pairs != "screen")
-      throw InputError("--pairs: expected screen, rounds or sequential, got '" + shown(c.pairs) +
-                       "'");
-  }
-  c.topology = args.get_or("topology", "");
   if (args.has("budget"))
     c.budget_s = parse_duration(*args.get("budget"), "--budget");
   c.plan_spec = args.get_or("plan-spec", "");

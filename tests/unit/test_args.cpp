@@ -90,3 +90,15 @@ TEST(ArgParser, KeepsEverythingAfterDoubleDash) {
   ASSERT_TRUE(p.parse({"in.json", "--", "--quick", "--gpus", "2"}));
   EXPECT_EQ(p.passthrough(), (std::vector<std::string>{"--quick", "--gpus", "2"}));
 }
+
+// A heading lists the options after it under a title; it is no flag anyone can give.
+TEST(ArgParser, HeadingsGroupTheOptionsAfterThem) {
+  ArgParser p("t", "t [options]");
+  p.option("out", "FILE", "where").heading("storage options").flag("buffered", "page cache");
+  const std::string help = p.help();
+  EXPECT_NE(help.find("  --out FILE"), std::string::npos) << help;
+  EXPECT_LT(help.find("\nstorage options:\n"), help.find("  --buffered")) << help;
+  EXPECT_GT(help.find("\nstorage options:\n"), help.find("  --out FILE")) << help;
+  EXPECT_THROW(p.parse({"--=x"}), InputError); // a heading has no name to match
+  EXPECT_THROW(p.parse({"--storage options"}), InputError);
+}

@@ -1,11 +1,12 @@
 #include <gtest/gtest.h>
 
 #include "core/error.hpp"
+#include "diagnosis/fabric_model.hpp"
+#include "diagnosis/schedules.hpp"
+#include "links/links_options.hpp"
 #include "planning/plan_text.hpp"
 #include "planning/run_plan.hpp"
 #include "planning/screen_cost.hpp"
-#include "diagnosis/fabric_model.hpp"
-#include "diagnosis/schedules.hpp"
 
 #include <cmath>
 
@@ -22,7 +23,7 @@ RunConfig cuda_config() {
 // The round-robin rounds across nodes at any size (the default screens from 16 nodes).
 RunConfig rounds_config() {
   RunConfig c = cuda_config();
-  c.pairs = "rounds";
+  kPairs.set(c, std::string("rounds"));
   return c;
 }
 
@@ -232,7 +233,7 @@ namespace {
 // round-robin rounds.
 RunPlan host_links_plan(int nodes) {
   RunConfig config;
-  config.pairs = "rounds";
+  kPairs.set(config, std::string("rounds"));
   config.backend_kind = BackendKind::host;
   config.quick = true;
   config.measure = quick_measure_settings();

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
+#include "collectives/collective_options.hpp"
 #include "core/error.hpp"
+#include "links/links_options.hpp"
 #include "runtime/case.hpp"
 #include "runtime/run_options.hpp"
 
@@ -46,7 +48,7 @@ TEST(RunOptions, DefaultsAndQuickProfile) {
   EXPECT_EQ(sizes_of(c).front(), 8u);
   EXPECT_EQ(sizes_of(c).back(), 64u << 20);
   EXPECT_EQ(sizes_of(c).size(), 24u);
-  EXPECT_EQ(c.in_place, (std::vector<bool>{false, true}));
+  EXPECT_EQ(placements(c), (std::vector<bool>{false, true}));
   RunConfig q = parse({"--quick"});
   EXPECT_TRUE(q.quick);
   EXPECT_EQ(sizes_of(q).back(), 2u << 20);
@@ -80,7 +82,7 @@ TEST(RunOptions, SizesAndSuitesAndCases) {
   EXPECT_TRUE(c.wants_case("collectives", "broadcast"));
   EXPECT_FALSE(c.wants_case("collectives", "alltoall"));
   EXPECT_EQ(sizes_of(c), (std::vector<std::uint64_t>{1024, 4096, 16384, 65536, 262144, 1048576}));
-  EXPECT_EQ(c.in_place, (std::vector<bool>{false}));
+  EXPECT_EQ(placements(c), (std::vector<bool>{false}));
 }
 
 TEST(RunOptions, MessageSizesIncludeMinAndStopAtMax) {
@@ -126,10 +128,10 @@ TEST(RunOptions, OutputPathChecks) {
 
 // Without --pairs the schedule is chosen by the node count (the screen from 16 nodes).
 TEST(RunOptions, PairsAreChosenByNodeCountUnlessAsked) {
-  EXPECT_EQ(parse({}).pairs, "");
-  EXPECT_EQ(parse({"--pairs", "sequential"}).pairs, "sequential");
-  EXPECT_EQ(parse({"--pairs", "rounds"}).pairs, "rounds");
-  EXPECT_EQ(parse({"--pairs", "screen"}).pairs, "screen");
+  EXPECT_FALSE(kPairs.given(parse({})).has_value());
+  EXPECT_EQ(kPairs.given(parse({"--pairs", "sequential"})).value_or(""), "sequential");
+  EXPECT_EQ(kPairs.given(parse({"--pairs", "rounds"})).value_or(""), "rounds");
+  EXPECT_EQ(kPairs.given(parse({"--pairs", "screen"})).value_or(""), "screen");
   EXPECT_EQ(rejection({"--pairs", "parallel"}),
             "--pairs: expected screen, rounds or sequential, got 'parallel'");
   EXPECT_NE(rejection({"--pairs", ""}).find("--pairs"), std::string::npos);

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "collectives/collective_options.hpp"
 #include "core/error.hpp"
 #include "results/results_io.hpp"
 #include "runtime/case.hpp"
@@ -106,7 +107,7 @@ std::vector<Record> collective_on_threads(const std::function<std::function<doub
   config.axis_settings = {{"--axis", "", "dtype", "double", ""},
                           {"--axis", "", "op", "sum", ""},
                           {"--axis", "", "bytes", "8", ""}};
-  config.in_place = {false};
+  kPlacement.set(config, "out");
   // One collective per sample (batch 1), 24 samples: the sleeps, not the sums, set the times.
   config.measure.batch_time_s = 0;
   config.measure.min_samples = 24;

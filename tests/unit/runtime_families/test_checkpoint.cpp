@@ -18,6 +18,7 @@
 #include "storage/checkpoint_plan.hpp"
 #include "storage/read_plan.hpp"
 #include "storage/storage_dir.hpp"
+#include "storage/storage_options.hpp"
 #include "temp_dir.hpp"
 
 namespace cb {
@@ -260,8 +261,8 @@ TEST(CheckpointMemory, TheHostBackendHasNoDeviceShard) {
 TEST(CheckpointInput, RefusesBeforeWritingAnything) {
   test::TempDir tmp;
   RunConfig config;
-  config.storage_dir = tmp.str();
-  config.checkpoint_bytes = 64 * M1;
+  kStorageDir.set(config, tmp.str());
+  kCheckpointBytes.set(config, std::uint64_t{64 * M1});
   const CheckpointCase write(CheckpointStep::write), stage(CheckpointStep::stage);
   const auto demand = write.check_input(config, {0, 1});
   ASSERT_TRUE(demand);
@@ -270,7 +271,7 @@ TEST(CheckpointInput, RefusesBeforeWritingAnything) {
   EXPECT_FALSE(stage.check_input(config, {0, 1})); // no files
 
   // More than the machine's memory: refused, naming the flag.
-  config.checkpoint_bytes = 1ull << 49;
+  kCheckpointBytes.set(config, std::uint64_t{1ull << 49});
   try {
     write.check_input(config, {0});
     FAIL();
@@ -278,7 +279,7 @@ TEST(CheckpointInput, RefusesBeforeWritingAnything) {
     EXPECT_NE(std::string(e.what()).find("--checkpoint-bytes"), std::string::npos) << e.what();
   }
   // A block that is not whole chunks, or larger than the checkpoint.
-  config.checkpoint_bytes = 64 * M1;
+  kCheckpointBytes.set(config, std::uint64_t{64 * M1});
   for (const char* blocks : {"6K", "128M"}) {
     config.axis_settings = {AxisSetting{"--block-sizes", "", "", blocks, ""}};
     try {

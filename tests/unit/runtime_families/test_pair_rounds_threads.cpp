@@ -11,11 +11,12 @@
 #include <thread>
 
 #include "links/links_case.hpp"
+#include "links/links_options.hpp"
 #include "links/pair_progress.hpp"
 #include "links/pair_screen.hpp"
-#include "temp_dir.hpp"
 #include "runtime/host_backend.hpp"
 #include "runtime/second_pass_limit.hpp"
+#include "temp_dir.hpp"
 
 namespace cb {
 namespace {
@@ -54,8 +55,11 @@ Outcome run_on_threads(int n, const std::vector<double>& rate, const std::string
   const std::vector<nlohmann::json> devices(static_cast<std::size_t>(n), {{"index", 0}});
   RunConfig config;
   config.backend_kind = BackendKind::host;
-  config.pairs = pairs;
-  config.topology = topology;
+  // "" as the command line has it: the flag not given.
+  if (!pairs.empty())
+    kPairs.set(config, pairs);
+  if (!topology.empty())
+    kTopology.set(config, topology);
   // Stand-in figures are exact: the fewest samples the engine takes, no minimum time.
   config.measure.min_samples = 3;
   config.measure.min_time_s = 0;

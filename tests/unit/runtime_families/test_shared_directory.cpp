@@ -13,6 +13,7 @@
 #include "runtime/communicator.hpp"
 #include "runtime/shared_directory.hpp"
 #include "storage/storage_dir.hpp"
+#include "storage/storage_options.hpp"
 #include "temp_dir.hpp"
 
 namespace cb {
@@ -115,8 +116,8 @@ TEST(SharedDirectory, ProbeNamesAndTheMessage) {
 TEST(SharedDirectory, TheStorageCheckReadsOnlyItsOwnRanksFilesAndSkipsProbes) {
   TempDir dir;
   RunConfig config;
-  config.storage_dir = dir.str();
-  config.file_bytes = 64 << 10;
+  kStorageDir.set(config, dir.str());
+  kFileBytes.set(config, std::uint64_t{64 << 10});
   const StorageReads reads{{16 << 10}, {1}};
   // Rank 5's file, not a clusterbench file: node of ranks 0-1 leaves it to rank 5's node, which
   // refuses it; a probe of another node is passed over, a name merely like one is not.

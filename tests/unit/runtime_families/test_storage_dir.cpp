@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "storage/storage_dir.hpp"
+#include "storage/storage_options.hpp"
 #include "temp_dir.hpp"
 
 namespace cb {
@@ -15,10 +16,12 @@ using test::read_text;
 using test::TempDir;
 using test::write_text;
 
+// "" as the command line has it: no --storage-dir, clusterbench's own directory.
 RunConfig config_for(const std::string& dir) {
   RunConfig c;
-  c.storage_dir = dir;
-  c.file_bytes = 64 << 10;
+  if (!dir.empty())
+    kStorageDir.set(c, dir);
+  kFileBytes.set(c, std::uint64_t{64 << 10});
   return c;
 }
 
@@ -178,7 +181,7 @@ TEST(StorageSafety, SubdirectoriesAndHardLinksAreNotOurs) {
 TEST(StorageSafety, NotEnoughSpaceSaysHowMuchIsNeeded) {
   TempDir dir;
   RunConfig c = config_for(dir.str());
-  c.file_bytes = 1ull << 50; // 1 PiB per rank
+  kFileBytes.set(c, std::uint64_t{1ull << 50}); // 1 PiB per rank
   const std::string msg = input_error([&] { check_storage_dir(c, kReads, {0, 1}); });
   EXPECT_TRUE(contains(msg, "needs")) << msg;
   EXPECT_TRUE(contains(msg, "free")) << msg;
@@ -201,14 +204,14 @@ TEST(StorageOptions, BlockSizesQueueDepthAndFileSize) {
   const std::string msg = input_error([&] { check_storage_options(c, r); });
   EXPECT_TRUE(contains(msg, "--block-sizes")) << msg;
   EXPECT_TRUE(contains(msg, "O_DIRECT")) << msg;
-  c.buffered = true; // buffered reads take any size
+  kBuffered.set(c, true); // buffered reads take any size
   EXPECT_NO_THROW(check_storage_options(c, r));
   r.blocks = {1 << 20};
   EXPECT_TRUE(contains(input_error([&] { check_storage_options(c, r); }), "larger than the file"));
   r.blocks = {16 << 10};
-  c.file_bytes = 5000;
+  kFileBytes.set(c, std::uint64_t{5000});
   EXPECT_TRUE(contains(input_error([&] { check_storage_options(c, r); }), "--file-bytes"));
-  c.file_bytes = 1ull << 30;
+  kFileBytes.set(c, std::uint64_t{1ull << 30});
   r.blocks = {16 << 20};
   r.queue_depths = {1, 128}; // the deepest of the axis' values counts
   EXPECT_TRUE(contains(input_error([&] { check_storage_options(c, r); }), "--queue-depth"));
@@ -225,12 +228,18 @@ TEST(StorageOptions, ReadsComeFromTheFamilyAxes) {
   EXPECT_EQ(storage_reads("rand_read", c).queue_depths, (std::vector<std::uint64_t>{1, 2, 4, 8}));
 }
 
+// The declared defaults (storage_options.hpp): the host's, and a GPU's, which reads on to the GPU.
 TEST(StorageOptions, DefaultFileSizes) {
   RunConfig c;
+  c.backend_kind = BackendKind::host;
   EXPECT_EQ(storage_file_bytes(c), 256ull << 20);
   c.quick = true;
   EXPECT_EQ(storage_file_bytes(c), 64ull << 20);
-  c.file_bytes = 8192;
+  c.backend_kind = BackendKind::cuda;
+  EXPECT_EQ(storage_file_bytes(c), 256ull << 20);
+  c.quick = false;
+  EXPECT_EQ(storage_file_bytes(c), 1ull << 30);
+  kFileBytes.set(c, std::uint64_t{8192});
   EXPECT_EQ(storage_file_bytes(c), 8192u);
 }
 

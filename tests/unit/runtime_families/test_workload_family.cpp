@@ -15,6 +15,7 @@
 #include "workload/gradient_sync.hpp"
 #include "workload/step_parts.hpp"
 #include "workload/transformer_shape.hpp"
+#include "workload/workload_options.hpp"
 #include "workload/workload_shape.hpp"
 
 namespace cb {
@@ -107,17 +108,17 @@ TEST(TransformerShape, GpuDefaultIsTwoLayersOfHidden8192And8192Tokens) {
 
 TEST(TransformerShape, SmallModelsNarrowTheHiddenSizeLargeOnesAddLayers) {
   RunConfig config;
-  config.model_params = 12.0 * 1024 * 1024; // one layer of hidden 1024
-  config.tokens_per_gpu = 512;
+  kModelParams.set(config, 12.0 * 1024 * 1024); // one layer of hidden 1024
+  kTokensPerGpu.set(config, 512);
   TransformerShape s = transformer_shape(config);
   EXPECT_EQ(s.hidden, 1024);
   EXPECT_EQ(s.blocks, 1);
   EXPECT_EQ(s.tokens, 512);
-  config.model_params = 7e9;
+  kModelParams.set(config, 7e9);
   s = transformer_shape(config);
   EXPECT_EQ(s.hidden, 8192);
   EXPECT_EQ(s.blocks, 9); // 7e9 / 805 M
-  config.model_params = 1;
+  kModelParams.set(config, 1);
   EXPECT_EQ(transformer_shape(config).hidden, kHiddenMultiple);
 }
 
@@ -127,7 +128,7 @@ TEST(TransformerShape, AModelTooLargeForTheGpuNamesTheFlag) {
   const std::uint64_t h200 = 141ull << 30;
   EXPECT_NO_THROW(check_transformer_memory(s, h200, 64ull << 20));
   EXPECT_NO_THROW(check_transformer_memory(s, 0, 0)); // unknown: nothing to hold it against
-  config.model_params = 70e9;
+  kModelParams.set(config, 70e9);
   try {
     check_transformer_memory(transformer_shape(config), h200, 64ull << 20);
     FAIL() << "a 70 B model fit on one GPU";
@@ -152,17 +153,17 @@ TEST(WorkloadShape, HostDefaultIsFourLayersOf2048And256Tokens) {
 
 TEST(WorkloadShape, SmallModelsNarrowTheLayersLargeOnesAddLayers) {
   RunConfig config;
-  config.model_params = 1e6;
-  config.tokens_per_gpu = 64;
+  kModelParams.set(config, 1e6);
+  kTokensPerGpu.set(config, 64);
   WorkloadShape s = workload_shape(config);
   EXPECT_EQ(s.width, 448); // floor(sqrt(1e6 / 4) / 64) * 64
   EXPECT_EQ(s.layers, 5);  // round(1e6 / 448^2)
   EXPECT_EQ(s.tokens, 64);
-  config.model_params = 1e8;
+  kModelParams.set(config, 1e8);
   s = workload_shape(config);
   EXPECT_EQ(s.width, 2048);
   EXPECT_EQ(s.layers, 24); // round(1e8 / 2048^2)
-  config.model_params = 10;
+  kModelParams.set(config, 10);
   s = workload_shape(config);
   EXPECT_EQ(s.width, 64);
   EXPECT_EQ(s.layers, 1);
