@@ -18,6 +18,7 @@
 #include "cuda/memory_check.hpp"
 #include "cuda/p2p_node_plan.hpp"
 #include "gpu_case.hpp"
+#include "links/links_options.hpp"
 #include "links/pair_schedule.hpp"
 #include "p2p_peer_buffers.hpp"
 #include "runtime/communicator.hpp"
@@ -101,7 +102,7 @@ private:
     if (outcome.capped > 0)
       record.status = RecordStatus::noisy;
     if (write_matrix(run, backend, cuda::assemble_p2p_matrix(all, bytes, bidirectional), outcome, n,
-                     bidirectional, ctx.config.pairs == "sequential"))
+                     bidirectional, kPairs.given(ctx.config).value_or("") == "sequential"))
       run.check(wrong != 0, std::to_string(wrong) + " wrong floats after the copies");
   }
 
@@ -133,7 +134,7 @@ private:
     const bool bidirectional = params.at("direction") == "bi";
     const int n = node.size(), me = node.rank();
     std::vector<cuda::RankPairs> rounds;
-    if (ctx.config.pairs == "sequential") {
+    if (kPairs.given(ctx.config).value_or("") == "sequential") {
       rounds = cuda::sequential_rounds(n);
     } else {
       for (int r = 0; r < circle_round_count(n); ++r)

@@ -50,6 +50,23 @@ void keep_notes(const CaseContext& ctx, Record& record, const std::vector<std::s
     add_storage_reason(record, n.get<std::string>());
 }
 
+// Rank 0, from every rank's figures (MLPerf Storage's way): the rate when the first and the last
+// rank finished, and the lowest rank's rate; each rank moved `bytes`.
+void note_rank_rates(Record& record, double bytes) {
+  std::vector<double> rank_bytes, rank_seconds;
+  double lowest = 0;
+  for (auto& entry : record.per_rank) {
+    rank_bytes.push_back(bytes);
+    rank_seconds.push_back(entry.value("median_s", 0.0));
+    const double rate = entry.value("gbps", 0.0);
+    lowest = rank_bytes.size() == 1 ? rate : std::min(lowest, rate);
+  }
+  const DoneRates rates = done_rates(rank_bytes, rank_seconds);
+  record.metrics["first_done_gbps"] = rates.first_done_gbps;
+  record.metrics["last_done_gbps"] = rates.last_done_gbps;
+  record.metrics["lowest_rank_gbps"] = lowest;
+}
+
 } // namespace
 
 std::string CheckpointCase::step_name(CheckpointStep step) {
@@ -228,20 +245,8 @@ void CheckpointCase::run(CaseRun& run, const nlohmann::json& params) {
   if (!note_verification(run, check, verify_error, shard))
     return;
 
-  if (ctx.comm.rank() == 0) {
-    std::vector<double> rank_bytes, rank_seconds;
-    double lowest = 0;
-    for (auto& entry : record.per_rank) {
-      rank_bytes.push_back(bytes);
-      rank_seconds.push_back(entry.value("median_s", 0.0));
-      const double rate = entry.value("gbps", 0.0);
-      lowest = rank_bytes.size() == 1 ? rate : std::min(lowest, rate);
-    }
-    const DoneRates rates = done_rates(rank_bytes, rank_seconds);
-    record.metrics["first_done_gbps"] = rates.first_done_gbps;
-    record.metrics["last_done_gbps"] = rates.last_done_gbps;
-    record.metrics["lowest_rank_gbps"] = lowest;
-  }
+  if (ctx.comm.rank() == 0)
+    note_rank_rates(record, bytes);
 }
 
 } // namespace cb

@@ -34,9 +34,6 @@ struct RunConfig {
   // name, parsed by their declarations (runtime/family_option.hpp). A case reads one through its
   // declaration, which applies the default: kFileBytes.value(config).
   std::map<std::string, nlohmann::json> options;
-  // Only while bench/cuda/p2p_matrix.cpp reads it (its rewrite reads the links family's kPairs):
-  // the --pairs given, "" when none, set from `options` by run_config_from.
-  std::string pairs;
   MeasureSettings measure;
   // planning (harness/planning): a time budget for the whole sweep (0 = none) and the spec whose
   // data-sheet figures the cuda backend's time model uses (empty = h200-sxm).

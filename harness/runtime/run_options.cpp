@@ -246,9 +246,6 @@ void collect_family_options(const ArgParser& args, RunConfig& c) {
         c.options[o->name()] = o->parse(o->kind() == OptionKind::flag ? "" : *args.get(o->name()));
     }
   }
-  // Kept only while bench/cuda/p2p_matrix.cpp reads RunConfig::pairs (run_config.hpp).
-  if (const auto it = c.options.find("pairs"); it != c.options.end())
-    c.pairs = it->second.get<std::string>();
 }
 
 } // namespace

@@ -247,7 +247,6 @@ TEST(FamilyOptionHelp, RunParsesThemGenerically) {
   EXPECT_TRUE(kBuffered.value(c));
   EXPECT_FALSE(kCleanup.value(c));
   EXPECT_EQ(kPairs.given(c).value_or(""), "rounds");
-  EXPECT_EQ(c.pairs, "rounds"); // kept for bench/cuda/p2p_matrix.cpp until it reads kPairs
   EXPECT_EQ(kPrefetch.value(c), 3);
   EXPECT_DOUBLE_EQ(kModelParams.value(c), 2e6);
   EXPECT_EQ(placements(c), (std::vector<bool>{true}));
