@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <ostream>
 
+#include "core/format.hpp"
 #include "runtime/console_printer.hpp"
 
 namespace cb {
@@ -58,9 +59,11 @@ public:
       } else if (r->status == RecordStatus::skipped) {
         std::snprintf(line, sizeof line, " %9s %7s %7s %6s", "skip", "-", "-", "-");
       } else {
-        std::snprintf(line, sizeof line, " %9.2f %7.2f %7.2f %6lld%s",
-                      r->metrics.value("time_us", 0.0), r->metrics.value("algbw_gbps", 0.0),
-                      r->metrics.value("busbw_gbps", 0.0), r->extra.value("wrong_elements", 0LL),
+        std::snprintf(line, sizeof line, " %9s %7s %7s %6lld%s",
+                      format_fixed(r->metrics.value("time_us", 0.0), 2).c_str(),
+                      format_fixed(r->metrics.value("algbw_gbps", 0.0), 2).c_str(),
+                      format_fixed(r->metrics.value("busbw_gbps", 0.0), 2).c_str(),
+                      r->extra.value("wrong_elements", 0LL),
                       r->status == RecordStatus::noisy ? "~" : "");
       }
       out << line;
@@ -79,12 +82,13 @@ public:
             s.nvml_index >= 0 ? "GPU " + std::to_string(s.nvml_index) +
                                     (s.pci_bus_id.empty() ? "" : " " + s.pci_bus_id)
                               : "device " + std::to_string(s.device);
-        std::snprintf(line, sizeof line,
-                      "#   %s: straggler rank %d (%s %s): shortest own time in %.0f%% of "
-                      "samples, %.2fx the others' median\n",
-                      r.params.value("in_place", false) ? "in-place" : "out-of-place", s.rank,
-                      s.host.c_str(), gpu.c_str(), s.shortest_share * 100,
-                      s.others_median_s > 0 ? s.median_s / s.others_median_s : 0.0);
+        std::snprintf(
+            line, sizeof line,
+            "#   %s: straggler rank %d (%s %s): shortest own time in %s%% of "
+            "samples, %sx the others' median\n",
+            r.params.value("in_place", false) ? "in-place" : "out-of-place", s.rank, s.host.c_str(),
+            gpu.c_str(), format_fixed(s.shortest_share * 100, 0).c_str(),
+            format_ratio(s.others_median_s > 0 ? s.median_s / s.others_median_s : 0.0).c_str());
         out << line;
       }
     }

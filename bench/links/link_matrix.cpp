@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "core/stats.hpp"
 
 namespace cb {
@@ -177,8 +178,8 @@ std::string format_worst_pairs(const LinkMatrix& m, int precision, bool lower_is
                 m.size(), shown, cells.size());
   std::string out = line;
   for (std::size_t i = 0; i < shown; ++i) {
-    std::snprintf(line, sizeof line, "    %8d -> %-8d %9.*f\n", cells[i].src, cells[i].dst,
-                  precision, cells[i].value);
+    std::snprintf(line, sizeof line, "    %8d -> %-8d %9s\n", cells[i].src, cells[i].dst,
+                  format_fixed(cells[i].value, precision).c_str());
     out += line;
   }
   return out;
@@ -203,7 +204,7 @@ std::string format_matrix(const LinkMatrix& m, int precision, bool lower_is_bett
     out += cell;
     for (int dst = 0; dst < m.size(); ++dst) {
       if (const auto v = m.at(src, dst)) {
-        std::snprintf(cell, sizeof cell, " %9.*f", precision, *v);
+        std::snprintf(cell, sizeof cell, " %9s", format_fixed(*v, precision).c_str());
       } else {
         std::snprintf(cell, sizeof cell, " %9s", "-");
       }

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <ostream>
 
+#include "core/format.hpp"
 #include "links/link_matrix.hpp"
 #include "runtime/console_printer.hpp"
 
@@ -26,12 +27,14 @@ public:
       const std::string metric = latency ? "latency_us" : "gbps";
       char line[256];
       std::snprintf(line, sizeof line,
-                    "  %s bytes=%llu: median %.3g %s (min %.3g, max %.3g) over %d pairs",
+                    "  %s bytes=%llu: median %s %s (min %s, max %s) over %d pairs",
                     r.params.value("direction", latency ? "ping-pong" : "").c_str(),
                     static_cast<unsigned long long>(r.params.value("bytes", 0ull)),
-                    r.metrics.value(metric, 0.0), latency ? "us one-way" : "GB/s",
-                    r.metrics.value("min_pair_" + metric, 0.0),
-                    r.metrics.value("max_pair_" + metric, 0.0), r.extra.value("pairs", 0));
+                    format_figure_compact(r.metrics.value(metric, 0.0)).c_str(),
+                    latency ? "us one-way" : "GB/s",
+                    format_figure_compact(r.metrics.value("min_pair_" + metric, 0.0)).c_str(),
+                    format_figure_compact(r.metrics.value("max_pair_" + metric, 0.0)).c_str(),
+                    r.extra.value("pairs", 0));
       out << line << status_text(r) << "\n";
       if (!screened) {
         out << format_matrix(LinkMatrix::from_json(r.extra["matrix"]), latency ? 3 : 2, latency);

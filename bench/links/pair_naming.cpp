@@ -96,122 +96,141 @@ PairNaming::PairNaming(int members, std::vector<MemberPairFigure> figures, PairR
     : members_(members), figures_(std::move(figures)), rule_(std::move(rule)),
       good_(static_cast<std::size_t>(std::max(members, 0)), false),
       retests_of_member_(static_cast<std::size_t>(std::max(members, 0))) {
-  std::vector<int> pairs_of(static_cast<std::size_t>(members), 0);
-  std::vector<int> suspect_of(static_cast<std::size_t>(members), 0);
+  PairCounts counts(members); // before the pairs are checked: a negative fleet fails here
   for (const auto& f : figures_) {
     if (f.a < 0 || f.b < 0 || f.a >= members || f.b >= members || f.a == f.b)
       throw std::out_of_range("pair naming: pair of members outside the fleet");
   }
   reference_ = pair_reference(rule_, figures_, members);
-  // A fleet of pairs whose own spread is wider than the rule's margin: identical links differ by
-  // more than the 7 % the fraction rule allows (congested rounds, a CPU-bound transport), so a
-  // pair must also stand out of that spread to be suspect: robust z beyond 3.5, the rule
-  // qualify's fleet checks use (harness/qualify/fleet.hpp). The spread is taken over the pairs
-  // between members most of whose pairs pass the fraction rule, so that one slow member (a third
-  // of the pairs of 6) does not widen the spread it is judged against.
-  {
-    std::vector<int> pairs(static_cast<std::size_t>(members), 0), low(pairs);
-    for (const auto& f : figures_) {
-      const int out = rule_.suspect(f.value, reference_) ? 1 : 0;
-      for (int m : {f.a, f.b}) {
-        ++pairs[static_cast<std::size_t>(m)];
-        low[static_cast<std::size_t>(m)] += out;
-      }
-    }
-    auto passing = [&](int m) {
-      return 2 * low[static_cast<std::size_t>(m)] <= pairs[static_cast<std::size_t>(m)];
-    };
-    std::vector<double> clean;
-    for (const auto& f : figures_) {
-      if (passing(f.a) && passing(f.b))
-        clean.push_back(f.value);
-    }
-    if (clean.size() >= 3) {
-      const double mid = median(clean);
-      const double sigma = 1.4826 * median_absolute_deviation(clean);
-      clean_median_ = mid;
-      clean_sigma_ = sigma;
-      if (mid > 0 && sigma / mid > kNoisyFleetSpread) {
-        fleet_median_ = mid;
-        fleet_sigma_ = sigma;
-      }
+  measure_spread();
+  find_suspects(counts);
+  find_better_members();
+  const std::vector<int> good_members = find_good_members(counts);
+  pack_end_retests(choose_end_partners(counts.suspect, good_members));
+}
+
+// A fleet of pairs whose own spread is wider than the rule's margin: identical links differ by
+// more than the 7 % the fraction rule allows (congested rounds, a CPU-bound transport), so a
+// pair must also stand out of that spread to be suspect: robust z beyond 3.5, the rule
+// qualify's fleet checks use (harness/qualify/fleet.hpp). The spread is taken over the pairs
+// between members most of whose pairs pass the fraction rule, so that one slow member (a third
+// of the pairs of 6) does not widen the spread it is judged against.
+void PairNaming::measure_spread() {
+  std::vector<int> pairs(static_cast<std::size_t>(members_), 0), low(pairs);
+  for (const auto& f : figures_) {
+    const int out = rule_.suspect(f.value, reference_) ? 1 : 0;
+    for (int m : {f.a, f.b}) {
+      ++pairs[static_cast<std::size_t>(m)];
+      low[static_cast<std::size_t>(m)] += out;
     }
   }
+  auto passing = [&](int m) {
+    return 2 * low[static_cast<std::size_t>(m)] <= pairs[static_cast<std::size_t>(m)];
+  };
+  std::vector<double> clean;
+  for (const auto& f : figures_) {
+    if (passing(f.a) && passing(f.b))
+      clean.push_back(f.value);
+  }
+  if (clean.size() < 3)
+    return;
+  const double mid = median(clean);
+  const double sigma = 1.4826 * median_absolute_deviation(clean);
+  clean_median_ = mid;
+  clean_sigma_ = sigma;
+  if (mid > 0 && sigma / mid > kNoisyFleetSpread) {
+    fleet_median_ = mid;
+    fleet_sigma_ = sigma;
+  }
+}
+
+void PairNaming::find_suspects(PairCounts& counts) {
   for (std::size_t i = 0; i < figures_.size(); ++i) {
     const auto& f = figures_[i];
-    ++pairs_of[static_cast<std::size_t>(f.a)];
-    ++pairs_of[static_cast<std::size_t>(f.b)];
+    ++counts.pairs[static_cast<std::size_t>(f.a)];
+    ++counts.pairs[static_cast<std::size_t>(f.b)];
     if (outside(f.value)) {
       suspects_.push_back(i);
-      ++suspect_of[static_cast<std::size_t>(f.a)];
-      ++suspect_of[static_cast<std::size_t>(f.b)];
+      ++counts.suspect[static_cast<std::size_t>(f.a)];
+      ++counts.suspect[static_cast<std::size_t>(f.b)];
     }
   }
-  // Better than the reference beyond the tolerance (bandwidth only: nothing is below the lowest),
-  // and beyond the clean pairs' own spread: at 1,024 nodes half a million pairs of 3 % noise hold
-  // thousands 7.5 % over the median. The members kept are the densest group of them, peeled
-  // (the member with the fewest better pairs inside first) until at least half of the pairs
-  // inside are better, and kept when 3 or more remain: noise scatters over the fleet, a slow
-  // majority leaves its healthy members better with one another. O((members + pairs) log members).
-  if (!rule_.lower_is_better && reference_ > 0) {
-    std::vector<std::vector<int>> better_of(static_cast<std::size_t>(members));
-    std::size_t inside = 0;
-    for (const auto& f : figures_) {
-      const bool beyond =
-          f.value * rule_.factor > reference_ &&
-          (clean_sigma_ <= 0 || (f.value - clean_median_) / clean_sigma_ > kOutlierZ);
-      if (!beyond)
+}
+
+// Better than the reference beyond the tolerance (bandwidth only: nothing is below the lowest),
+// and beyond the clean pairs' own spread: at 1,024 nodes half a million pairs of 3 % noise hold
+// thousands 7.5 % over the median. The members kept are the densest group of them, peeled
+// (the member with the fewest better pairs inside first) until at least half of the pairs
+// inside are better, and kept when 3 or more remain: noise scatters over the fleet, a slow
+// majority leaves its healthy members better with one another. O((members + pairs) log members).
+void PairNaming::find_better_members() {
+  if (rule_.lower_is_better || !(reference_ > 0))
+    return;
+  std::vector<std::vector<int>> better_of(static_cast<std::size_t>(members_));
+  std::size_t inside = 0;
+  for (const auto& f : figures_) {
+    const bool beyond = f.value * rule_.factor > reference_ &&
+                        (clean_sigma_ <= 0 || (f.value - clean_median_) / clean_sigma_ > kOutlierZ);
+    if (!beyond)
+      continue;
+    better_of[static_cast<std::size_t>(f.a)].push_back(f.b);
+    better_of[static_cast<std::size_t>(f.b)].push_back(f.a);
+    ++inside;
+  }
+  std::vector<std::size_t> degree(static_cast<std::size_t>(members_), 0);
+  std::vector<bool> kept(static_cast<std::size_t>(members_), false);
+  std::set<std::pair<std::size_t, int>> by_degree;
+  std::size_t size = 0;
+  for (int m = 0; m < members_; ++m) {
+    const auto i = static_cast<std::size_t>(m);
+    if (better_of[i].empty())
+      continue;
+    kept[i] = true;
+    degree[i] = better_of[i].size();
+    by_degree.emplace(degree[i], m);
+    ++size;
+  }
+  while (size >= 3 && 4 * inside < size * (size - 1)) {
+    const auto [d, m] = *by_degree.begin();
+    by_degree.erase(by_degree.begin());
+    kept[static_cast<std::size_t>(m)] = false;
+    --size;
+    inside -= d;
+    for (int other : better_of[static_cast<std::size_t>(m)]) {
+      const auto o = static_cast<std::size_t>(other);
+      if (!kept[o])
         continue;
-      better_of[static_cast<std::size_t>(f.a)].push_back(f.b);
-      better_of[static_cast<std::size_t>(f.b)].push_back(f.a);
-      ++inside;
-    }
-    std::vector<std::size_t> degree(static_cast<std::size_t>(members), 0);
-    std::vector<bool> kept(static_cast<std::size_t>(members), false);
-    std::set<std::pair<std::size_t, int>> by_degree;
-    std::size_t size = 0;
-    for (int m = 0; m < members; ++m) {
-      const auto i = static_cast<std::size_t>(m);
-      if (better_of[i].empty())
-        continue;
-      kept[i] = true;
-      degree[i] = better_of[i].size();
-      by_degree.emplace(degree[i], m);
-      ++size;
-    }
-    while (size >= 3 && 4 * inside < size * (size - 1)) {
-      const auto [d, m] = *by_degree.begin();
-      by_degree.erase(by_degree.begin());
-      kept[static_cast<std::size_t>(m)] = false;
-      --size;
-      inside -= d;
-      for (int other : better_of[static_cast<std::size_t>(m)]) {
-        const auto o = static_cast<std::size_t>(other);
-        if (!kept[o])
-          continue;
-        by_degree.erase({degree[o], other});
-        by_degree.emplace(--degree[o], other);
-      }
-    }
-    if (size >= 3) {
-      better_pairs_ = inside;
-      for (int m = 0; m < members; ++m) {
-        if (kept[static_cast<std::size_t>(m)])
-          better_members_.push_back(m);
-      }
+      by_degree.erase({degree[o], other});
+      by_degree.emplace(--degree[o], other);
     }
   }
+  if (size < 3)
+    return;
+  better_pairs_ = inside;
+  for (int m = 0; m < members_; ++m) {
+    if (kept[static_cast<std::size_t>(m)])
+      better_members_.push_back(m);
+  }
+}
+
+std::vector<int> PairNaming::find_good_members(const PairCounts& counts) {
   std::vector<int> good_members;
-  for (int m = 0; m < members; ++m) {
+  for (int m = 0; m < members_; ++m) {
     const auto i = static_cast<std::size_t>(m);
     // A good member's suspect pairs are those it shares with bad ones: at most half of its pairs
     // while fewer than half of the fleet is bad.
-    good_[i] = pairs_of[i] > 0 && 2 * suspect_of[i] <= pairs_of[i];
+    good_[i] = counts.pairs[i] > 0 && 2 * counts.suspect[i] <= counts.pairs[i];
     if (good_[i])
       good_members.push_back(m);
   }
+  return good_members;
+}
+
+std::vector<std::vector<std::size_t>>
+PairNaming::choose_end_partners(const std::vector<int>& suspect_of,
+                                const std::vector<int>& good_members) {
   // The ends to retest, each once, in member order.
-  std::vector<bool> is_end(static_cast<std::size_t>(members), false);
+  std::vector<bool> is_end(static_cast<std::size_t>(members_), false);
   for (std::size_t s : suspects_) {
     is_end[static_cast<std::size_t>(figures_[s].a)] = true;
     is_end[static_cast<std::size_t>(figures_[s].b)] = true;
@@ -227,14 +246,14 @@ PairNaming::PairNaming(int members, std::vector<MemberPairFigure> figures, PairR
   // The ends with the most suspect pairs first: the likeliest to be named get the first rounds
   // when the cap leaves some out.
   std::vector<int> ends;
-  for (int m = 0; m < members; ++m) {
+  for (int m = 0; m < members_; ++m) {
     if (is_end[static_cast<std::size_t>(m)])
       ends.push_back(m);
   }
   std::stable_sort(ends.begin(), ends.end(), [&](int x, int y) {
     return suspect_of[static_cast<std::size_t>(x)] > suspect_of[static_cast<std::size_t>(y)];
   });
-  std::vector<std::vector<std::size_t>> candidates_of(static_cast<std::size_t>(members));
+  std::vector<std::vector<std::size_t>> candidates_of(static_cast<std::size_t>(members_));
   std::size_t next = 0;
   for (int m : ends) {
     if (good_members.empty())
@@ -255,14 +274,18 @@ PairNaming::PairNaming(int members, std::vector<MemberPairFigure> figures, PairR
       }
     }
   }
-  // Packed into at most kMaxRetestRounds rounds, then kept in round order.
+  return candidates_of;
+}
+
+// Packed into at most kMaxRetestRounds rounds, then kept in round order.
+void PairNaming::pack_end_retests(const std::vector<std::vector<std::size_t>>& candidates_of) {
   std::vector<MemberPair> candidate_pairs;
   for (const auto& e : end_retests_)
     candidate_pairs.emplace_back(e.member, e.partner);
-  auto rounds = pack_into_rounds(candidate_pairs, members, kMaxRetestRounds);
+  auto rounds = pack_into_rounds(candidate_pairs, members_, kMaxRetestRounds);
   // An end is retested whole or not at all: one kept retest of two would name a member from a
   // single measurement, which member_slow() refuses to do.
-  std::vector<std::size_t> placed_of(static_cast<std::size_t>(members), 0);
+  std::vector<std::size_t> placed_of(static_cast<std::size_t>(members_), 0);
   for (const auto& round : rounds) {
     for (std::size_t i : round)
       ++placed_of[static_cast<std::size_t>(end_retests_[i].member)];

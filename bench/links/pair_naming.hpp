@@ -184,6 +184,20 @@ private:
   std::vector<std::vector<std::size_t>> retests_of_member_; // indices into end_retests_
   std::vector<std::vector<int>> groups_;                    // after stage 1
   std::vector<int> group_of_;                               // index into groups_, or -1
+  // The constructor's steps, in order.
+  struct PairCounts {
+    explicit PairCounts(int members)
+        : pairs(static_cast<std::size_t>(members), 0), suspect(pairs) {}
+    std::vector<int> pairs, suspect; // per member: its pairs, and how many of them are suspect
+  };
+  void measure_spread();
+  void find_suspects(PairCounts& counts);
+  void find_better_members();
+  std::vector<int> find_good_members(const PairCounts& counts);
+  // Each end's indices into end_retests_, which it fills.
+  std::vector<std::vector<std::size_t>> choose_end_partners(const std::vector<int>& suspect_of,
+                                                            const std::vector<int>& good_members);
+  void pack_end_retests(const std::vector<std::vector<std::size_t>>& candidates_of);
   void find_groups();
   std::vector<MemberPair> pair_retests_;
   std::vector<double> pair_values_;

@@ -1,7 +1,6 @@
 // The pair test as a whole: the first pass, the second pass across nodes (or the screen in their
 // place), the data check and the record (bench/links/pair_run.hpp says which file does what).
-#include <cstdio>
-
+#include "core/format.hpp"
 #include "links/links_case.hpp"
 #include "links/pair_run.hpp"
 #include "links/pair_screen.hpp"
@@ -21,20 +20,18 @@ namespace {
 void note_noise(Record& record, const MeasureSettings& used, int capped, int settled) {
   if (capped == 0 && settled == 0)
     return;
-  char text[200];
+  const std::string cap = format_figure_compact(used.max_time_s) + " s";
+  const std::string target = format_cv_percent(used.target_cv) + " cv target";
+  std::string text;
   if (capped > 0 && settled > 0) {
-    std::snprintf(text, sizeof text,
-                  "%d measured rounds hit the %.3g s time cap and %d settled above the %.2f%% "
-                  "cv target",
-                  capped, used.max_time_s, settled, used.target_cv * 100);
+    text = std::to_string(capped) + " measured rounds hit the " + cap + " time cap and " +
+           std::to_string(settled) + " settled above the " + target;
   } else if (capped > 0) {
-    std::snprintf(text, sizeof text,
-                  "%d measured rounds hit the %.3g s time cap above the %.2f%% cv target", capped,
-                  used.max_time_s, used.target_cv * 100);
+    text = std::to_string(capped) + " measured rounds hit the " + cap + " time cap above the " +
+           target;
   } else {
-    std::snprintf(text, sizeof text,
-                  "%d measured rounds settled above the %.2f%% cv target before the %.3g s cap",
-                  settled, used.target_cv * 100, used.max_time_s);
+    text = std::to_string(settled) + " measured rounds settled above the " + target +
+           " before the " + cap + " cap";
   }
   record.status = RecordStatus::noisy;
   record.reason = record.reason.empty() ? text : record.reason + "; " + text;

@@ -6,15 +6,14 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "workload/workload_options.hpp"
 
 namespace cb {
 namespace {
 
 std::string gib(double bytes) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.2f GiB", bytes / (1ull << 30));
-  return text;
+  return format_gib(bytes);
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "core/units.hpp"
 #include "workload/workload_options.hpp"
 
@@ -19,9 +20,7 @@ std::uint64_t round_up(std::uint64_t v, std::uint64_t to) {
 }
 
 std::string gib(std::uint64_t bytes) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.2f GiB", static_cast<double>(bytes) / (1ull << 30));
-  return text;
+  return format_gib(static_cast<double>(bytes));
 }
 
 } // namespace

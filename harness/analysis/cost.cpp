@@ -1,19 +1,13 @@
 #include "analysis/cost.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/format.hpp"
 
 namespace cb {
 namespace {
-
-std::string fixed(double v, int decimals) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, v);
-  return buffer;
-}
 
 std::string plain(double v) {
   std::ostringstream out;
@@ -67,7 +61,7 @@ CostEstimate estimate_cost(const CostInputs& inputs) {
 
 std::string format_money(double amount) {
   const bool negative = amount < 0;
-  const std::string digits = fixed(std::abs(amount), 2);
+  const std::string digits = format_fixed(std::abs(amount), 2);
   const std::size_t point = digits.find('.');
   std::string whole = digits.substr(0, point);
   for (std::size_t i = whole.size(); i > 3; i -= 3)
@@ -78,14 +72,13 @@ std::string format_money(double amount) {
 std::string format_cost(const CostEstimate& e) {
   std::string text =
       std::to_string(e.inputs.gpus) + (e.inputs.gpus == 1 ? " GPU" : " GPUs") + " at " +
-      fixed(e.inputs.efficiency * 100, 1) + " % efficiency: " + fixed(e.wall_hours, 2) + " h (" +
-      fixed(e.wall_days, 2) + " days), " + format_money(e.cost) + ", " +
-      fixed(e.overhead_fraction * 100, 1) + " % over the ideal " + format_money(e.ideal_cost);
+      format_percent_fixed(e.inputs.efficiency) + " efficiency: " + format_fixed(e.wall_hours, 2) +
+      " h (" + format_fixed(e.wall_days, 2) + " days), " + format_money(e.cost) + ", " +
+      format_percent_fixed(e.overhead_fraction) + " over the ideal " + format_money(e.ideal_cost);
   if (e.cost_per_useful_gpu_hour) {
-    text += "\nat " + fixed(*e.inputs.utilization * 100, 1) +
-            " % utilization each useful GPU-hour costs " +
-            format_money(*e.cost_per_useful_gpu_hour) + " (list price " +
-            format_money(e.inputs.price_per_gpu_hour) + ")";
+    text += "\nat " + format_percent_fixed(*e.inputs.utilization) +
+            " utilization each useful GPU-hour costs " + format_money(*e.cost_per_useful_gpu_hour) +
+            " (list price " + format_money(e.inputs.price_per_gpu_hour) + ")";
   }
   return text;
 }

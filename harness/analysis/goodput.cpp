@@ -1,11 +1,11 @@
 #include "analysis/goodput.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <sstream>
 
 #include "core/duration.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
 
 namespace cb {
 namespace {
@@ -17,9 +17,7 @@ std::string goodput_number(double v) {
 }
 
 std::string percent(double share) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f %%", share * 100);
-  return text;
+  return format_percent_fixed(share);
 }
 
 // Past these a figure is a typo rather than a cluster: a GPU failing once in 114,000 years, a

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 
 #include "analysis/all_reduce_times.hpp"
@@ -19,12 +18,6 @@ namespace {
 double number(const nlohmann::json& j, const char* key, double fallback = 0) {
   const auto it = j.find(key);
   return it != j.end() && it->is_number() ? it->get<double>() : fallback;
-}
-
-std::string text(double v, const char* format) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, v);
-  return buffer;
 }
 
 // Which term explains most of the gap between the prediction and the measurement, and how.
@@ -121,8 +114,8 @@ const MeasuredStep* MeasuredWorkload::at(int gpus) const {
 }
 
 std::string MeasuredWorkload::describe() const {
-  std::string out = text(model_params / 1e6, "%.1f") + " M parameters, " +
-                    text(tokens_per_gpu, "%.0f") + " tokens per GPU per step, " +
+  std::string out = format_fixed(model_params / 1e6, 1) + " M parameters, " +
+                    format_fixed(tokens_per_gpu, 0) + " tokens per GPU per step, " +
                     format_bytes_mib(gradient_bytes) + " of " + gradient_dtype + " gradients in " +
                     format_bytes_mib(bucket_bytes) + " buckets " +
                     (overlap ? "overlapped with backward" : "all-reduced after backward") + ", ";
@@ -311,19 +304,20 @@ std::optional<StepValidation> validate_with(const ResultsFile& results,
     v.compute_scale = largest.compute_s / parts_at_largest.compute_s;
     if (std::abs(1 / v.compute_scale - 1) > kPredictionTolerance) {
       const double flops = 6 * v.workload.model_params * v.workload.tokens_per_gpu;
-      v.compute_note = "the step's GEMMs ran at " + text(flops / largest.gemm_s() / 1e9, "%.1f") +
-                       " GFLOP/s per GPU on " + std::to_string(largest_measured) +
-                       " GPU(s) against " + text(v.model->gemm_tflops_per_gpu * 1e3, "%.1f") +
-                       " from " + v.model->gemm_from +
-                       ": compute/gemm alone puts the step's compute at " +
+      v.compute_note = "the step's GEMMs ran at " +
+                       format_fixed(flops / largest.gemm_s() / 1e9, 1) + " GFLOP/s per GPU on " +
+                       std::to_string(largest_measured) + " GPU(s) against " +
+                       format_fixed(v.model->gemm_tflops_per_gpu * 1e3, 1) + " from " +
+                       v.model->gemm_from + ": compute/gemm alone puts the step's compute at " +
                        format_milliseconds(parts_at_largest.compute_s) + ", measured " +
                        format_milliseconds(largest.compute_s);
       // A GPU under sustained GEMM load holds its power cap's clock; a GEMM record of a few
       // milliseconds runs at the boost clock. The clocks say which of the two the gap is.
       if (largest.sm_clock_mhz && v.model->gemm_sm_clock_mhz &&
           *largest.sm_clock_mhz < kSustainedClockShare * *v.model->gemm_sm_clock_mhz) {
-        v.compute_note += " (the step's GPU ended at " + text(*largest.sm_clock_mhz, "%.0f") +
-                          " MHz, compute/gemm's at " + text(*v.model->gemm_sm_clock_mhz, "%.0f") +
+        v.compute_note += " (the step's GPU ended at " + format_fixed(*largest.sm_clock_mhz, 0) +
+                          " MHz, compute/gemm's at " +
+                          format_fixed(*v.model->gemm_sm_clock_mhz, 0) +
                           " MHz: GEMMs back to back hold the power cap's clock, a short GEMM "
                           "record the boost clock)";
       }
@@ -354,9 +348,9 @@ std::optional<StepValidation> validate_with(const ResultsFile& results,
       v.largest_error = row.error;
   }
   v.calibration =
-      "compute x " + text(v.compute_scale, "%.3g") + " (measured / predicted at " +
+      "compute x " + format_figure_compact(v.compute_scale) + " (measured / predicted at " +
       std::to_string(largest_measured) + " GPUs), exposed all-reduce x " +
-      text(v.exposed_scale, "%.3g") +
+      format_figure_compact(v.exposed_scale) +
       (top           ? " (measured / predicted at " + std::to_string(top->gpus) + " GPUs)"
        : exposed_top ? " (the parts hide it all; the " + format_milliseconds(v.exposed_hold_s) +
                            " exposed at " + std::to_string(exposed_top->gpus) + " GPUs is held)"
@@ -406,10 +400,10 @@ std::optional<double> step_efficiency_at(const StepValidation& v, int gpus, std:
         return std::nullopt;
       }
       *how = "predicted, calibrated by the measured points" +
-             (v.largest_error ? "; the uncalibrated prediction was " +
-                                    text(*v.largest_error * 100, "%+.1f %%") + " off at " +
-                                    std::to_string(v.workload.largest().gpus) + " GPUs"
-                              : std::string());
+             (v.largest_error
+                  ? "; the uncalibrated prediction was " + format_signed_percent(*v.largest_error) +
+                        " off at " + std::to_string(v.workload.largest().gpus) + " GPUs"
+                  : std::string());
       return row.calibrated_efficiency;
     }
   }

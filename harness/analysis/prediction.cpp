@@ -8,6 +8,7 @@
 #include "analysis/bucket_timeline.hpp"
 #include "analysis/record_values.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "results/suite_names.hpp"
 
 namespace cb {
@@ -23,12 +24,6 @@ std::optional<double> sm_clock_at_end(const Record& record) {
 }
 
 namespace {
-
-std::string fixed(double v, int decimals) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, v);
-  return buffer;
-}
 
 std::string plain(double v) {
   std::ostringstream out;
@@ -125,7 +120,7 @@ void choose_ring(const std::vector<RingAllReduceFit>& ring_fits, const std::stri
     model.warnings.push_back(
         "no inter-node all_reduce measured: beyond " + std::to_string(model.gpus_per_node) +
         " GPUs the all-reduce is priced on the assumed link --plan-link " +
-        shown(model.config.plan_link.text, 40) + " (" + fixed(link.bandwidth_gbps(), 3) +
+        shown(model.config.plan_link.text, 40) + " (" + format_fixed(link.bandwidth_gbps(), 3) +
         " GB/s per rank), not a measurement");
   } else if (has_inter && model.config.plan_link.given()) {
     model.warnings.push_back("--plan-link " + shown(model.config.plan_link.text, 40) +
@@ -419,15 +414,18 @@ std::string format_prediction(const Prediction& p) {
   std::ostringstream out;
   out << "data-parallel step, " << plain(p.model.config.model_params) << " parameters, "
       << plain(p.model.config.tokens_per_gpu) << " tokens per GPU; GEMM "
-      << fixed(p.model.gemm_tflops_per_gpu, 2) << " TFLOP/s per GPU\n";
+      << format_fixed(p.model.gemm_tflops_per_gpu, 2) << " TFLOP/s per GPU\n";
   char line[160];
   std::snprintf(line, sizeof line, "%7s %12s %12s %12s %12s %7s  %s\n", "GPUs", "step_ms",
                 "compute_ms", "allreduce_ms", "input_ms", "E", "dominant");
   out << line;
   for (const auto& s : p.steps) {
-    std::snprintf(line, sizeof line, "%7d %12.3f %12.3f %12.3f %12.3f %7.3f  %s%s\n", s.gpus,
-                  s.step_s * 1e3, s.compute_s * 1e3, s.all_reduce_s * 1e3, s.input_s * 1e3,
-                  s.efficiency, s.dominant.c_str(), s.extrapolated ? " (extrapolated)" : "");
+    std::snprintf(line, sizeof line, "%7d %12s %12s %12s %12s %7s  %s%s\n", s.gpus,
+                  format_fixed(s.step_s * 1e3, 3).c_str(),
+                  format_fixed(s.compute_s * 1e3, 3).c_str(),
+                  format_fixed(s.all_reduce_s * 1e3, 3).c_str(),
+                  format_fixed(s.input_s * 1e3, 3).c_str(), format_fixed(s.efficiency, 3).c_str(),
+                  s.dominant.c_str(), s.extrapolated ? " (extrapolated)" : "");
     out << line;
   }
   out << "efficiency falls under 0.8 at "

@@ -1,9 +1,9 @@
 #include "analysis/pricing_basis.hpp"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "core/error.hpp"
+#include "core/format.hpp"
 
 namespace cb {
 namespace {
@@ -30,8 +30,7 @@ BasisItem all_reduce_item(const TrainingStepModel& model, int gpus) {
     return {"all-reduce", "none on one GPU"};
   const RingAllReduceFit& fit = ring_tier_at(model, gpus);
   if (fit.assumed) {
-    char rate[64];
-    std::snprintf(rate, sizeof rate, "%.3g GB/s", fit.bandwidth_gbps());
+    const std::string rate = format_gbps(fit.bandwidth_gbps());
     // The ring runs at its slowest link: where the node's own is slower, it sets the pace.
     const bool node_slower =
         fit.bandwidth_gbps() < model.config.plan_link.bytes_per_s * 1e-9 * 0.999;

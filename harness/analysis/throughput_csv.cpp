@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "core/text_file.hpp"
 
 namespace cb {
@@ -111,9 +112,7 @@ ThroughputTable parse_throughput_csv(std::istream& in, const std::string& source
   if (distinct.size() < kMinimumRows) {
     std::string values;
     for (double n : distinct) {
-      char buffer[32];
-      std::snprintf(buffer, sizeof buffer, "%g", n);
-      values += (values.empty() ? "" : ", ") + std::string(buffer);
+      values += (values.empty() ? "" : ", ") + format_figure_compact(n, 6);
     }
     throw InputError(source + ", field 'n': " + std::to_string(row) + " data rows but " +
                      std::to_string(distinct.size()) + " different value" +

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <iterator>
 #include <set>
 
@@ -10,6 +9,7 @@
 #include "analysis/record_values.hpp"
 #include "core/duration.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "core/units.hpp"
 #include "results/params_text.hpp"
 #include "results/suite_names.hpp"
@@ -32,9 +32,7 @@ std::string gpus_text(int n) {
 }
 
 std::string percent(double share) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f %%", share * 100);
-  return text;
+  return format_percent_fixed(share);
 }
 
 std::string range_text(const std::map<int, double>& s) {
@@ -172,8 +170,8 @@ PartFigure startup_at(const GoodputSources& src, int gpus) {
     return {v, {"start-up", what + " measured at " + gpus_text(n) + ", held", false, beyond}};
   }
   const auto [a, b] = *src.init_line;
-  char line[96];
-  std::snprintf(line, sizeof line, " %.3g s + %.3g s x N fitted on ", a, b);
+  const std::string line =
+      " " + format_figure_compact(a) + " s + " + format_figure_compact(b) + " s x N fitted on ";
   return {std::min(kMaxModelS, a + b * gpus),
           {"start-up", what + line + range_text(s.seconds) + (beyond ? ", extrapolated" : ""),
            false, beyond}};

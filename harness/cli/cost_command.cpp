@@ -2,7 +2,6 @@
 // or predicted from measured results.
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 #include <iostream>
 
 #include "analysis/cost.hpp"
@@ -14,6 +13,7 @@
 #include "cli/command.hpp"
 #include "core/args.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "core/units.hpp"
 #include "results/results_io.hpp"
 
@@ -56,13 +56,11 @@ void add_goodput(EfficiencyFromResults& out, const UsefulWorkSettings& settings,
 // The job's cost at efficiency x goodput: "at 76.1 % useful work (efficiency x goodput):
 // 95.23 h (3.97 days), $23,809.52, 31.3 % over the ideal $10,000.00".
 std::string useful_cost_text(const CostEstimate& useful) {
-  char text[160];
-  std::snprintf(text, sizeof text,
-                "at %.1f %% useful work (efficiency x goodput): %.2f h (%.2f days), ",
-                useful.inputs.efficiency * 100, useful.wall_hours, useful.wall_days);
-  char over[64];
-  std::snprintf(over, sizeof over, ", %.1f %% over the ideal ", useful.overhead_fraction * 100);
-  return text + format_money(useful.cost) + over + format_money(useful.ideal_cost);
+  return "at " + format_percent_fixed(useful.inputs.efficiency) +
+         " useful work (efficiency x goodput): " + format_fixed(useful.wall_hours, 2) + " h (" +
+         format_fixed(useful.wall_days, 2) + " days), " + format_money(useful.cost) + ", " +
+         format_percent_fixed(useful.overhead_fraction) + " over the ideal " +
+         format_money(useful.ideal_cost);
 }
 
 // A run that measured the training step prices its own workload at the efficiency it measured,
@@ -169,13 +167,13 @@ void print_text(const CostEstimate& estimate, const std::optional<EfficiencyFrom
   if (from && from->step) {
     const StepTime& step = *from->step;
     // The path is the user's: shown() keeps it to one line however long it is.
-    char figures[192];
-    char input[64];
-    std::snprintf(input, sizeof input, "input %.3f ms", step.input_s * 1e3);
-    std::snprintf(figures, sizeof figures,
-                  "step %.3f ms on %d GPUs (compute %.3f, all-reduce %.3f ms, %s; ",
-                  step.step_s * 1e3, step.gpus, step.compute_s * 1e3, step.all_reduce_s * 1e3,
-                  from->input_left_out ? "input not measured" : input);
+    const std::string figures =
+        "step " + format_fixed(step.step_s * 1e3, 3) + " ms on " + std::to_string(step.gpus) +
+        " GPUs (compute " + format_fixed(step.compute_s * 1e3, 3) + ", all-reduce " +
+        format_fixed(step.all_reduce_s * 1e3, 3) + " ms, " +
+        (from->input_left_out ? "input not measured"
+                              : "input " + format_fixed(step.input_s * 1e3, 3) + " ms") +
+        "; ";
     std::cout << "predicted from " << shown(path, 120) << ": " << figures << step.dominant
               << " dominates" << (step.extrapolated ? ", extrapolated" : "") << ")\n";
     for (const auto& w : from->warnings)

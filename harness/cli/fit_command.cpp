@@ -13,18 +13,16 @@
 #include "cli/command.hpp"
 #include "core/args.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "results/params_text.hpp"
 #include "results/results_io.hpp"
 
 namespace cb {
 namespace {
 
-std::string optional_number(std::optional<double> value, const char* format) {
-  if (!value)
-    return "-";
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, *value);
-  return buffer;
+// A column's figure to fixed decimals, "-" where the fit gave none.
+std::string optional_fixed(std::optional<double> value, int decimals) {
+  return value ? format_fixed(*value, decimals) : "-";
 }
 
 std::string curve_name(const Curve& c) {
@@ -80,16 +78,16 @@ std::vector<std::string> print_curves(const ScalingAnalysis& analysis, std::ostr
     auto from_usl = [&](double UslFit::*field) {
       return usl ? std::optional<double>(usl->*field) : std::nullopt;
     };
+    const std::optional<double> beta = from_usl(&UslFit::beta);
     std::snprintf(
         line, sizeof line, "%-*s %-11s %-8s %6s %8s %10s %8s %6s %8s\n", width, name.c_str(),
         c.key.metric.c_str(), gpus.c_str(),
-        optional_number(e.empty() ? std::nullopt : e.back(), "%.3f").c_str(),
-        optional_number(from_usl(&UslFit::alpha), "%.4f").c_str(),
-        optional_number(from_usl(&UslFit::beta), "%.3g").c_str(),
-        optional_number(usl ? usl->n_peak : std::nullopt, "%.1f").c_str(),
-        optional_number(from_usl(&UslFit::r2), "%.3f").c_str(),
-        optional_number(amdahl ? std::optional<double>(amdahl->serial_fraction) : std::nullopt,
-                        "%.4f")
+        optional_fixed(e.empty() ? std::nullopt : e.back(), 3).c_str(),
+        optional_fixed(from_usl(&UslFit::alpha), 4).c_str(),
+        (beta ? format_figure_compact(*beta) : std::string("-")).c_str(),
+        optional_fixed(usl ? usl->n_peak : std::nullopt, 1).c_str(),
+        optional_fixed(from_usl(&UslFit::r2), 3).c_str(),
+        optional_fixed(amdahl ? std::optional<double>(amdahl->serial_fraction) : std::nullopt, 4)
             .c_str());
     out << line;
   }
@@ -125,16 +123,15 @@ std::vector<std::string> print_curves(const ScalingAnalysis& analysis, std::ostr
 // The ring model per tier, then one line per collective and params: latency and bandwidth of the
 // alpha-beta line at each GPU count.
 void print_alpha_beta(const ScalingAnalysis& analysis, std::ostream& out) {
-  char line[256];
   for (const auto& ring : analysis.ring_all_reduce) {
     out << "ring all_reduce (" << ring.tier << "): ";
     if (!ring.ok) {
       out << "no fit (" << (ring.warnings.empty() ? "" : ring.warnings.front()) << ")\n";
       continue;
     }
-    std::snprintf(line, sizeof line, "alpha %.2f us, 1/beta %.3f GB/s, r2 %.3f over %d points\n",
-                  ring.alpha_s * 1e6, ring.bandwidth_gbps(), ring.r2, ring.points);
-    out << line;
+    out << "alpha " << format_fixed(ring.alpha_s * 1e6, 2) << " us, 1/beta "
+        << format_fixed(ring.bandwidth_gbps(), 3) << " GB/s, r2 " << format_fixed(ring.r2, 3)
+        << " over " << ring.points << " points\n";
   }
   std::map<std::string, std::string> rows;
   std::vector<std::string> order;
@@ -144,9 +141,10 @@ void print_alpha_beta(const ScalingAnalysis& analysis, std::ostream& out) {
     const std::string id = h.case_name + " " + describe_params(h.params);
     if (!rows.count(id))
       order.push_back(id);
-    std::snprintf(line, sizeof line, "%s%d GPUs %.2f us %.3f GB/s", rows[id].empty() ? "" : "; ",
-                  h.gpus, h.latency_s * 1e6, h.bandwidth_gbps());
-    rows[id] += line;
+    std::string& row = rows[id];
+    row += (row.empty() ? "" : "; ") + std::to_string(h.gpus) + " GPUs " +
+           format_fixed(h.latency_s * 1e6, 2) + " us " + format_fixed(h.bandwidth_gbps(), 3) +
+           " GB/s";
   }
   for (const auto& id : order)
     out << "alpha-beta " << id << ": " << rows[id] << "\n";

@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "cli/command.hpp"
+#include "cli/run_job.hpp"
 #include "core/duration.hpp"
 #include "core/error.hpp"
 #include "core/stats.hpp"
@@ -27,7 +28,6 @@
 #include "runtime/launcher.hpp"
 #include "runtime/launcher_output.hpp"
 #include "runtime/launcher_watch.hpp"
-#include "runtime/network_interfaces.hpp"
 #include "runtime/rank_threads.hpp"
 #include "runtime/run_metadata.hpp"
 #include "runtime/run_options.hpp"
@@ -229,65 +229,6 @@ long peak_rss_bytes() {
   return usage.ru_maxrss * 1024L; // Linux reports KiB
 }
 
-// What every rank learns of the job before anything is measured; the same on every rank.
-struct JobView {
-  NodeLayout layout;
-  std::vector<int> counts;             // the GPU counts of the sweep
-  std::string backend_name;            // auto resolved
-  // backend.device() of every rank on rank 0, which writes them; elsewhere this rank's own, the
-  // others {} (what a rank builds of a record beside its own is not kept).
-  std::vector<nlohmann::json> devices;
-  std::vector<nlohmann::json> nics; // each node's network adapters (its first rank), on rank 0
-  // backend.device() of this node's ranks, on the node's first rank; elsewhere empty.
-  std::vector<std::pair<int, nlohmann::json>> node_devices; // (world rank, device)
-};
-
-// Finds this rank's node, gathers the layout, creates the backend (into `backend`, which the
-// caller keeps alive past an error) and gathers every rank's device and each node's adapters to
-// rank 0, and each node's devices to its first rank. Only the layout goes to every rank (an int
-// and a host name per rank): devices and adapters to every rank were ~8 MB on each of 8,192.
-JobView discover_job(const Communicator& world, const Communicator& node, const RunConfig& config,
-                     int device, std::unique_ptr<Backend>& backend) {
-  JobView job;
-  int node_key = world.rank();
-  node.broadcast(&node_key, sizeof node_key);
-  bool emulated = false;
-  const std::vector<std::string> hosts = world.all_gather_string(job_host_name(emulated));
-  if (world.sum(static_cast<long long>(emulated)) > 0)
-    check_emulated_hosts(hosts);
-  if (emulated) // ranks of one emulated host name are one node, the first rank its key
-    node_key = static_cast<int>(std::find(hosts.begin(), hosts.end(),
-                                          hosts[static_cast<std::size_t>(world.rank())]) -
-                                hosts.begin());
-  job.layout = make_layout(world.all_gather_int(node_key), hosts);
-  job.counts = config.gpus == "auto" ? auto_gpu_counts(job.layout)
-                                     : parse_gpu_counts(config.gpus, world.size());
-  std::string note;
-  job.backend_name = BackendRegistry::instance().resolve(config.backend, note);
-  backend = BackendRegistry::instance().find(job.backend_name)->create(device);
-  nlohmann::json mine = backend->device();
-  // Where the rank runs, as the launcher and the binding beside its GPU left it.
-  mine["cpus"] = cpu_list_text(current_thread_cpus());
-  const std::string mine_text = mine.dump();
-  const auto all = world.gather_string(mine_text);
-  if (world.rank() == 0) {
-    for (const auto& text : all)
-      job.devices.push_back(nlohmann::json::parse(text));
-  } else {
-    job.devices.assign(static_cast<std::size_t>(world.size()), nlohmann::json::object());
-    job.devices[static_cast<std::size_t>(world.rank())] = mine;
-  }
-  const std::vector<int> node_world_ranks = node.world_ranks();
-  const auto on_node = node.gather_string(mine_text);
-  for (std::size_t i = 0; i < on_node.size(); ++i)
-    job.node_devices.emplace_back(node_world_ranks[i], nlohmann::json::parse(on_node[i]));
-  for (const auto& text :
-       world.gather_string(node.rank() == 0 ? network_interfaces().dump() : std::string("[]"))) {
-    job.nics.push_back(nlohmann::json::parse(text));
-  }
-  return job;
-}
-
 // Rank 0's line for bad input, as main would print it, said before this rank leaves MPI. Thrown
 // to main instead, it came after MPI_Finalize: the other ranks, exiting 2 from there, had mpirun
 // stop rank 0 with SIGTERM first, and the line was lost (1 run in ~20 on 3 emulated nodes).
@@ -303,52 +244,6 @@ int refuse(const Communicator& world, const std::string& problem) {
     say_bad_input(problem);
   world.barrier();
   return 2;
-}
-
-// Why the job cannot run as asked, found before the results file is opened: two ranks on one
-// GPU, or a case's input on any node (the storage directory, its free space). "" when none.
-std::string job_input_problem(const Communicator& world, const Communicator& node,
-                              const RunConfig& config, const JobView& job,
-                              const std::vector<std::unique_ptr<BenchmarkCase>>& cases) {
-  // Ranks share a GPU only within a node: each node's first rank checks its node's devices.
-  if (job.backend_name == "cuda") {
-    std::string shared;
-    if (node.rank() == 0) {
-      std::vector<nlohmann::json> device_of_rank(job.layout.node_of_rank.size(),
-                                                 nlohmann::json::object());
-      for (const auto& [rank, device] : job.node_devices)
-        device_of_rank[static_cast<std::size_t>(rank)] = device;
-      shared =
-          ranks_sharing_a_gpu(job.layout.node_of_rank, job.layout.host_of_rank, device_of_rank);
-    }
-    if (std::string problem = first_problem_anywhere(world, shared); !problem.empty())
-      return problem;
-  }
-  // One rank per node checks its node: the ranks of a node share its memory and disks, and on a
-  // shared --storage-dir every rank scanning every file's header would be ranks^2 reads of the
-  // filesystem's metadata before the run starts.
-  std::string mine;
-  std::optional<DirectoryDemand> demand; // the most any one case writes there (they share files)
-  if (node.rank() == 0) {
-    const int my_node = job.layout.node_of_rank[static_cast<std::size_t>(world.rank())];
-    std::vector<int> node_ranks;
-    for (std::size_t r = 0; r < job.layout.node_of_rank.size(); ++r) {
-      if (job.layout.node_of_rank[r] == my_node)
-        node_ranks.push_back(static_cast<int>(r));
-    }
-    try {
-      for (const auto& c : cases) {
-        if (auto d = c->check_input(config, node_ranks); d && (!demand || d->bytes > demand->bytes))
-          demand = std::move(d);
-      }
-    } catch (const InputError& e) {
-      mine = e.what();
-    }
-  }
-  if (std::string problem = first_problem_anywhere(world, mine); !problem.empty())
-    return problem;
-  // Each node has room for its own files; nodes that share one directory need room for all.
-  return first_problem_anywhere(world, shared_directory_problem(world, demand));
 }
 
 // Rank 0 opens the results file with the run header and the plan; "" when it could, else why

@@ -9,6 +9,7 @@
 #include "cli/command.hpp"
 #include "core/args.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "diagnosis/simulation.hpp"
 #include "diagnosis/topology.hpp"
 #include "planning/hardware_model.hpp"
@@ -66,8 +67,6 @@ nlohmann::json culprit_json(const Culprit& c, const Scenario& s, const Simulatio
 
 std::string culprit_line(const Culprit& c, const Scenario& s, const SimulationView& view,
                          const Names& names) {
-  char factor[32];
-  std::snprintf(factor, sizeof factor, "%.2f", c.factor);
   std::string what;
   if (c.kind == ComponentKind::node) {
     what = "node    " + simulated_host_name(c.host);
@@ -86,8 +85,9 @@ std::string culprit_line(const Culprit& c, const Scenario& s, const SimulationVi
     what = "uplink  " + names.switch_of_leaf[static_cast<std::size_t>(c.leaf)] + " (" +
            simulated_host_name(first) + ".." + simulated_host_name(last) + ")";
   }
-  return "  " + what + "  " + factor + " x typical (judged on " + std::to_string(c.figures) +
-         " figures, explains " + std::to_string(c.slow_figures) + " slow)";
+  return "  " + what + "  " + format_ratio(c.factor) + " x typical (judged on " +
+         std::to_string(c.figures) + " figures, explains " + std::to_string(c.slow_figures) +
+         " slow)";
 }
 
 int simulate_main(const std::vector<std::string>& argv) {
@@ -162,23 +162,21 @@ int simulate_main(const std::vector<std::string>& argv) {
   char head[256];
   std::snprintf(head, sizeof head,
                 "simulate: %d nodes x %d GPUs, %d %s, pairs %s: %lld tests, %lld rounds, "
-                "%.0f s modelled (%.1f min)\n",
+                "%s s modelled (%s min)\n",
                 // The leaves the screen planned on (a topology file's, or the blind groups), not
                 // the scenario's own: those are what the culprit lines name.
                 scenario.nodes, scenario.gpus_per_node, view_leaves,
-                view.topology_known ? "leaves" : "groups", pairs_mode_name(pairs),
-                result.tests, result.rounds, result.seconds, result.seconds / 60);
+                view.topology_known ? "leaves" : "groups", pairs_mode_name(pairs), result.tests,
+                result.rounds, format_fixed(result.seconds, 0).c_str(),
+                format_fixed(result.seconds / 60, 1).c_str());
   std::cout << head;
   if (result.diagnosis) {
     const auto& d = *result.diagnosis;
     std::cout << "culprits: " << d.culprits.size() << (d.culprits.empty() ? " (none)" : "") << "\n";
     for (const auto& c : d.culprits)
       std::cout << culprit_line(c, scenario, view, names) << "\n";
-    char noise[160];
-    std::snprintf(noise, sizeof noise,
-                  "evidence: %zu figures, noise %.1f %% per figure, conviction at z %.1f\n",
-                  d.figures, d.sigma * 100, d.z);
-    std::cout << noise;
+    std::cout << "evidence: " << d.figures << " figures, noise " << format_percent_fixed(d.sigma)
+              << " per figure, conviction at z " << format_fixed(d.z, 1) << "\n";
   }
   for (const auto& note : notes)
     std::cout << "note: " << note << "\n";

@@ -53,8 +53,41 @@ std::string format_spec_figure(double value) {
   return printed("%.3g", value);
 }
 
-std::string format_figure_compact(double value) {
-  return printed("%.3g", value);
+std::string format_figure_compact(double value, int digits) {
+  return printed("%.*g", digits, value);
+}
+
+std::string format_fixed(double value, int decimals) {
+  return printed("%.*f", decimals, value);
+}
+
+std::string format_ratio(double ratio) {
+  return format_fixed(ratio, 2);
+}
+
+std::string format_count(double value) {
+  if (!std::isfinite(value))
+    return "-";
+  const std::string digits = format_fixed(std::fabs(value), 0);
+  std::string grouped;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0)
+      grouped += ',';
+    grouped += digits[i];
+  }
+  return (value < 0 && digits != "0" ? "-" : "") + grouped;
+}
+
+std::string format_p(double p) {
+  if (std::isnan(p))
+    return "-";
+  if (p >= 0.001)
+    return format_figure_compact(p);
+  return printed("%.1e", p);
+}
+
+std::string format_gbps(double gbps) {
+  return format_figure_compact(gbps) + " GB/s";
 }
 
 std::string format_bytes(double bytes) {
@@ -75,6 +108,10 @@ std::string format_bytes(double bytes) {
     ++unit;
   }
   return printed(unit == 0 ? "%.0f %s" : "%.1f %s", v, decimal[unit]);
+}
+
+std::string format_gib(double bytes) {
+  return printed("%.2f GiB", bytes / (1ull << 30));
 }
 
 std::string format_bytes_mib(double bytes) {
@@ -146,6 +183,14 @@ std::string format_change(double change) {
   if (std::isnan(change))
     return "-";
   return printed("%+.1f %%", change * 100.0);
+}
+
+std::string format_percent_fixed(double fraction, int decimals) {
+  return printed("%.*f %%", decimals, fraction * 100.0);
+}
+
+std::string format_cv_percent(double fraction) {
+  return printed("%.2f%%", fraction * 100.0);
 }
 
 std::string format_percent_capped(double fraction) {

@@ -7,6 +7,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "core/format.hpp"
 #include "diagnosis/reference.hpp"
 
 namespace cb {
@@ -134,12 +135,9 @@ void explain_uniform_crossing(Diagnosis& diagnosis, int leaves) {
       std::remove_if(diagnosis.culprits.begin(), diagnosis.culprits.end(),
                      [](const Culprit& c) { return c.kind == ComponentKind::uplink; }),
       diagnosis.culprits.end());
-  char note[200];
-  std::snprintf(note, sizeof note,
-                "every leaf's crossing figures are %.2f x the inside ones alike: an oversubscribed "
-                "fabric, or every uplink slow; nothing is named for them",
-                low);
-  diagnosis.notes.push_back(note);
+  diagnosis.notes.push_back("every leaf's crossing figures are " + format_ratio(low) +
+                            " x the inside ones alike: an oversubscribed fabric, or every uplink "
+                            "slow; nothing is named for them");
 }
 
 // What is left: node pairs slow on most of their unexplained figures, and on at least

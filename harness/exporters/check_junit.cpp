@@ -1,15 +1,13 @@
 #include "exporters/check_junit.hpp"
 
-#include <cstdio>
+#include "core/format.hpp"
 
 namespace cb {
 namespace {
 
 // An option's value as given: 0.05, 0.01.
 std::string option_text(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
+  return format_figure_compact(value, 6);
 }
 
 // The runs of one side, comma-separated, as the report's header lists them.

@@ -1,7 +1,6 @@
 #include "exporters/qualify_junit.hpp"
 
-#include <cstdio>
-
+#include "core/format.hpp"
 #include "exporters/exported_parts.hpp"
 #include "qualify/culprits_report.hpp"
 #include "qualify/qualify_report.hpp"
@@ -54,12 +53,6 @@ JUnitCase fleet_case(const QualifyReport& report) {
   return t;
 }
 
-std::string ratio_text(double ratio) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2f", ratio);
-  return text;
-}
-
 JUnitCase culprit_case(const FleetCulprit& c) {
   JUnitCase t;
   t.classname = "qualify.culprits." + c.kind;
@@ -69,7 +62,7 @@ JUnitCase culprit_case(const FleetCulprit& c) {
   std::string records;
   for (const auto& record : c.records)
     records += (records.empty() ? "" : ", ") + record;
-  t.message = t.name + ": " + ratio_text(c.factor) + "x typical on " + std::to_string(c.figures) +
+  t.message = t.name + ": " + format_ratio(c.factor) + "x typical on " + std::to_string(c.figures) +
               " figures (" + std::to_string(c.slow_figures) + " slow)" +
               (records.empty() ? "" : "; shown by " + records);
   t.details = t.message;

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 
+#include "core/format.hpp"
 #include "core/stats.hpp"
 #include "imports/text_lines.hpp"
 
@@ -86,12 +87,8 @@ std::string implausible_rate(const nlohmann::json& metrics) {
       continue;
     const double v = it->get<double>();
     if (v > kMaxPlausibleGbps) {
-      char text[160];
-      std::snprintf(text, sizeof text,
-                    "%s %.4g GB/s is above %.0f GB/s, faster than any link, "
-                    "memory or disk",
-                    key, v, kMaxPlausibleGbps);
-      return text;
+      return std::string(key) + " " + format_figure_compact(v, 4) + " GB/s is above " +
+             format_fixed(kMaxPlausibleGbps, 0) + " GB/s, faster than any link, memory or disk";
     }
   }
   return "";

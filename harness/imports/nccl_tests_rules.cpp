@@ -7,6 +7,7 @@
 
 #include "core/collective_math.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "imports/imported_run.hpp"
 
 namespace cb::nccl_tests {
@@ -48,13 +49,11 @@ bool fits_per_rank_part(const Half& h, double bytes, const std::string& collecti
 // "" or why a half's figures break today's definitions (size / time, busbw = algbw x factor).
 std::string against_current_definition(const Half& h, long long bytes,
                                        const std::string& collective, int ranks) {
-  char text[240];
   const double b = static_cast<double>(bytes);
   if (!algbw_fits(h, b)) {
-    std::snprintf(text, sizeof text,
-                  "algbw %.4g GB/s is not its size over its time (%lld B in %.4g us is %.4g GB/s)",
-                  h.algbw, bytes, h.time_us, b / (h.time_us * 1e3));
-    return text;
+    return "algbw " + format_figure_compact(h.algbw, 4) + " GB/s is not its size over its time (" +
+           std::to_string(bytes) + " B in " + format_figure_compact(h.time_us, 4) + " us is " +
+           format_figure_compact(b / (h.time_us * 1e3), 4) + " GB/s)";
   }
   std::optional<double> factor;
   try {
@@ -65,10 +64,9 @@ std::string against_current_definition(const Half& h, long long bytes,
     // gather, scatter, hypercube: a factor clusterbench does not model; algbw was checked
   }
   if (factor && !busbw_fits(h, *factor)) {
-    std::snprintf(text, sizeof text,
-                  "busbw %.4g GB/s is not algbw %.4g x %.4g, the bus factor of %s on %d GPUs",
-                  h.busbw, h.algbw, *factor, collective.c_str(), ranks);
-    return text;
+    return "busbw " + format_figure_compact(h.busbw, 4) + " GB/s is not algbw " +
+           format_figure_compact(h.algbw, 4) + " x " + format_figure_compact(*factor, 4) +
+           ", the bus factor of " + collective + " on " + std::to_string(ranks) + " GPUs";
   }
   return "";
 }

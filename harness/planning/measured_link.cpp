@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "core/units.hpp"
 #include "results/results_io.hpp"
 #include "runtime/communicator.hpp"
@@ -15,12 +15,6 @@ namespace {
 // Above this a per-rank rate is no link's (80 Tbit/s; the fastest NICs move 800 Gbit/s): a
 // record claiming it is damaged or hand-made, and a plan priced on it would be silently wrong.
 constexpr double kMaxLinkGBps = 10000;
-
-std::string gbps_text(double gbps) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g GB/s", gbps);
-  return text;
-}
 
 double number_or(const nlohmann::json& object, const char* key, double fallback) {
   if (!object.is_object())
@@ -44,7 +38,7 @@ double checked_gbps(const Record& r, std::size_t index, const std::string& path)
   if (!(gbps > 0) || gbps > kMaxLinkGBps || !std::isfinite(gbps))
     throw InputError(path + ": records[" + std::to_string(index) + "] (links/" + r.case_name +
                      "): metrics.gbps " + shown(it->dump(), 24) + " is not a link rate (0 .. " +
-                     gbps_text(kMaxLinkGBps) + " per rank)");
+                     format_gbps(kMaxLinkGBps) + " per rank)");
   return gbps;
 }
 
@@ -133,7 +127,7 @@ PlanLink plan_link_from(double link_bps, const std::string& link_text, const std
   if (link_bps > 0) {
     std::string source = "--plan-link " + shown(link_text, 40);
     if (!from_path.empty())
-      source += " (given; wins over " + gbps_text(measured.bytes_per_s * 1e-9) + " per rank " +
+      source += " (given; wins over " + format_gbps(measured.bytes_per_s * 1e-9) + " per rank " +
                 measured.source + ")";
     return {link_bps, source};
   }

@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "core/duration.hpp"
+#include "core/format.hpp"
 #include "planning/time_model.hpp"
 #include "runtime/second_pass_limit.hpp"
 
@@ -23,11 +24,8 @@ std::string plan_budget_note(const RunPlan& plan) {
 }
 
 std::string plan_link_line(const RunPlan& plan) {
-  char rate[32];
-  std::snprintf(rate, sizeof rate, "%.3g GB/s", plan.model.inter_bw * 1e-9);
-  std::string line = "# link between nodes: ";
-  line.append(rate).append(" per rank, ").append(plan.model.link_source);
-  return line;
+  return "# link between nodes: " + format_gbps(plan.model.inter_bw * 1e-9) + " per rank, " +
+         plan.model.link_source;
 }
 
 void print_plan(std::ostream& out, const RunPlan& plan) {
@@ -47,10 +45,11 @@ void print_plan(std::ostream& out, const RunPlan& plan) {
   out << line;
   for (const auto& p : plan.phases) {
     const double cap = p.instances.empty() ? 0.0 : p.instances.front().measure.max_time_s;
-    std::snprintf(line, sizeof line, "  %-12s %-18s %6d %6d %6zu %8d %7s %9.3g %10.2f%s\n",
+    std::snprintf(line, sizeof line, "  %-12s %-18s %6d %6d %6zu %8d %7s %9s %10s%s\n",
                   p.suite.c_str(), p.name.c_str(), p.gpus, p.nodes, p.instances.size(), p.records,
-                  p.pair_rounds > 0 ? std::to_string(p.pair_rounds).c_str() : "-", cap,
-                  p.estimate_s, p.thinned ? "  (sizes thinned)" : "");
+                  p.pair_rounds > 0 ? std::to_string(p.pair_rounds).c_str() : "-",
+                  format_figure_compact(cap).c_str(), format_fixed(p.estimate_s, 2).c_str(),
+                  p.thinned ? "  (sizes thinned)" : "");
     out << line;
   }
   out << "# total: " << plan_summary(plan) << "\n";
@@ -98,13 +97,15 @@ void print_measured_vs_planned(std::ostream& out, const RunPlan& plan,
       continue;
     planned += p.estimate_s;
     measured += measured_s[i];
-    std::snprintf(line, sizeof line, "# %-12s %-18s %6d %9.2fs %9.2fs %7.2f\n", p.suite.c_str(),
-                  p.name.c_str(), p.gpus, p.estimate_s, measured_s[i],
-                  p.estimate_s > 0 ? measured_s[i] / p.estimate_s : 0.0);
+    std::snprintf(line, sizeof line, "# %-12s %-18s %6d %9ss %9ss %7s\n", p.suite.c_str(),
+                  p.name.c_str(), p.gpus, format_fixed(p.estimate_s, 2).c_str(),
+                  format_fixed(measured_s[i], 2).c_str(),
+                  format_ratio(p.estimate_s > 0 ? measured_s[i] / p.estimate_s : 0.0).c_str());
     out << line;
   }
-  std::snprintf(line, sizeof line, "# %-12s %-18s %6s %9.2fs %9.2fs %7.2f\n", "total", "", "",
-                planned, measured, planned > 0 ? measured / planned : 0.0);
+  std::snprintf(line, sizeof line, "# %-12s %-18s %6s %9ss %9ss %7s\n", "total", "", "",
+                format_fixed(planned, 2).c_str(), format_fixed(measured, 2).c_str(),
+                format_ratio(planned > 0 ? measured / planned : 0.0).c_str());
   out << line;
 }
 

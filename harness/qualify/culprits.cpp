@@ -1,9 +1,9 @@
 #include "qualify/culprits.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <set>
 
+#include "core/format.hpp"
 #include "diagnosis/diagnosis.hpp"
 #include "diagnosis/reference.hpp"
 #include "qualify/evidence.hpp"
@@ -110,8 +110,7 @@ void note_unexplained(const Diagnosis& d, const Evidence& e, std::vector<std::st
       continue;
     const auto& o = e.observations[static_cast<std::size_t>(d.slowest_unexplained_by_source[s])];
     const CulpritFigure f = figure_of(e, o);
-    char value[64];
-    std::snprintf(value, sizeof value, "%.4g %s", f.value, f.metric.c_str());
+    const std::string value = format_figure_compact(f.value, 4) + " " + f.metric;
     const std::string where =
         f.from == f.to ? "host " + f.from + (f.gpu >= 0 ? " GPU " + std::to_string(f.gpu) : "")
                        : "host " + f.from + " -> host " + f.to;

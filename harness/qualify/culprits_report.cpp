@@ -1,8 +1,8 @@
 #include "qualify/culprits_report.hpp"
 
-#include <cstdio>
 #include <sstream>
 
+#include "core/format.hpp"
 #include "results/metric_table.hpp"
 
 namespace cb {
@@ -14,15 +14,8 @@ using nlohmann::json;
 constexpr std::size_t kShownCulprits = 40;
 constexpr std::size_t kShownNotes = 20;
 
-std::string ratio_text(double factor) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2f", factor);
-  return text;
-}
-
 std::string figure_text(const CulpritFigure& f) {
-  char value[64];
-  std::snprintf(value, sizeof value, "%.4g", f.value);
+  const std::string value = format_figure_compact(f.value, 4);
   const std::string where = f.from == f.to
                                 ? f.from + (f.gpu >= 0 ? " GPU " + std::to_string(f.gpu) : "")
                                 : f.from + " -> " + f.to;
@@ -43,7 +36,7 @@ std::string format_culprits_text(const CulpritReport& r) {
     out << "culprits (the fewest parts that explain the slow figures; each fails the fleet):\n";
     for (std::size_t i = 0; i < r.culprits.size() && i < kShownCulprits; ++i) {
       const FleetCulprit& c = r.culprits[i];
-      out << "  " << c.kind << ": " << culprit_label(c) << ", " << ratio_text(c.factor)
+      out << "  " << c.kind << ": " << culprit_label(c) << ", " << format_ratio(c.factor)
           << "x typical on " << c.figures << " figures (" << c.slow_figures << " slow)";
       if (!c.evidence.empty())
         out << ", slowest " << figure_text(c.evidence.front());

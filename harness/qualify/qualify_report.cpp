@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <set>
 #include <sstream>
 #include <vector>
@@ -21,12 +20,6 @@ using nlohmann::json;
 std::string with_unit(double value, const std::string& metric) {
   const std::string unit = metric_unit(metric);
   return format_spec_figure(value) + (unit.empty() ? "" : " " + unit);
-}
-
-std::string format_ratio(double ratio) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2f", ratio);
-  return text;
 }
 
 // Left-aligned columns sized to their widest cell; the last column is not padded.
@@ -82,10 +75,8 @@ std::vector<std::string> check_cells(const CheckRow& row) {
 }
 
 std::string outlier_rules_text(const FleetRules& rules) {
-  char text[160];
-  std::snprintf(text, sizeof text, "robust z beyond %.1f or under %.2f x the fleet median",
-                rules.robust_z, rules.fraction_of_median);
-  return text;
+  return "robust z beyond " + format_fixed(rules.robust_z, 1) + " or under " +
+         format_ratio(rules.fraction_of_median) + " x the fleet median";
 }
 
 json member_json(const FleetMember& m) {
@@ -228,8 +219,7 @@ std::string format_qualify_text(const QualifyReport& report) {
     for (const Outlier* shown_outlier : order) {
       const Outlier& o = *shown_outlier;
       if (o.by_straggler) {
-        char share[32];
-        std::snprintf(share, sizeof share, "%.0f%%", o.shortest_share * 100);
+        const std::string share = format_fixed(o.shortest_share * 100, 0) + "%";
         out << "  " << member_label(o.kind, o.who, o.to) << ": straggler, own time "
             << with_unit(o.value, o.metric) << ", the others' median "
             << with_unit(o.fleet_median, o.metric) << " (" << format_ratio(o.ratio)
@@ -250,9 +240,7 @@ std::string format_qualify_text(const QualifyReport& report) {
           << ", fleet median " << with_unit(o.fleet_median, o.metric) << " ("
           << format_ratio(o.ratio) << "x";
       if (o.robust_z) {
-        char z[32];
-        std::snprintf(z, sizeof z, ", robust z %.1f", *o.robust_z);
-        out << z;
+        out << ", robust z " << format_fixed(*o.robust_z, 1);
       } else {
         out << ", MAD 0";
       }

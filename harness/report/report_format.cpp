@@ -1,7 +1,6 @@
 #include "report/report_format.hpp"
 
 #include <cmath>
-#include <cstdio>
 
 #include "results/metric_table.hpp"
 
@@ -17,21 +16,6 @@ std::string format_cost_overhead(double overhead) {
 
 std::string gpus_text(int n) {
   return std::to_string(n) + (n == 1 ? " GPU" : " GPUs");
-}
-
-std::string format_count(double value) {
-  if (!std::isfinite(value))
-    return "-";
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.0f", std::fabs(value));
-  std::string digits = buffer;
-  std::string grouped;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0)
-      grouped += ',';
-    grouped += digits[i];
-  }
-  return (value < 0 && digits != "0" ? "-" : "") + grouped;
 }
 
 std::string metric_label(const std::string& metric) {

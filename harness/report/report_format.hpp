@@ -1,6 +1,6 @@
 #pragma once
 // The report's own phrases built on the figures of core/format.hpp (format_figure, format_percent,
-// format_signed_percent come from there). A case's parameters: describe_params
+// format_signed_percent, format_count come from there). A case's parameters: describe_params
 // (results/params_text.hpp), as every command prints them.
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -16,8 +16,6 @@ namespace cb::report {
 std::string format_cost_overhead(double overhead);
 // "1 GPU", "8 GPUs".
 std::string gpus_text(int n);
-// A count with thousands separators: 16384 -> "16,384".
-std::string format_count(double value);
 // "busbw_gbps" -> "busbw (GB/s)", "gbps" -> "GB/s", "tflops" -> "TFLOP/s", "gflops" -> "GFLOP/s",
 // "latency_us" -> "latency (us)"; a unitless one by its short name ("pairs"); one the table does
 // not know as it is.

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "core/stats.hpp"
 #include "results/suite_names.hpp"
 
@@ -18,9 +19,7 @@ namespace {
 constexpr double kRelativeSlack = 1e-5;
 
 std::string figure(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", value);
-  return text;
+  return format_figure_compact(value, 6);
 }
 
 bool at_most(double a, double b) {

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "results/metric_table.hpp"
 #include "results/per_rank_rates.hpp"
 #include "results/rank_identity.hpp"
@@ -103,8 +104,7 @@ double bounded_number(const json& value, const std::string& name, double max, bo
   const double x = value.get<double>();
   const bool ok = std::isfinite(x) && (positive ? x > 0 : x >= 0) && x <= max;
   if (!ok) {
-    char limit[32];
-    std::snprintf(limit, sizeof limit, "%g", max);
+    const std::string limit = format_figure_compact(max, 6);
     bad(where, "field '" + shown(name) + "' is " + shown(value.dump()) + ", allowed " +
                    (positive ? "(0, " : "[0, ") + limit + "]");
   }

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "core/format.hpp"
 #include "core/stats.hpp"
 #include "runtime/device_state.hpp"
 #include "runtime/straggler.hpp"
@@ -60,24 +61,20 @@ void CaseContext::finish_record(Record& record, const Measurement& m,
   record.extra["sampling_s"] = m.sampling_s;
   if (!m.converged) {
     record.status = RecordStatus::noisy;
-    char text[200];
+    const std::string spread = "spread " + format_cv_percent(robust_relative_spread(m.samples_s)) +
+                               " (robust; cv " + format_cv_percent(record.stats.cv) + ")";
+    const std::string target = format_cv_percent(config.measure.target_cv) + " target";
+    const std::string cap = format_fixed(config.measure.max_time_s, 2) + " s cap";
     if (m.stop == "settled") {
-      std::snprintf(text, sizeof text,
-                    "spread %.2f%% (robust; cv %.2f%%) settled above the %.2f%% target after %zu "
-                    "samples, %.2f s of the %.2f s cap",
-                    robust_relative_spread(m.samples_s) * 100, record.stats.cv * 100,
-                    config.measure.target_cv * 100, m.samples_s.size(), m.sampling_s,
-                    config.measure.max_time_s);
+      record.reason = spread + " settled above the " + target + " after " +
+                      std::to_string(m.samples_s.size()) + " samples, " +
+                      format_fixed(m.sampling_s, 2) + " s of the " + cap;
     } else if (static_cast<int>(m.samples_s.size()) < config.measure.min_samples) {
-      std::snprintf(text, sizeof text, "only %zu samples (minimum %d) before the %.2f s cap",
-                    m.samples_s.size(), config.measure.min_samples, config.measure.max_time_s);
+      record.reason = "only " + std::to_string(m.samples_s.size()) + " samples (minimum " +
+                      std::to_string(config.measure.min_samples) + ") before the " + cap;
     } else {
-      std::snprintf(text, sizeof text,
-                    "spread %.2f%% (robust; cv %.2f%%) above the %.2f%% target at the %.2f s cap",
-                    robust_relative_spread(m.samples_s) * 100, record.stats.cv * 100,
-                    config.measure.target_cv * 100, config.measure.max_time_s);
+      record.reason = spread + " above the " + target + " at the " + cap;
     }
-    record.reason = text;
   }
   if (comm.rank() != 0)
     return;

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <ostream>
 
+#include "core/format.hpp"
+
 namespace cb {
 
 void ConsolePrinter::heading(std::ostream& out, const TableHeading& table) {
@@ -29,13 +31,14 @@ std::string status_text(const Record& record) {
 void ConsolePrinter::rows(std::ostream& out, const std::vector<Record>& records) {
   for (const auto& r : records) {
     char line[512];
-    std::snprintf(line, sizeof line, "  %-48s %12.2f us", params_text(r).c_str(),
-                  r.stats.median * 1e6);
+    std::snprintf(line, sizeof line, "  %-48s %12s us", params_text(r).c_str(),
+                  format_fixed(r.stats.median * 1e6, 2).c_str());
     out << line;
     for (const auto& [key, value] : r.metrics.items()) {
       if (key == "time_us" || !value.is_number())
         continue;
-      std::snprintf(line, sizeof line, "  %s %.4g", key.c_str(), value.get<double>());
+      std::snprintf(line, sizeof line, "  %s %s", key.c_str(),
+                    format_figure_compact(value.get<double>(), 4).c_str());
       out << line;
     }
     out << status_text(r) << "\n";

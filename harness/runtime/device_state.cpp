@@ -1,7 +1,9 @@
 #include "runtime/device_state.hpp"
 
 #include <cmath>
-#include <cstdio>
+#include <string>
+
+#include "core/format.hpp"
 
 namespace cb {
 namespace {
@@ -35,16 +37,13 @@ Throttling throttling_between(const nlohmann::json& before, const nlohmann::json
       const double ms = grew_ns / 1e6;
       t.throttled = true;
       t.milliseconds[cause] = ms;
-      char text[64];
-      std::snprintf(text, sizeof text, "%s %.0f ms", cause_name(cause).c_str(), std::ceil(ms));
-      t.causes += (t.causes.empty() ? "" : ", ") + std::string(text);
+      t.causes += (t.causes.empty() ? "" : ", ") + cause_name(cause) + " " +
+                  format_fixed(std::ceil(ms), 0) + " ms";
     }
     const double window_us =
         after.value("throttle_read_at_us", 0.0) - before.value("throttle_read_at_us", 0.0);
     if (t.throttled && window_us > 0) {
-      char text[48];
-      std::snprintf(text, sizeof text, " of %.1f s", window_us / 1e6);
-      t.causes += text;
+      t.causes += " of " + format_fixed(window_us / 1e6, 1) + " s";
     }
     for (const auto& r : after.value("throttle_reasons", nlohmann::json::array())) {
       if (r.is_string() && r.get<std::string>().rfind("hw_", 0) == 0) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "core/format.hpp"
 #include "core/stats.hpp"
 
 namespace cb {
@@ -18,16 +19,17 @@ std::string run_summary_text(const SweepSummary& s, double peak_rss_bytes, const
                 s.noisy - s.settled, s.skipped, s.failed, s.check_failed);
   text += line;
   if (!s.noisy_cv.empty()) {
-    std::snprintf(line, sizeof line, "# noisy records' cv: min %.2f%%, median %.2f%%, max %.2f%%\n",
-                  *std::min_element(s.noisy_cv.begin(), s.noisy_cv.end()) * 100,
-                  median(s.noisy_cv) * 100,
-                  *std::max_element(s.noisy_cv.begin(), s.noisy_cv.end()) * 100);
+    std::snprintf(
+        line, sizeof line, "# noisy records' cv: min %s, median %s, max %s\n",
+        format_cv_percent(*std::min_element(s.noisy_cv.begin(), s.noisy_cv.end())).c_str(),
+        format_cv_percent(median(s.noisy_cv)).c_str(),
+        format_cv_percent(*std::max_element(s.noisy_cv.begin(), s.noisy_cv.end())).c_str());
     text += line;
   }
   std::snprintf(line, sizeof line,
-                threads ? "# peak RSS of the process (all its ranks): %.1f MiB\n"
-                        : "# peak RSS per rank: max %.1f MiB\n",
-                peak_rss_bytes / 1048576.0);
+                threads ? "# peak RSS of the process (all its ranks): %s MiB\n"
+                        : "# peak RSS per rank: max %s MiB\n",
+                format_fixed(peak_rss_bytes / 1048576.0, 1).c_str());
   text += line;
   // The path is the user's and may be long: appended, not formatted into a fixed buffer.
   text += "# results: " + out + "\n";

@@ -1,7 +1,6 @@
 #include "verdicts/compare_report.hpp"
 
 #include <cmath>
-#include <cstdio>
 
 #include "analysis/fits_json.hpp"
 #include "verdicts/report_text.hpp"
@@ -38,9 +37,7 @@ std::string efficiency_cell(const std::optional<double>& e) {
 }
 
 std::string percent_label(double fraction) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g %%", fraction * 100.0);
-  return text;
+  return format_figure_compact(fraction * 100.0, 6) + " %";
 }
 
 std::string curve_label(const ModelContrast& m) {
@@ -59,9 +56,7 @@ std::string fit_cell(const std::optional<Fit>& fit, double Fit::*field, int digi
 template <typename Fit> std::string r2_cell(const std::optional<Fit>& fit) {
   if (!fit || !fit->ok || !std::isfinite(fit->r2))
     return "-";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3f", fit->r2);
-  return text;
+  return format_fixed(fit->r2, 3);
 }
 
 // The GPU count where the USL's throughput peaks; "none" when it rises for ever (beta = 0).

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <optional>
 #include <utility>
 
@@ -10,12 +9,6 @@
 
 namespace cb {
 namespace {
-
-std::string printf_string(const char* format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, value);
-  return buffer;
-}
 
 // A quantity's unit from the metric table's suffixes, and the name before it: "busbw_gbps" ->
 // {"busbw", "GB/s"}, a bare unit name "gbps" -> {"", "GB/s"}; nullopt for a name with no unit.
@@ -47,14 +40,6 @@ std::size_t display_width(const std::string& text) {
 }
 
 } // namespace
-
-std::string format_p(double p) {
-  if (std::isnan(p))
-    return "-";
-  if (p >= 0.001)
-    return printf_string("%.3g", p);
-  return printf_string("%.1e", p);
-}
 
 std::string quantity_label(const std::string& quantity) {
   if (quantity == "time_s")

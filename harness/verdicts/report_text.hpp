@@ -1,7 +1,7 @@
 #pragma once
-// How verdict reports print quantities and p-values, and Markdown tables padded so they also line
-// up as plain text in a CI log. Figures, seconds and percentages: core/format.hpp (the verdicts use
-// format_figure_padded and the ASCII format_seconds).
+// How verdict reports print quantities (p-values: format_p in core/format.hpp), and Markdown tables
+// padded so they also line up as plain text in a CI log. Figures, seconds and percentages:
+// core/format.hpp (the verdicts use format_figure_padded and the ASCII format_seconds).
 #include <string>
 #include <vector>
 
@@ -9,8 +9,6 @@
 
 namespace cb {
 
-// A p-value: "0.034", "1.2e-08"; "-" for NaN.
-std::string format_p(double p);
 // A value of a quantity: seconds through format_seconds, anything else through
 // format_figure_padded with its unit suffix removed ("busbw_gbps" 412.3 -> "412.3 GB/s").
 std::string format_quantity(const std::string& quantity, double value);

@@ -52,6 +52,57 @@ TEST(Format, CompactFigureDropsTrailingZeros) {
   EXPECT_EQ(format_figure_compact(7), "7");
   EXPECT_EQ(format_figure_compact(1.5), "1.5");
   EXPECT_EQ(format_figure_compact(175.4), "175");
+  EXPECT_EQ(format_figure_compact(1234.56, 4), "1235");
+  EXPECT_EQ(format_figure_compact(0.000123456, 4), "0.0001235");
+  EXPECT_EQ(format_figure_compact(2.5e9, 4), "2.5e+09");
+  // Six digits is printf's own %g, which messages quoting a limit use.
+  EXPECT_EQ(format_figure_compact(1e6, 6), "1e+06");
+  EXPECT_EQ(format_figure_compact(4096, 6), "4096");
+  EXPECT_EQ(format_figure_compact(12.5, 6), "12.5");
+}
+
+TEST(Format, FixedDecimalsLineUpWhateverTheMagnitude) {
+  EXPECT_EQ(format_fixed(0.93214, 3), "0.932");
+  EXPECT_EQ(format_fixed(1, 3), "1.000");
+  EXPECT_EQ(format_fixed(1.5, 2), "1.50");
+  EXPECT_EQ(format_fixed(1234.5, 0), "1234");
+  EXPECT_EQ(format_fixed(1235.5, 0), "1236");
+  EXPECT_EQ(format_fixed(-0.0004, 3), "-0.000");
+  EXPECT_EQ(format_fixed(12345678.9, 1), "12345678.9");
+  EXPECT_EQ(format_fixed(NAN, 3), "nan");
+  EXPECT_EQ(format_fixed(kInf, 2), "inf");
+}
+
+TEST(Format, RatiosToTwoDecimals) {
+  EXPECT_EQ(format_ratio(1.0712), "1.07");
+  EXPECT_EQ(format_ratio(0.5), "0.50");
+  EXPECT_EQ(format_ratio(0.005), "0.01");
+  EXPECT_EQ(format_ratio(12), "12.00");
+}
+
+TEST(Format, CountsHaveThousandsSeparators) {
+  EXPECT_EQ(format_count(16384), "16,384");
+  EXPECT_EQ(format_count(4000), "4,000");
+  EXPECT_EQ(format_count(999), "999");
+  EXPECT_EQ(format_count(1234567), "1,234,567");
+  EXPECT_EQ(format_count(-1500), "-1,500");
+  EXPECT_EQ(format_count(-0.4), "0");
+  EXPECT_EQ(format_count(NAN), "-");
+}
+
+TEST(Format, PValuesTakeAnExponentBelowAThousandth) {
+  EXPECT_EQ(format_p(0.034), "0.034");
+  EXPECT_EQ(format_p(0.01), "0.01");
+  EXPECT_EQ(format_p(0.001), "0.001");
+  EXPECT_EQ(format_p(6.8e-8), "6.8e-08");
+  EXPECT_EQ(format_p(NAN), "-");
+}
+
+TEST(Format, RatesInGigabytesPerSecond) {
+  EXPECT_EQ(format_gbps(12.5), "12.5 GB/s");
+  EXPECT_EQ(format_gbps(0.0375), "0.0375 GB/s");
+  EXPECT_EQ(format_gbps(1234.5), "1.23e+03 GB/s");
+  EXPECT_EQ(format_gbps(100), "100 GB/s");
 }
 
 TEST(Format, BytesInBinaryUnitsOnlyWhenExact) {
@@ -63,6 +114,12 @@ TEST(Format, BytesInBinaryUnitsOnlyWhenExact) {
   EXPECT_EQ(format_bytes(812), "812 B");
   EXPECT_EQ(format_bytes(1024.0 * 1024 * 1024 * 1024 * 1024), "1125.9 TB");
   EXPECT_EQ(format_bytes(1500), "1.5 kB");
+}
+
+TEST(Format, GibibytesToTwoDecimals) {
+  EXPECT_EQ(format_gib(80.0 * (1ull << 30)), "80.00 GiB");
+  EXPECT_EQ(format_gib(1.5e9), "1.40 GiB");
+  EXPECT_EQ(format_gib(0), "0.00 GiB");
 }
 
 TEST(Format, BytesInMebibytesOrMegabytes) {
@@ -121,6 +178,15 @@ TEST(Format, Percentages) {
   EXPECT_EQ(format_percent_capped(9.99), "999.0 %");
   EXPECT_EQ(format_percent_capped(10), "over 1000 %");
   EXPECT_EQ(format_percent_capped(NAN), "-");
+  // Fixed decimals even under 1 %, where format_percent would switch to significant digits.
+  EXPECT_EQ(format_percent_fixed(0.313), "31.3 %");
+  EXPECT_EQ(format_percent_fixed(0.0004), "0.0 %");
+  EXPECT_EQ(format_percent_fixed(1.5, 0), "150 %");
+  EXPECT_EQ(format_percent_fixed(0.125, 2), "12.50 %");
+  // The engine's spread: two decimals, no space, as records' reasons have always said it.
+  EXPECT_EQ(format_cv_percent(0.0123), "1.23%");
+  EXPECT_EQ(format_cv_percent(0.05), "5.00%");
+  EXPECT_EQ(format_cv_percent(0), "0.00%");
 }
 
 } // namespace

@@ -40,14 +40,6 @@ TEST(ReportFormat, CostOverheadAsPercentUpToDoublingThenAsMultiple) {
   EXPECT_EQ(format_cost_overhead(NAN), "-");
 }
 
-TEST(ReportFormat, CountsHaveThousandsSeparators) {
-  EXPECT_EQ(format_count(16384), "16,384");
-  EXPECT_EQ(format_count(4000), "4,000");
-  EXPECT_EQ(format_count(999), "999");
-  EXPECT_EQ(format_count(1234567), "1,234,567");
-  EXPECT_EQ(format_count(-1500), "-1,500");
-}
-
 TEST(ReportFormat, MetricLabelsCarryUnits) {
   EXPECT_EQ(metric_label("busbw_gbps"), "busbw (GB/s)");
   EXPECT_EQ(metric_label("gbps"), "GB/s");

@@ -25,13 +25,9 @@ TEST(VerdictReportText, FiguresKeepSignificantDigits) {
   EXPECT_EQ(format_figure_padded(std::numeric_limits<double>::infinity()), "inf");
 }
 
-TEST(VerdictReportText, ChangesAndPValues) {
+TEST(VerdictReportText, Changes) {
   EXPECT_EQ(format_change(0.1023), "+10.2 %");
   EXPECT_EQ(format_change(-0.152), "-15.2 %");
-  EXPECT_EQ(format_p(0.034), "0.034");
-  EXPECT_EQ(format_p(0.01), "0.01");
-  EXPECT_EQ(format_p(6.8e-8), "6.8e-08");
-  EXPECT_EQ(format_p(std::nan("")), "-");
 }
 
 TEST(VerdictReportText, QuantitiesCarryTheirUnits) {
