@@ -9,7 +9,7 @@
 // the tolerance AND by more than the noise allows at the number of components judged (a
 // Bonferroni bound: z = Q(alpha / components) standard errors of that median, so the false alarm
 // rate holds over a million components, not one); a component with fewer than
-// kMinEvidence figures convicts nothing. Among the candidates the one that explains the most slow
+// kMinEvidence figures, or fewer than kMinEvidence slow ones, convicts nothing. Among the candidates the one that explains the most slow
 // figures is named first (greedy set cover, lazily re-scored: a candidate's score only falls as
 // figures are explained), and every slow figure it takes part in is explained (a fast one stays
 // evidence for its other end): the receiver of a slow sender's hop is never named for it. A node

@@ -213,6 +213,32 @@ TEST(Diagnosis, ASlowEgressAloneIsNamedAsTheNodesEgress) {
   EXPECT_TRUE(d.notes.empty());
 }
 
+// Four nodes of one leaf, one rank each: a node is judged on three figures a direction. Two of
+// its sends slow (0.83 x) and one at the typical rate do not convict its egress (seen on the
+// emulated cluster, where CPU-bound transfers are noisier than the pooled sigma); all three
+// slow do.
+TEST(Diagnosis, ThreeFiguresConvictOnlyWhenAllThreeAreSlow) {
+  auto fleet = [](double first, double second, double third) {
+    std::vector<cb::Observation> obs;
+    for (int a = 0; a < 4; ++a) {
+      for (int b = 0; b < 4; ++b) {
+        if (a == b)
+          continue;
+        double v = 400.0 + (a * 7 + b * 3) % 5;
+        if (a == 0)
+          v *= b == 1 ? first : b == 2 ? second : third;
+        obs.push_back(figure(a, b, 0, v));
+      }
+    }
+    return cb::diagnose(obs, 4, 1, std::vector<int>(4, 0), {});
+  };
+  EXPECT_TRUE(fleet(0.83, 0.83, 1.0).culprits.empty());
+  const cb::Diagnosis d = fleet(0.35, 0.35, 0.35);
+  ASSERT_EQ(d.culprits.size(), 1u);
+  EXPECT_EQ(d.culprits[0].host, 0);
+  EXPECT_EQ(d.culprits[0].direction, cb::Direction::egress);
+}
+
 // Figures of one end alone (src == dst): evidence against that node and rail once. A settled
 // figure of a GPU may weigh kMinEvidence; one figure of weight 1 convicts nothing.
 // Through the screen and the fabric model: a node slow only in what it sends, or only in what
