@@ -36,7 +36,7 @@ public:
     if (name == "checkpoint_stage")
       return m.alpha_launch_s + checkpoint_shard(params, shape) / m.memory_bw;
     if (name == "checkpoint_write" || name == "checkpoint_read")
-      return checkpoint_shard(params, shape) * shape.ranks_per_node / m.storage_bw_per_node;
+      return checkpoint_shard(params, shape) * shape.ranks_per_node / m.checkpoint_bw_per_node;
     if (name != "seq_read" && name != "rand_read" && name != "read_to_gpu")
       return std::nullopt;
     const double bytes = param_number(params, "bytes", 64 << 20);
@@ -50,17 +50,19 @@ public:
     return s;
   }
 
-  // The file written the first time (its bytes at the node's storage bandwidth); the stage's
-  // state and its snapshot touched first.
+  // The file written the first time (its bytes at the node's storage bandwidth); a checkpoint's
+  // state filled with its pattern (the stage's state and its snapshot).
   double setup_seconds(const std::string& name, const nlohmann::json& params,
                        const PhaseShape& shape, const HardwareModel& m) const override {
-    if (name == "checkpoint_stage" && m.first_touch_bw > 0)
-      return 2 * checkpoint_shard(params, shape) / m.first_touch_bw;
+    const double fill =
+        m.checkpoint_fill_bw > 0 ? checkpoint_shard(params, shape) / m.checkpoint_fill_bw : 0;
+    if (name == "checkpoint_stage")
+      return 2 * fill;
     if (m.storage_bw_per_node <= 0)
       return 0;
     if (name.rfind("checkpoint_", 0) == 0) {
-      return m.storage_setup_s +
-             checkpoint_shard(params, shape) * shape.ranks_per_node / m.storage_bw_per_node;
+      return m.storage_setup_s + fill +
+             checkpoint_shard(params, shape) * shape.ranks_per_node / m.checkpoint_bw_per_node;
     }
     return m.storage_setup_s +
            param_number(params, "file_bytes", param_number(params, "bytes", 0)) *

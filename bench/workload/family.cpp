@@ -38,7 +38,8 @@ public:
     if (name != "data_parallel_step")
       return std::nullopt;
     const double model_params = param_number(params, "model_params", 0);
-    double s = 6 * model_params * param_number(params, "tokens_per_gpu", 256) / m.gemm_flops;
+    double s = 6 * model_params * param_number(params, "tokens_per_gpu", 256) /
+               (m.gemm_flops * m.step_gemm_share);
     if (shape.ranks > 1) {
       const double bw = shape.nodes > 1 ? m.inter_bw : m.intra_bw;
       s += 4 * model_params * busbw_factor(Collective::all_reduce, shape.ranks) / bw;

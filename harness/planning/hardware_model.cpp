@@ -23,20 +23,30 @@ double figure(const Spec* spec, const std::string& id, double fallback, std::str
 HardwareModel host_hardware_model() {
   HardwareModel m;
   m.backend = "host";
-  m.description = "host backend: figures measured with clusterbench run --quick on a 2-core VM";
-  // One core's share of a small VM's memory: copy reaches 13-40 GB/s per rank there (the README's
-  // quick run shows 39 GB/s for copy on 2 ranks); 20 GB/s is the middle.
-  m.memory_bw = 20e9;
-  // Two cores share one memory controller: the README's quick run loses a quarter to a half of the
-  // second rank's STREAM bandwidth.
-  m.node_memory_bw = 30e9;
-  // Page faults and the initial fill of the STREAM arrays: 0.2 GB/s per rank measured on the
-  // project's shared 2-core VM (three 2 GB arrays in 28 s, load average 9), ~1 GB/s when idle.
-  m.first_touch_bw = 0.5e9;  m.fma_flops = 50e9;  // one AVX2 core, two FMA ports, ~3 GHz, fp32
-  m.gemm_flops = 40e9; // OpenBLAS sgemm on one core reaches ~80 % of the FMA peak
+  m.description =
+      "host backend: figures measured with clusterbench run --quick on an idle 2-core VM";
+  // Measured with ci/plan-vs-measured (the quick sweep, 2 ranks) on the project's 2-core VM, idle
+  // (load average below 1): copy 28-29 GB/s on one rank, 54 GB/s summed over two.
+  m.memory_bw = 28e9;
+  m.node_memory_bw = 56e9;
+  // Page faults and the first fill of the STREAM arrays: three 134 MB arrays in 0.24-0.29 s beyond
+  // the record's other costs (~1.6 GB/s; 0.2 GB/s under a load average of 9).
+  m.first_touch_bw = 1.6e9;
+  // A checkpoint's state filled with its pattern: 235 MB in ~0.4 s beyond the file's own costs
+  // (checkpoint_write and _read on one rank); 2 x 235 MB in 1.1 s for checkpoint_stage's state and
+  // snapshot. On two ranks each rank's half filled 2-5x faster (memory the first count freed).
+  m.checkpoint_fill_bw = 0.6e9;
+  m.fma_flops = 117e9; // fma_peak's fp32 figure on one core
+  m.fma_peak_op_s = 0.43e-3;
+  m.gemm_flops = 100e9; // OpenBLAS sgemm at 512 and 1024 on one core: 98-104 GFLOP/s
+  // The training step's GEMMs (width 2048, forward and backward): 75-77 GFLOP/s per rank.
+  m.step_gemm_share = 0.75;
   m.host_link_bw = m.memory_bw;
-  m.storage_bw_per_node = 1.3e9; // the README's quick run: seq_read 1.3 GB/s on a virtual disk
+  m.storage_bw_per_node = 1.3e9; // seq_read: 64 MiB in 44 ms on one rank (1.5 GB/s), ~1.6 on two
   m.storage_latency_s = 100e-6;
+  // checkpoint_write 2.2-2.7 GB/s, checkpoint_read 2.5-2.9 GB/s (235 MB shards, on one and two
+  // ranks): faster than seq_read's one block at a time.
+  m.checkpoint_bw_per_node = 2.6e9;
   // MPI through shared memory on one node; TCP between nodes (emulated cluster, 1-10 Gb/s).
   m.intra_bw = 8e9; // plain MPI_Allreduce loop on 2 ranks at 2 MiB: ~8 GB/s busbw
   m.inter_bw = 1e9;
@@ -46,12 +56,14 @@ HardwareModel host_hardware_model() {
   m.alpha_inter_s = 30e-6;
   m.sync_step_intra_s = 1e-6;
   m.sync_step_inter_s = 40e-6;
-  // Measured with ci/plan-vs-measured on the project's 2-core VM: 20-70 ms per collective record
-  // outside its sampling (allocation, fills, verification, the fsync'd results write), 0.3-0.6 s
-  // per storage record (the file written and evicted). A links record's fabric (8 MiB buffers,
-  // the shared-memory window) on 6 emulated nodes, idle: ring_bw's phase minus its three
-  // link-bound transfers left 0.01-0.16 s at 100-300 Mbit/s (0.4 s was seen under load 9).
-  m.record_setup_s = 40e-3;
+  // Measured with ci/plan-vs-measured on the idle 2-core VM, outside each record's sampling: 2-4 ms
+  // per collective record (allocation, fills, verification, the fsync'd results write; 20-70 ms
+  // under a load average of 6-24), 45-60 ms more per compute record, 0.15-0.3 s per storage read
+  // record with its file written and evicted. A links record's fabric (8 MiB buffers, the
+  // shared-memory window) on 6 emulated nodes, idle: ring_bw's phase minus its three link-bound
+  // transfers left 0.01-0.16 s at 100-300 Mbit/s (0.4 s was seen under load 9); 25 ms on one node.
+  m.record_setup_s = 4e-3;
+  m.kernel_setup_s = 0.045;
   m.links_setup_s = 0.06;
   // Both ways at once between two emulated nodes, MPI over TCP: pair_bw direction=bi summed
   // 1.00x one direction's rate on 6 nodes at 100 and 300 Mbit/s (0.0120 vs 0.0120 GB/s, 0.0360
@@ -68,15 +80,19 @@ HardwareModel host_hardware_model() {
   m.ping_pong_latency_batch = true;
   m.ping_pong_sample_extra_s = 0.015;
   m.ping_pong_converge_share = 0.75;
-  m.storage_setup_s = 0.3;
+  m.storage_setup_s = 0.12;
   // Ranks sharing a few cores with the OS rarely reach a 1-2 % spread below ~1 ms per operation:
   // on that VM nearly every collective record of the quick sweep ended noisy. They are planned to
   // run until their spread settles (or the cap).
   m.launch_bound_s = 1e-3;
-  // One-rank collectives of the quick sweep (ci/plan-vs-measured, 2 ranks, 5 runs at load
-  // averages 6-24 on the 2-core VM): 130 of 350 records converged in 5-12 samples, the others
-  // reached the cap (60 of 70 in the least loaded run, 8 of 70 in two others).
-  m.lone_collective_converge_share = 0.37;
+  // Launch-bound collective records of the quick sweep that converged in their first samples
+  // (ci/plan-vs-measured, 2 ranks, 3 runs on the idle 2-core VM): on one rank 201 of 210, on two
+  // 156 of 210; the others settled or reached the cap. On one rank the plan takes all: the few
+  // at the cap (0.2 s, 15x a converged record) make the mean, not the typical phase. A loaded
+  // machine converges far less (130 of 350 one-rank records in 5 runs at load averages 6-24, 8
+  // of 70 in two of them): its run takes longer than the plan.
+  m.lone_collective_converge_share = 1;
+  m.collective_converge_share = 0.74;
   m.sources["all"] = m.description;
   return m;
 }
@@ -91,6 +107,8 @@ HardwareModel cuda_hardware_model(const Spec* spec) {
   m.memory_bw = 0.9e9 * figure(spec, "hbm-copy", 4800, src);
   m.sources["memory_bw"] = src + " x 0.9";
   m.first_touch_bw = m.memory_bw / 2; // cudaMalloc + a fill kernel
+  m.checkpoint_fill_bw = m.first_touch_bw;
+  m.fma_peak_op_s = 1e-3; // its kernels are sized to about that
   src = "H200 SXM data sheet";
   m.fma_flops = 0.9e12 * figure(spec, "fma-fp32", 67, src);
   m.sources["fma_flops"] = src + " x 0.9";
@@ -120,6 +138,7 @@ HardwareModel cuda_hardware_model(const Spec* spec) {
   // Local NVMe, read by every GPU of the node through the page cache or O_DIRECT.
   m.storage_bw_per_node = 10e9;
   m.storage_latency_s = 80e-6;
+  m.checkpoint_bw_per_node = m.storage_bw_per_node;
   m.sources["storage_bw_per_node"] = "local NVMe RAID, 10 GB/s per node (not in the spec)";
   m.sync_step_intra_s = 3e-6;
   m.sync_step_inter_s = 15e-6;

@@ -20,9 +20,13 @@ struct HardwareModel {
   double first_touch_bw = 0;       // allocating and initialising arrays (page faults on the host)
   double fma_flops = 0;            // fp32 FMA peak as reached
   double gemm_flops = 0;           // dense GEMM as reached (bf16 on GPUs, fp32 on the host)
+  // The training step's GEMMs (forward and backward of its layers) as a share of gemm_flops.
+  double step_gemm_share = 1;
+  double fma_peak_op_s = 0;        // one call of compute/fma_peak (its kernels' length)
   double host_link_bw = 0;         // host <-> device (PCIe); host backend: memory
   double storage_bw_per_node = 0;  // sequential reads, the node's share of its storage
   double storage_latency_s = 0;    // one small random read
+  double checkpoint_bw_per_node = 0; // a checkpoint's shards written or read back, per node
   // Collectives, alpha-beta (Hockney): T = alpha_launch + steps(n) alpha_step + bytes factor / bw.
   double intra_bw = 0;             // bus bandwidth inside a node per device
   double inter_bw = 0;             // per device across nodes (one NIC rail per GPU)
@@ -36,6 +40,9 @@ struct HardwareModel {
   double sync_step_intra_s = 0;
   double sync_step_inter_s = 0;
   double record_setup_s = 0; // buffers, fills, verification and the results write, per record
+  double kernel_setup_s = 0; // a compute record's own beyond that (its kernels made and checked)
+  // A checkpoint's state filled with its verifiable pattern (storage/checkpoint_*), per rank.
+  double checkpoint_fill_bw = 0;
   double links_setup_s = 0;  // a links record's own set-up (its fabric of buffers and peers)
   // Each direction's share of one direction's rate when a node pair moves both ways at once
   // (pair_bw direction=bi across nodes): 1 for full-duplex links and transports.
@@ -46,6 +53,8 @@ struct HardwareModel {
   // The share of launch-bound collective records on one rank (nothing exchanged) that converge at
   // once; the others settle or reach the cap, as with more ranks.
   double lone_collective_converge_share = 0;
+  // The same share for launch-bound collective records on several ranks.
+  double collective_converge_share = 0;
   // Whether the ping-pong of a pair is started from each end in turn (two measurements per round,
   // as the backend's pair_latency does), or once.
   bool ping_pong_both_orders = true;

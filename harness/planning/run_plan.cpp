@@ -149,7 +149,7 @@ RecordEstimate mixed_estimate(double op_s, double sync_s, const MeasureSettings&
   if (converge > 0) {
     const RecordEstimate at_once = estimate_measurement(op_s, sync_s, s, false, sample_extra_s);
     e.seconds = converge * at_once.seconds + (1 - converge) * e.seconds;
-    e.expect = at_once.expect + " or " + e.expect;
+    e.expect = converge >= 1 ? at_once.expect : at_once.expect + " or " + e.expect;
   }
   return e;
 }

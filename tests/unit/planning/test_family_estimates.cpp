@@ -171,32 +171,38 @@ TEST(FamilyEstimates, TheTrainingStepRunsItsWarmUpAndMinSamplesPastTheCap) {
   EXPECT_GE(plan.worst_case_s, plan.total_s);
 }
 
-TEST(FamilyEstimates, LoneCollectivesConvergeInPartOnTheHost) {
+TEST(FamilyEstimates, LaunchBoundCollectivesConvergeInPartOnTheHost) {
   RunConfig config = config_for("host");
   config.measure.max_time_s = 0.2;
   config.measure.min_time_s = 0.01;
   const HardwareModel model = hardware_model_for("host", "");
-  ASSERT_GT(model.lone_collective_converge_share, 0);
+  ASSERT_GT(model.collective_converge_share, 0);
+  ASSERT_LT(model.collective_converge_share, 1);
   const nlohmann::json small{{"bytes", 8}};
   const RunPlan plan = plan_one("collectives", "all_reduce", small, config, counts({1, 2}, 2));
   ASSERT_EQ(plan.phases.size(), 2u);
   const PlannedInstance& lone = plan.phases[0].instances.at(0);
   const PlannedInstance& pair = plan.phases[1].instances.at(0);
   ASSERT_TRUE(lone.launch_bound);
-  const double share = model.lone_collective_converge_share;
-  const RecordEstimate settles = estimate_measurement(lone.op_s, 0, lone.measure, true);
+  ASSERT_TRUE(pair.launch_bound);
+  // One rank exchanges nothing: every record is planned to converge at once.
   const RecordEstimate converges = estimate_measurement(lone.op_s, 0, lone.measure, false);
-  EXPECT_NEAR(lone.estimate_s,
-              model.record_setup_s + share * converges.seconds + (1 - share) * settles.seconds,
-              1e-9);
-  EXPECT_EQ(lone.expect, "converged or cap");
-  // Two ranks exchange messages: every record settles or reaches the cap, as before.
-  EXPECT_EQ(pair.expect, "cap");
-  // communicator_init on one rank reaches the cap as measured: no share.
+  EXPECT_NEAR(lone.estimate_s, model.record_setup_s + converges.seconds, 1e-9);
+  EXPECT_EQ(lone.expect, "converged");
+  // Two ranks: the measured share converges, the others settle or reach the cap.
+  const double share = model.collective_converge_share;
+  const double sync = sync_seconds(PhaseShape{2, 1, 2}, model);
+  const RecordEstimate at_once = estimate_measurement(pair.op_s, sync, pair.measure, false);
+  const RecordEstimate settles = estimate_measurement(pair.op_s, sync, pair.measure, true);
+  EXPECT_NEAR(pair.estimate_s,
+              model.record_setup_s + share * at_once.seconds + (1 - share) * settles.seconds, 1e-9);
+  EXPECT_EQ(pair.expect, "converged or cap");
+  // communicator_init converges as the collectives do (MPI_Comm_split on the host).
   const RunPlan init = plan_one("collectives", "communicator_init", {}, config, counts({1}, 1));
-  EXPECT_EQ(init.phases.at(0).instances.at(0).expect.find(" or "), std::string::npos);
+  EXPECT_EQ(init.phases.at(0).instances.at(0).expect, "converged");
 }
 
 TEST(FamilyEstimates, NoLoneShareOnGpusUntilMeasured) {
   EXPECT_EQ(hardware_model_for("cuda", "").lone_collective_converge_share, 0);
+  EXPECT_EQ(hardware_model_for("cuda", "").collective_converge_share, 0);
 }

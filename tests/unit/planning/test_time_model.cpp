@@ -73,7 +73,8 @@ TEST(TimeModel, TrainingStepIsItsGemmsItsGradientsAndItsInput) {
   const nlohmann::json step{{"model_params", 16777216}, {"tokens_per_gpu", 256},
                             {"input_bytes_per_step", 0}};
   const PhaseShape one{1, 1, 1}, two{2, 1, 2};
-  const double gemms = 6.0 * 16777216 * 256 / m.gemm_flops;
+  // The step's GEMMs at their share of the square GEMM's rate.
+  const double gemms = 6.0 * 16777216 * 256 / (m.gemm_flops * m.step_gemm_share);
   EXPECT_NEAR(operation_seconds("workload", "data_parallel_step", step, one, m), gemms, 1e-9);
   // Two ranks add the fp32 gradients' all-reduce, 4 bytes x params x 2(n-1)/n at the bus bandwidth.
   EXPECT_NEAR(operation_seconds("workload", "data_parallel_step", step, two, m),
@@ -88,17 +89,20 @@ TEST(TimeModel, CheckpointsMoveEachNodesShardsThroughItsStorage) {
   const HardwareModel m = host_hardware_model();
   const nlohmann::json ckpt{{"checkpoint_bytes", 1 << 30}, {"block_bytes", 1 << 20}};
   const PhaseShape one{1, 1, 1}, eight{8, 2, 4};
-  // The save and the restore: each node's share of the checkpoint at the node's storage rate.
+  // The save and the restore: each node's share of the checkpoint at the node's checkpoint rate.
   EXPECT_NEAR(operation_seconds("storage", "checkpoint_write", ckpt, one, m),
-              double(1 << 30) / m.storage_bw_per_node, 1e-9);
+              double(1 << 30) / m.checkpoint_bw_per_node, 1e-9);
   EXPECT_NEAR(operation_seconds("storage", "checkpoint_read", ckpt, eight, m),
-              4.0 * (1 << 30) / 8 / m.storage_bw_per_node, 1e-9);
+              4.0 * (1 << 30) / 8 / m.checkpoint_bw_per_node, 1e-9);
   // The stage: a rank's shard copied in host memory.
   EXPECT_NEAR(operation_seconds("storage", "checkpoint_stage", ckpt, eight, m),
               m.alpha_launch_s + double(1 << 30) / 8 / m.memory_bw, 1e-9);
-  // Set-up writes the node's shards once (the restore's checkpoint), as a read's file.
+  // Set-up fills the rank's shard with its pattern and writes the node's shards once (the
+  // restore's checkpoint), as a read's file; the stage fills its state and its snapshot.
+  const double fill = double(1 << 30) / 8 / m.checkpoint_fill_bw;
   EXPECT_NEAR(setup_seconds("storage", "checkpoint_read", ckpt, eight, m),
-              m.storage_setup_s + 4.0 * (1 << 30) / 8 / m.storage_bw_per_node, 1e-9);
+              m.storage_setup_s + fill + 4.0 * (1 << 30) / 8 / m.checkpoint_bw_per_node, 1e-9);
+  EXPECT_NEAR(setup_seconds("storage", "checkpoint_stage", ckpt, eight, m), 2 * fill, 1e-9);
 }
 
 TEST(TimeModel, CommunicatorStartUpIsPricedOnEachBackend) {
