@@ -57,6 +57,9 @@ public:
     return measured_collective(name) ? static_cast<int>(placements(config).size()) : 1;
   }
 
+  // Across nodes its transfers ride the inter-node links.
+  bool plans_on_inter_link() const override { return true; }
+
   std::vector<const OptionDeclaration*> options() const override {
     return {&kPlacement, &kCudaGraph};
   }

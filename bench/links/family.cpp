@@ -1,6 +1,7 @@
 // The links family: pairs of GPUs (pair tests in round-robin rounds), the ring, the GPU's own links
 // to its host and memory.
 #include "runtime/family.hpp"
+#include "links/link_calibration.hpp"
 #include "links/links_options.hpp"
 #include "links/pair_progress.hpp"
 #include "links/pair_screen.hpp"
@@ -67,6 +68,12 @@ public:
   }
 
   std::vector<const OptionDeclaration*> options() const override { return {&kPairs, &kTopology}; }
+
+  bool plans_on_inter_link() const override { return true; }
+  // One round of transfers between node pairs before the sweep (links/link_calibration.hpp).
+  std::optional<LinkCalibration> calibrate_link(const CaseContext& ctx) const override {
+    return calibrate_inter_link(ctx);
+  }
 
   PairScheduleRequest pair_schedule_request(const RunConfig& config) const override {
     return {kPairs.given(config).value_or(""), kTopology.given(config).value_or("")};

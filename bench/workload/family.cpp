@@ -25,6 +25,9 @@ public:
     return Family::draws_plot(stem) || stem == "step_anatomy";
   }
 
+  // Across nodes its transfers ride the inter-node links.
+  bool plans_on_inter_link() const override { return true; }
+
   std::vector<const OptionDeclaration*> options() const override {
     return {&kModelParams, &kTokensPerGpu, &kPrefetch, &kInputBytesPerStep};
   }

@@ -340,6 +340,7 @@ int run_sweep(const Communicator& world, const RunConfig& config,
     if (const std::string problem = job_input_problem(world, node, resolved, job, cases);
         !problem.empty())
       return refuse(world, problem);
+    calibrate_plan_link(world, resolved, job, *backend, cases);
     // The plan, before anything is written: a budget that cannot be met is bad input.
     const RunPlan plan = plan_for(resolved, job.layout, job.counts);
     std::unique_ptr<IncrementalResultsWriter> writer;

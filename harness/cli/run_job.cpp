@@ -1,15 +1,20 @@
 #include "cli/run_job.hpp"
 
 #include <algorithm>
+#include <iostream>
+#include <numeric>
 #include <optional>
 
 #include "core/error.hpp"
 #include "runtime/backend_registry.hpp"
+#include "runtime/case_context.hpp"
 #include "runtime/cpu_affinity.hpp"
+#include "runtime/family.hpp"
 #include "runtime/host_backend.hpp"
 #include "runtime/launcher.hpp"
 #include "runtime/network_interfaces.hpp"
 #include "runtime/shared_directory.hpp"
+#include "runtime/watchdog.hpp"
 
 namespace cb {
 
@@ -97,6 +102,39 @@ std::string job_input_problem(const Communicator& world, const Communicator& nod
     return problem;
   // Each node has room for its own files; nodes that share one directory need room for all.
   return first_problem_anywhere(world, shared_directory_problem(world, demand));
+}
+
+void calibrate_plan_link(const Communicator& world, RunConfig& config, const JobView& job,
+                         Backend& backend,
+                         const std::vector<std::unique_ptr<BenchmarkCase>>& cases) {
+  if (job.layout.node_count() < 2 || config.plan_link_bps > 0 || !config.plan_link_source.empty())
+    return;
+  const bool plan_needs_it = std::any_of(cases.begin(), cases.end(), [](const auto& c) {
+    const Family* family = FamilyRegistry::instance().find(c->suite());
+    return family && family->plans_on_inter_link();
+  });
+  if (!plan_needs_it)
+    return;
+  std::vector<int> members(static_cast<std::size_t>(world.size()));
+  std::iota(members.begin(), members.end(), 0);
+  Watchdog watchdog(config.timeout_s, world.rank());
+  WatchdogScope guard(watchdog, "measuring the link rate between nodes for the plan");
+  CaseContext ctx{backend,     world,    config,
+                  job.layout,  members,  placement_of(job.layout, members),
+                  job.devices, &watchdog};
+  for (const auto& family : FamilyRegistry::instance().all()) {
+    const std::optional<LinkCalibration> link = family->calibrate_link(ctx);
+    if (!link)
+      continue;
+    if (link->bytes_per_s > 0) {
+      config.plan_link_bps = link->bytes_per_s;
+      config.plan_link_source = link->source;
+    } else if (world.rank() == 0) {
+      std::cerr << "clusterbench run: the plan's link rate between nodes was " << link->source
+                << ": it assumes the model's\n";
+    }
+    return;
+  }
 }
 
 } // namespace cb

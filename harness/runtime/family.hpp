@@ -15,6 +15,7 @@
 
 namespace cb {
 
+struct CaseContext;
 struct HardwareModel;
 struct MeasureSettings;
 class OptionDeclaration;
@@ -23,6 +24,12 @@ struct RecordEstimate;
 struct RunConfig;
 
 enum class PairRounds { none, bandwidth, ping_pong };
+
+// The inter-node link rate per rank a run measured itself for its plan (Family::calibrate_link).
+struct LinkCalibration {
+  double bytes_per_s = 0; // 0: not measured; `source` says why, and the plan keeps the model's
+  std::string source;     // in words, as the plan's header says it
+};
 
 // The pair schedule a run asks for, as the planner counts its rounds: the schedule named
 // ("" = chosen by the node count) and the fabric's topology file ("" = none).
@@ -90,6 +97,17 @@ public:
   virtual PairScheduleRequest pair_schedule_request(const RunConfig& /*config*/) const {
     return {};
   }
+  // Whether the family's estimate across nodes rests on the inter-node link rate (its transfers
+  // and collectives cross the network): the run then measures the rate before its sweep when
+  // neither --plan-link nor --plan-from gives it.
+  virtual bool plans_on_inter_link() const { return false; }
+  // That measurement, by the family that measures links: a short transfer between node pairs on
+  // the backend's own transport, collective over ctx.comm (the whole job). nullopt from every
+  // other family.
+  virtual std::optional<LinkCalibration> calibrate_link(const CaseContext& /*ctx*/) const {
+    return std::nullopt;
+  }
+
   // Before ranks run as threads of one process (--single-process), in the launching process: an
   // option that cannot run so (InputError naming it).
   virtual void check_threads(const RunConfig& /*config*/, int /*ranks*/) const {}

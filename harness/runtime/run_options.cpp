@@ -144,8 +144,8 @@ ArgParser run_argument_parser(const std::string& command) {
               "spec whose data-sheet figures the plan's time model uses on cuda (default h200-sxm)")
       .option("plan-link", "RATE",
               "inter-node bandwidth per rank the plan assumes, e.g. 400gbit, 25gbit, 1gbit or "
-              "50GB (per second; default: --plan-from's, else the backend model's, host 1 GB/s, "
-              "cuda 45 GB/s)")
+              "50GB (per second; default: --plan-from's, else measured by run before its sweep "
+              "when the job spans nodes, else the backend model's, host 1 GB/s, cuda 45 GB/s)")
       .option("plan-from", "RESULTS.json",
               "an earlier run's results of this cluster: the plan takes its link rate across "
               "nodes from it (pair_bw direction=uni, else ring_bw; --plan-link wins)");
