@@ -65,6 +65,7 @@ HardwareModel host_hardware_model() {
   m.record_setup_s = 4e-3;
   m.kernel_setup_s = 0.045;
   m.links_setup_s = 0.06;
+  m.links_setup_intra_s = 0.025;
   // Both ways at once between two emulated nodes, MPI over TCP: pair_bw direction=bi summed
   // 1.00x one direction's rate on 6 nodes at 100 and 300 Mbit/s (0.0120 vs 0.0120 GB/s, 0.0360
   // vs 0.0358) and on 2 nodes at 100 Mbit/s, as did ring_bw's 2 ranks in a 2-node job; a ring of
@@ -144,6 +145,7 @@ HardwareModel cuda_hardware_model(const Spec* spec) {
   m.sync_step_inter_s = 15e-6;
   m.record_setup_s = 10e-3; // device allocation, fills and verification through the device
   m.links_setup_s = 50e-3;
+  m.links_setup_intra_s = m.links_setup_s;
   m.storage_setup_s = 0.1;
   m.launch_bound_s = 50e-6;
   // bench/cuda/pair_transport_cuda.cpp: one order per GPU pair. No GPU measurement of how many

@@ -44,6 +44,7 @@ struct HardwareModel {
   // A checkpoint's state filled with its verifiable pattern (storage/checkpoint_*), per rank.
   double checkpoint_fill_bw = 0;
   double links_setup_s = 0;  // a links record's own set-up (its fabric of buffers and peers)
+  double links_setup_intra_s = 0; // the same for a record within one node
   // Each direction's share of one direction's rate when a node pair moves both ways at once
   // (pair_bw direction=bi across nodes): 1 for full-duplex links and transports.
   double inter_both_ways_share = 1;

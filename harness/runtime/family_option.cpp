@@ -77,9 +77,7 @@ std::string OptionDeclaration::bound_text(double value) const {
   // Whole numbers as typed, exactly (a model's 16777216 parameters, not 1.68e+07).
   if (value == std::floor(value) && std::fabs(value) < 1e15)
     return std::to_string(static_cast<long long>(value));
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
+  return format_figure_compact(value, 6);
 }
 
 // The one line every bounded kind gets: "--prefetch: must be 1..64, got 0".

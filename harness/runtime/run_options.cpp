@@ -11,6 +11,7 @@
 
 #include "core/duration.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "core/units.hpp"
 #include "results/results_io.hpp"
 #include "runtime/case.hpp"
@@ -178,10 +179,8 @@ std::vector<std::string> checked_list(const ArgParser& args, const std::string& 
 double positive_number(const ArgParser& args, const std::string& flag, double max) {
   const double v = parse_number(*args.get(flag), "--" + flag);
   if (v <= 0 || v > max) {
-    char limit[32];
-    std::snprintf(limit, sizeof limit, "%g", max);
-    throw InputError("--" + flag + ": must be greater than 0 and at most " + limit + ", got " +
-                     shown(*args.get(flag)));
+    throw InputError("--" + flag + ": must be greater than 0 and at most " +
+                     format_figure_compact(max, 6) + ", got " + shown(*args.get(flag)));
   }
   return v;
 }
