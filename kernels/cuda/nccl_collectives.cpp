@@ -208,13 +208,20 @@ void NcclCache::split_from(const Communicator& world, const std::vector<Communic
   for (const Communicator& group : groups)
     keys.push_back(group.valid() ? group.world_ranks() : std::vector<int>{});
   // The parent lives only while the groups are split: with NCCL's default splitShare = 0 every
-  // child has resources of its own, so each GPU count is measured as if made alone.
-  NcclCommunicator parent(world, device);
+  // child has resources of its own, so each GPU count is measured as if made alone. A world
+  // communicator made already (the plan's link calibration, before the sweep) is the parent and
+  // stays the whole job's: an NCCL init at the job's size takes seconds at scale, and is paid once.
+  // Every rank holds the same cache, so every rank takes the same branch.
+  std::shared_ptr<NcclCommunicator> parent;
+  if (const auto made = comms_.find(world.world_ranks()); made != comms_.end())
+    parent = made->second;
+  else
+    parent = std::make_shared<NcclCommunicator>(world, device);
   for (std::size_t i = 0; i < groups.size(); ++i) {
     const bool member = groups[i].valid();
     ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
     ncclComm_t child = nullptr;
-    CB_NCCL(ncclCommSplit(parent.get(), member ? 0 : NCCL_SPLIT_NOCOLOR,
+    CB_NCCL(ncclCommSplit(parent->get(), member ? 0 : NCCL_SPLIT_NOCOLOR,
                           member ? groups[i].rank() : 0, &child, &config));
     if (member && comms_.find(keys[i]) == comms_.end())
       comms_.emplace(keys[i], std::make_shared<NcclCommunicator>(child));
