@@ -93,6 +93,24 @@ double timed_round(const CaseContext& ctx, CalibrationLink& link, const std::opt
   return mine ? link.timed(*mine, k) : 0.0;
 }
 
+// The median over receiving ranks of their probe's seconds, the same on every rank (rank 0
+// gathers one figure per rank).
+double median_probe_s(const CaseContext& ctx, double mine_s, const std::optional<Pair>& mine) {
+  const bool receives = mine && mine->second == ctx.comm.rank();
+  const std::vector<double> all = ctx.comm.gather(receives ? mine_s : -1.0);
+  double probe_s = 0;
+  if (ctx.comm.rank() == 0) {
+    std::vector<double> received;
+    for (double s : all) {
+      if (s >= 0)
+        received.push_back(s);
+    }
+    probe_s = received.empty() ? 0.0 : median(received);
+  }
+  ctx.comm.broadcast(&probe_s, sizeof probe_s);
+  return probe_s;
+}
+
 } // namespace
 
 std::vector<Pair> calibration_pairs(const std::vector<int>& node_of_rank, bool rails) {
@@ -161,7 +179,10 @@ LinkCalibration calibrate_inter_link(const CaseContext& ctx) {
       mine = p;
   }
   timed_round(ctx, *link, mine, 1); // connections made, buffers touched: not kept
-  const double probe_s = ctx.comm.max(timed_round(ctx, *link, mine, 1));
+  // Sized by the receivers' median probe, not the slowest: one slow rail or a rank late from
+  // the barrier would otherwise shrink every pair's transfer to where the barrier's skew and the
+  // launch show in its time.
+  const double probe_s = median_probe_s(ctx, timed_round(ctx, *link, mine, 1), mine);
   const std::size_t bytes =
       calibration_bytes(kCalibrationProbeBytes, probe_s, kCalibrationMaxBytes);
   // A link fast enough that the largest transfer is shorter than a sample repeats it.
@@ -195,6 +216,9 @@ LinkCalibration calibrate_inter_link(const CaseContext& ctx) {
                    " wrong words received in its transfers between nodes)"};
   if (!(rate > 0))
     return {0, "not calibrated (no node pair measured)"};
+  if (rate < kCalibrationMinBytesPerS || rate > kCalibrationMaxBytesPerS)
+    return {0, "not calibrated (" + format_gbps(rate * 1e-9) +
+                   " per rank is not a link's rate: a clock or a transfer went wrong)"};
   // Said by rank 0, as it timed it: every rank plans with the same words.
   std::string source;
   if (ctx.comm.rank() == 0) {

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "core/error.hpp"
+#include "planning/measured_link.hpp"
 #include "runtime/backend_registry.hpp"
 #include "runtime/case_context.hpp"
 #include "runtime/cpu_affinity.hpp"
@@ -107,13 +108,10 @@ std::string job_input_problem(const Communicator& world, const Communicator& nod
 void calibrate_plan_link(const Communicator& world, RunConfig& config, const JobView& job,
                          Backend& backend,
                          const std::vector<std::unique_ptr<BenchmarkCase>>& cases) {
-  if (job.layout.node_count() < 2 || config.plan_link_bps > 0 || !config.plan_link_source.empty())
-    return;
-  const bool plan_needs_it = std::any_of(cases.begin(), cases.end(), [](const auto& c) {
-    const Family* family = FamilyRegistry::instance().find(c->suite());
-    return family && family->plans_on_inter_link();
-  });
-  if (!plan_needs_it)
+  std::vector<std::string> suites;
+  for (const auto& c : cases)
+    suites.push_back(c->suite());
+  if (!wants_link_calibration(config, job.layout, job.counts, suites))
     return;
   std::vector<int> members(static_cast<std::size_t>(world.size()));
   std::iota(members.begin(), members.end(), 0);
@@ -126,13 +124,12 @@ void calibrate_plan_link(const Communicator& world, RunConfig& config, const Job
     const std::optional<LinkCalibration> link = family->calibrate_link(ctx);
     if (!link)
       continue;
-    if (link->bytes_per_s > 0) {
-      config.plan_link_bps = link->bytes_per_s;
-      config.plan_link_source = link->source;
-    } else if (world.rank() == 0) {
+    // Measured, the plan's rate; not, the model's, its source saying why (kept in the results).
+    config.plan_link_bps = link->bytes_per_s;
+    config.plan_link_source = link->source;
+    if (link->bytes_per_s <= 0 && world.rank() == 0)
       std::cerr << "clusterbench run: the plan's link rate between nodes was " << link->source
                 << ": it assumes the model's\n";
-    }
     return;
   }
 }

@@ -42,11 +42,13 @@ std::string job_input_problem(const Communicator& world, const Communicator& nod
                               const RunConfig& config, const JobView& job,
                               const std::vector<std::unique_ptr<BenchmarkCase>>& cases);
 
-// Before the sweep of a job across nodes whose plan rests on the inter-node link rate (a chosen
-// case's family says so) when neither --plan-link nor --plan-from gives it: the links family
+// Before the sweep of a job whose largest GPU count spans nodes and whose plan rests on the
+// inter-node link rate (a chosen case's family says so; planning/measured_link.hpp,
+// wants_link_calibration) when neither --plan-link nor --plan-from gives it: the links family
 // measures it (a few tenths of a second, bench/links/link_calibration.hpp) and the plan takes it
 // into `config`, naming it as its source. Collective over `world`, under a watchdog of the run's
-// --timeout. When it cannot measure, rank 0 says why on stderr and the plan keeps the model's.
+// --timeout. When it cannot measure, the plan keeps the model's figure, its source (in the results
+// file) says why, and rank 0 says so on stderr.
 void calibrate_plan_link(const Communicator& world, RunConfig& config, const JobView& job,
                          Backend& backend,
                          const std::vector<std::unique_ptr<BenchmarkCase>>& cases);

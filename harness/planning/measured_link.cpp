@@ -8,6 +8,8 @@
 #include "core/units.hpp"
 #include "results/results_io.hpp"
 #include "runtime/communicator.hpp"
+#include "runtime/family.hpp"
+#include "runtime/topology.hpp"
 
 namespace cb {
 namespace {
@@ -160,6 +162,22 @@ void share_plan_link(const Communicator& world, RunConfig& config, const std::st
   world.broadcast(&bps, sizeof bps);
   config.plan_link_bps = bps;
   config.plan_link_source = world.broadcast_string(config.plan_link_source);
+}
+
+bool wants_link_calibration(const RunConfig& config, const NodeLayout& layout,
+                            const std::vector<int>& counts,
+                            const std::vector<std::string>& suites) {
+  if (config.plan_link_bps > 0 || !config.plan_link_source.empty() || !config.plan_from.empty())
+    return false;
+  if (counts.empty() || layout.node_count() < 2)
+    return false;
+  const int largest = *std::max_element(counts.begin(), counts.end());
+  if (placement_of(layout, members_for_count(layout, largest)).nodes < 2)
+    return false;
+  return std::any_of(suites.begin(), suites.end(), [](const std::string& suite) {
+    const Family* family = FamilyRegistry::instance().find(suite);
+    return family && family->plans_on_inter_link();
+  });
 }
 
 } // namespace cb

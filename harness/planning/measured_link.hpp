@@ -14,6 +14,7 @@
 // all_reduce is not taken: its bus bandwidth across nodes mixes the tier inside a node and the
 // algorithm, and the planner derives the collectives' time from this very figure.
 #include <string>
+#include <vector>
 
 #include "results/record.hpp"
 #include "runtime/run_config.hpp"
@@ -39,6 +40,14 @@ PlanLink plan_link_from(double link_bps, const std::string& link_text, const std
                         const std::string& backend);
 
 class Communicator;
+struct NodeLayout;
+
+// Whether `run` measures the link for its plan before its sweep (runtime/family.hpp,
+// calibrate_link): neither --plan-link nor --plan-from given, the largest of `counts` spans
+// nodes, and a chosen suite's family plans on the link across nodes. Not for a job whose counts
+// all stay within a node, nor for suites that never cross the network.
+bool wants_link_calibration(const RunConfig& config, const NodeLayout& layout,
+                            const std::vector<int>& counts, const std::vector<std::string>& suites);
 
 // Resolves config.plan_link_bps and plan_link_source from its --plan-link and --plan-from, for a
 // plan of `backend` (in the launching process and in `plan`). Throws InputError as above.

@@ -458,6 +458,9 @@ HardwareModel hardware_model_for(const std::string& backend, const std::string& 
     m.inter_bw = link_bytes_per_s;
     m.link_source = link_source.empty() ? "--plan-link" : link_source;
     m.sources["inter_bw"] = m.link_source;
+  } else if (!link_source.empty()) {
+    // A rate the run tried to measure and could not: the model's figure, and why not.
+    m.link_source += "; " + link_source;
   }
   return m;
 }

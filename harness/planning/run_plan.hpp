@@ -154,7 +154,8 @@ nlohmann::json plan_to_json(const RunPlan& plan, const std::vector<double>& meas
 // `link_bytes_per_s` > 0 (--plan-link, or measured: planning/measured_link.hpp) replaces the
 // model's inter-node bandwidth per rank: the one figure of a cluster no data sheet of the GPU
 // gives, and the one that sets the pair rounds' time. `link_source` says where it came from
-// (empty: "--plan-link").
+// (empty: "--plan-link"); without a rate, why the run could not measure one (the model's figure
+// is kept and its source says both).
 HardwareModel hardware_model_for(const std::string& backend, const std::string& spec_argument,
                                  double link_bytes_per_s = 0, const std::string& link_source = "");
 

@@ -1,5 +1,6 @@
 #include "cuda/nccl_collectives.hpp"
 
+#include <algorithm>
 #include <exception>
 
 #include "core/error.hpp"
@@ -212,8 +213,9 @@ void NcclCache::split_from(const Communicator& world, const std::vector<Communic
   // communicator made already (the plan's link calibration, before the sweep) is the parent and
   // stays the whole job's: an NCCL init at the job's size takes seconds at scale, and is paid once.
   // Every rank holds the same cache, so every rank takes the same branch.
+  const std::vector<int> world_key = world.world_ranks();
   std::shared_ptr<NcclCommunicator> parent;
-  if (const auto made = comms_.find(world.world_ranks()); made != comms_.end())
+  if (const auto made = comms_.find(world_key); made != comms_.end())
     parent = made->second;
   else
     parent = std::make_shared<NcclCommunicator>(world, device);
@@ -228,6 +230,10 @@ void NcclCache::split_from(const Communicator& world, const std::vector<Communic
     else if (child)
       ncclCommDestroy(child);
   }
+  // The calibration's world communicator stays only as a GPU count's own (--gpus below the job
+  // frees it here, on every rank alike: the keys are the same everywhere).
+  if (std::find(keys.begin(), keys.end(), world_key) == keys.end())
+    comms_.erase(world_key);
 }
 
 std::shared_ptr<NcclCommunicator> NcclCache::communicator(const Communicator& comm, int device) {

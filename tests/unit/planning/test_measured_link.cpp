@@ -10,6 +10,7 @@
 #include "planning/plan_text.hpp"
 #include "planning/run_plan.hpp"
 #include "runtime/communicator.hpp"
+#include "runtime/topology.hpp"
 
 namespace cb {
 namespace {
@@ -218,6 +219,43 @@ TEST(SharePlanLink, EveryRankGetsRankZerosReadingOrItsRefusal) {
   });
   for (const auto& why : refusals)
     EXPECT_NE(why.find("intra_only.json: no links/pair_bw"), std::string::npos) << why;
+}
+
+// When run measures the link itself before its sweep: only a job whose largest count spans nodes,
+// with a suite whose plan crosses them, and neither flag.
+TEST(LinkCalibrationWanted, OnlyAcrossNodesForSuitesThatCrossThemWithNeitherFlag) {
+  RunConfig config;
+  const NodeLayout two_nodes = make_layout({0, 0, 2, 2}, {"a", "a", "b", "b"});
+  const NodeLayout one_node = make_layout({0, 0}, {"a", "a"});
+  EXPECT_TRUE(wants_link_calibration(config, two_nodes, {1, 2, 4}, {"compute", "collectives"}));
+  EXPECT_TRUE(wants_link_calibration(config, two_nodes, {4}, {"links"}));
+  EXPECT_TRUE(wants_link_calibration(config, two_nodes, {4}, {"workload"}));
+  // Nothing crosses the network: compute and storage run on each GPU or node alone.
+  EXPECT_FALSE(wants_link_calibration(config, two_nodes, {1, 2, 4}, {"compute", "storage"}));
+  // The sweep's counts all stay within the first node.
+  EXPECT_FALSE(wants_link_calibration(config, two_nodes, {1, 2}, {"collectives"}));
+  EXPECT_FALSE(wants_link_calibration(config, one_node, {1, 2}, {"collectives"}));
+  EXPECT_FALSE(wants_link_calibration(config, two_nodes, {}, {"collectives"}));
+  // Either flag gives the rate: nothing to measure.
+  RunConfig given = config;
+  given.plan_link_bps = 12.5e6;
+  given.plan_link_source = "--plan-link 100mbit";
+  EXPECT_FALSE(wants_link_calibration(given, two_nodes, {4}, {"links"}));
+  RunConfig from = config;
+  from.plan_from = "earlier.json";
+  EXPECT_FALSE(wants_link_calibration(from, two_nodes, {4}, {"links"}));
+}
+
+// A calibration that could not measure leaves the model's figure, and the plan says both.
+TEST(LinkCalibrationWanted, AFailedCalibrationKeepsTheModelsRateAndSaysWhy) {
+  const HardwareModel m =
+      hardware_model_for("host", "", 0,
+                         "not calibrated (6 wrong words received in its transfers "
+                         "between nodes)");
+  EXPECT_EQ(m.inter_bw, host_hardware_model().inter_bw);
+  EXPECT_EQ(m.link_source, host_hardware_model().link_source +
+                               "; not calibrated (6 wrong words received in its transfers "
+                               "between nodes)");
 }
 
 } // namespace

@@ -93,12 +93,27 @@ private:
   std::size_t bytes_;
 };
 
+// The stand-in as the cuda backend's transport while it lives; the registry's entry as it was
+// after (this binary has no cuda transport of its own, and no later test should find ours).
+class StandInRegistration {
+public:
+  StandInRegistration() : before_(PairTransportRegistry::instance().find(BackendKind::cuda)) {
+    PairTransportRegistry::instance().add(
+        BackendKind::cuda, [](const CaseContext& ctx, std::size_t bytes) {
+          return std::unique_ptr<PairTransport>(new StandInTransport(ctx.comm.rank(), bytes));
+        });
+  }
+  ~StandInRegistration() { PairTransportRegistry::instance().add(BackendKind::cuda, before_); }
+  StandInRegistration(const StandInRegistration&) = delete;
+  StandInRegistration& operator=(const StandInRegistration&) = delete;
+
+private:
+  PairTransportRegistry::Factory before_;
+};
+
 // The measurement on n thread ranks, per_node to a node, as a backend with the stand-in transport.
 std::vector<LinkCalibration> calibrate_on_threads(int n, int per_node) {
-  PairTransportRegistry::instance().add(
-      BackendKind::cuda, [](const CaseContext& ctx, std::size_t bytes) {
-        return std::unique_ptr<PairTransport>(new StandInTransport(ctx.comm.rank(), bytes));
-      });
+  const StandInRegistration registered;
   std::vector<Communicator> worlds = Communicator::threads(n);
   std::vector<int> keys, members;
   std::vector<std::string> hosts;
@@ -152,6 +167,35 @@ TEST(LinkCalibration, OnThreadsAtScaleOneRoundWhateverTheNodes) {
   EXPECT_NEAR(out[0].bytes_per_s, 12.5e6, 1);
   EXPECT_NE(out[0].source.find("one-way 1M transfers between 128 node pairs"), std::string::npos)
       << out[0].source;
+}
+
+TEST(LinkCalibration, OneSlowPairDoesNotShrinkTheOthersTransfers) {
+  // 8 one-rank nodes at 40 GB/s, node pair (3, 7) at 40 MB/s: sized by the slowest probe, every
+  // pair would send 2M (the barrier's skew then shows in a healthy pair's time); sized by the
+  // receivers' median, 64M. The slow pair is one of four: the median is the healthy rate.
+  StandIn::rate.assign(8, 40e9);
+  StandIn::rate[7] = 40e6;
+  StandIn::wrong_per_receiver = 0;
+  const auto out = calibrate_on_threads(8, 1);
+  EXPECT_NEAR(out[0].bytes_per_s, 40e9, 1e3);
+  EXPECT_NE(out[0].source.find("one-way 64M transfers between 4 node pairs"), std::string::npos)
+      << out[0].source;
+}
+
+TEST(LinkCalibration, ARateNoLinkHasIsNotTakenForThePlan) {
+  // 1 kB/s (a clock that ran wrong, a transfer stalled): below what --plan-link accepts.
+  StandIn::rate.assign(4, 1e3);
+  StandIn::wrong_per_receiver = 0;
+  const auto out = calibrate_on_threads(4, 1);
+  EXPECT_EQ(out[0].bytes_per_s, 0);
+  EXPECT_NE(out[0].source.find("is not a link's rate"), std::string::npos) << out[0].source;
+}
+
+TEST(LinkCalibration, TheStandInIsGoneAfterwards) {
+  EXPECT_EQ(PairTransportRegistry::instance().find(BackendKind::cuda), nullptr);
+  StandIn::rate.assign(2, 1e9);
+  calibrate_on_threads(2, 1);
+  EXPECT_EQ(PairTransportRegistry::instance().find(BackendKind::cuda), nullptr);
 }
 
 TEST(LinkCalibration, WrongDataLeavesThePlanOnTheModelAndSaysWhy) {
