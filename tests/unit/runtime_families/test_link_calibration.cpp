@@ -111,8 +111,13 @@ private:
   PairTransportRegistry::Factory before_;
 };
 
-// The measurement on n thread ranks, per_node to a node, as a backend with the stand-in transport.
-std::vector<LinkCalibration> calibrate_on_threads(int n, int per_node) {
+// The measurement on thread ranks, one per rate (bytes/s), per_node to a node, as a backend with
+// the stand-in transport; each receiver reports `wrong` wrong words.
+std::vector<LinkCalibration> calibrate_on_threads(const std::vector<double>& rates, int per_node,
+                                                  long long wrong = 0) {
+  StandIn::rate = rates;
+  StandIn::wrong_per_receiver = wrong;
+  const int n = static_cast<int>(rates.size());
   const StandInRegistration registered;
   std::vector<Communicator> worlds = Communicator::threads(n);
   std::vector<int> keys, members;
@@ -141,69 +146,61 @@ std::vector<LinkCalibration> calibrate_on_threads(int n, int per_node) {
   return out;
 }
 
+// Whether the plan's source says `words`.
+::testing::AssertionResult says(const LinkCalibration& c, const std::string& words) {
+  if (c.source.find(words) != std::string::npos)
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "\"" << c.source << "\" does not say \"" << words << "\"";
+}
+
 TEST(LinkCalibration, OnThreadsEveryRankPlansOnTheMedianOfTheSlowestRails) {
   // 8 nodes of 2 ranks: node pairs (0,4) (1,5) (2,6) (3,7); rails at 40 GB/s but rank 11 (node 5,
   // rail 1) at 10 and rank 14 (node 7, rail 0) at 30: node pairs 40, 10, 40, 30 -> median 35.
-  StandIn::rate.assign(16, 40e9);
-  StandIn::rate[11] = 10e9;
-  StandIn::rate[14] = 30e9;
-  StandIn::wrong_per_receiver = 0;
-  const auto out = calibrate_on_threads(16, 2);
+  std::vector<double> rates(16, 40e9);
+  rates[11] = 10e9;
+  rates[14] = 30e9;
+  const auto out = calibrate_on_threads(rates, 2);
   for (const auto& c : out) {
     EXPECT_NEAR(c.bytes_per_s, 35e9, 1e3);
     EXPECT_EQ(c.source, out[0].source); // the same words on every rank
   }
-  EXPECT_NE(out[0].source.find("calibrated by this run: one-way 64M transfers between 4 node "
-                               "pairs at once, the median of their slowest rails"),
-            std::string::npos)
-      << out[0].source;
+  EXPECT_TRUE(says(out[0], "calibrated by this run: one-way 64M transfers between 4 node pairs at "
+                           "once, the median of their slowest rails"));
 }
 
 TEST(LinkCalibration, OnThreadsAtScaleOneRoundWhateverTheNodes) {
   // 256 one-rank nodes at 100 Mbit/s: 128 node pairs at once, the probe's 1 MiB kept.
-  StandIn::rate.assign(256, 12.5e6);
-  StandIn::wrong_per_receiver = 0;
-  const auto out = calibrate_on_threads(256, 1);
+  const auto out = calibrate_on_threads(std::vector<double>(256, 12.5e6), 1);
   EXPECT_NEAR(out[0].bytes_per_s, 12.5e6, 1);
-  EXPECT_NE(out[0].source.find("one-way 1M transfers between 128 node pairs"), std::string::npos)
-      << out[0].source;
+  EXPECT_TRUE(says(out[0], "one-way 1M transfers between 128 node pairs"));
 }
 
 TEST(LinkCalibration, OneSlowPairDoesNotShrinkTheOthersTransfers) {
   // 8 one-rank nodes at 40 GB/s, node pair (3, 7) at 40 MB/s: sized by the slowest probe, every
   // pair would send 2M (the barrier's skew then shows in a healthy pair's time); sized by the
   // receivers' median, 64M. The slow pair is one of four: the median is the healthy rate.
-  StandIn::rate.assign(8, 40e9);
-  StandIn::rate[7] = 40e6;
-  StandIn::wrong_per_receiver = 0;
-  const auto out = calibrate_on_threads(8, 1);
+  std::vector<double> rates(8, 40e9);
+  rates[7] = 40e6;
+  const auto out = calibrate_on_threads(rates, 1);
   EXPECT_NEAR(out[0].bytes_per_s, 40e9, 1e3);
-  EXPECT_NE(out[0].source.find("one-way 64M transfers between 4 node pairs"), std::string::npos)
-      << out[0].source;
+  EXPECT_TRUE(says(out[0], "one-way 64M transfers between 4 node pairs"));
 }
 
 TEST(LinkCalibration, ARateNoLinkHasIsNotTakenForThePlan) {
   // 1 kB/s (a clock that ran wrong, a transfer stalled): below what --plan-link accepts.
-  StandIn::rate.assign(4, 1e3);
-  StandIn::wrong_per_receiver = 0;
-  const auto out = calibrate_on_threads(4, 1);
+  const auto out = calibrate_on_threads(std::vector<double>(4, 1e3), 1);
   EXPECT_EQ(out[0].bytes_per_s, 0);
-  EXPECT_NE(out[0].source.find("is not a link's rate"), std::string::npos) << out[0].source;
+  EXPECT_TRUE(says(out[0], "is not a link's rate"));
 }
 
 TEST(LinkCalibration, TheStandInIsGoneAfterwards) {
   EXPECT_EQ(PairTransportRegistry::instance().find(BackendKind::cuda), nullptr);
-  StandIn::rate.assign(2, 1e9);
-  calibrate_on_threads(2, 1);
+  calibrate_on_threads(std::vector<double>(2, 1e9), 1);
   EXPECT_EQ(PairTransportRegistry::instance().find(BackendKind::cuda), nullptr);
 }
 
 TEST(LinkCalibration, WrongDataLeavesThePlanOnTheModelAndSaysWhy) {
-  StandIn::rate.assign(4, 1e9);
-  StandIn::wrong_per_receiver = 3;
-  const auto out = calibrate_on_threads(4, 1);
-  StandIn::wrong_per_receiver = 0;
-  for (const auto& c : out) {
+  for (const auto& c : calibrate_on_threads(std::vector<double>(4, 1e9), 1, 3)) {
     EXPECT_EQ(c.bytes_per_s, 0);
     EXPECT_EQ(c.source, "not calibrated (6 wrong words received in its transfers between nodes)");
   }
