@@ -133,6 +133,18 @@ MeasureSettings settings_at(const MeasureSettings& base, int level, bool launch_
   return s;
 }
 
+// A record of a case other than the pair tests: the profile's fixed window where it has one
+// (engine.hpp, window_s), halved at level 4 as the other times are, never above the cap.
+MeasureSettings record_settings_at(const MeasureSettings& base, int level, bool launch_bound) {
+  MeasureSettings s = settings_at(base, level, launch_bound);
+  const double window = launch_bound ? s.launch_bound_window_s : s.window_s;
+  if (window > 0) {
+    s.stop_early = false;
+    s.min_time_s = std::min(s.max_time_s, level >= 4 ? window / 2 : window);
+  }
+  return s;
+}
+
 // Every measurement at its cap: the same rules with min_time at the cap and no early stop.
 double worst_case(double op_s, double sync_s, const MeasureSettings& s, double sample_extra_s = 0) {
   MeasureSettings at_cap = s;
@@ -146,7 +158,7 @@ double worst_case(double op_s, double sync_s, const MeasureSettings& s, double s
 RecordEstimate mixed_estimate(double op_s, double sync_s, const MeasureSettings& s,
                               bool launch_bound, double converge, double sample_extra_s) {
   RecordEstimate e = estimate_measurement(op_s, sync_s, s, launch_bound, sample_extra_s);
-  if (converge > 0) {
+  if (converge > 0 && s.stop_early) { // a fixed window ends at its own time, converged or not
     const RecordEstimate at_once = estimate_measurement(op_s, sync_s, s, false, sample_extra_s);
     e.seconds = converge * at_once.seconds + (1 - converge) * e.seconds;
     e.expect = converge >= 1 ? at_once.expect : at_once.expect + " or " + e.expect;
@@ -311,7 +323,7 @@ RunPlan make_plan(const std::vector<PlanCase>& cases, const RunConfig& config,
           pi.op_s = est.seconds;
           pi.default_estimate = !est.from_family;
           pi.launch_bound = pi.op_s < model.launch_bound_s;
-          pi.measure = settings_at(config.measure, level, pi.launch_bound);
+          pi.measure = record_settings_at(config.measure, level, pi.launch_bound);
           const double converge =
               pi.launch_bound && c.family
                   ? c.family->launch_bound_converge_share(c.name, shape, model)

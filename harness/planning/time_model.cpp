@@ -64,8 +64,8 @@ RecordEstimate estimate_measurement(double op_s, double sync_s, const MeasureSet
   // Converging: min_samples and min_time.
   long long n =
       std::max<long long>(s.min_samples, static_cast<long long>(std::ceil(s.min_time_s / sample)));
-  e.expect = "converged";
-  if (launch_bound && s.settle && s.settle_every > 0) {
+  e.expect = s.stop_early ? "converged" : "window";
+  if (launch_bound && s.stop_early && s.settle && s.settle_every > 0) {
     // The window looks at the spreads of prefixes, which swing while the prefixes are short:
     // evenly spread noise settles at the check after twice the window (160 samples with nvbench's
     // 64 and 16; tests/unit/runtime/test_engine_rules.cpp).

@@ -67,7 +67,7 @@ struct RecordEstimate {
   double sampling_s = 0; // the sampling loop alone
   int batch = 1;
   int samples = 0;
-  std::string expect; // converged | settled | cap
+  std::string expect; // converged | settled | window | cap
 };
 
 // One engine measurement (engine.cpp's measure()): warm-up batches, one calibration operation,
@@ -75,6 +75,7 @@ struct RecordEstimate {
 // (each plus one sync) until
 //   converged: min_samples and min_time reached (what the planner expects of most records), or
 //   settled:   for launch-bound operations, the settle check after twice settle_window samples,
+//   window:    without early stop (settings.stop_early false), min_samples and min_time reached,
 // whichever applies, never past the cap (the engine stops at the first sample ending after it) nor
 // max_samples. `sample_extra_s`: what each sample costs beyond its batch and sync (not the
 // warm-up's or the calibration's).

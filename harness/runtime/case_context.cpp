@@ -72,6 +72,9 @@ void CaseContext::finish_record(Record& record, const Measurement& m,
     } else if (static_cast<int>(m.samples_s.size()) < config.measure.min_samples) {
       record.reason = "only " + std::to_string(m.samples_s.size()) + " samples (minimum " +
                       std::to_string(config.measure.min_samples) + ") before the " + cap;
+    } else if (!config.measure.stop_early && m.sampling_s < config.measure.max_time_s) {
+      record.reason = spread + " above the " + target + " at the end of its " +
+                      format_fixed(config.measure.min_time_s, 2) + " s window";
     } else {
       record.reason = spread + " above the " + target + " at the " + cap;
     }

@@ -60,6 +60,8 @@ StopDecision stopping_rule(const std::vector<double>& samples, double elapsed_s,
   if (enough && robust_relative_spread(samples) <= settings.target_cv) {
     return StopDecision::converged;
   }
+  if (enough && !settings.stop_early) // the window is over: noisy
+    return StopDecision::capped;
   if (enough && spread_settled(samples, settings))
     return StopDecision::settled;
   if (elapsed_s >= settings.max_time_s ||

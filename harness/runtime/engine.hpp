@@ -37,6 +37,17 @@ struct MeasureSettings {
   int settle_window = 64;
   int settle_every = 16;
   double settle_tolerance = 0.05;
+  // false: a fixed window. Sampling stops once min_samples and min_time are both reached, never
+  // earlier and whatever the spread (converged when it is within the target, else noisy), or at
+  // the cap.
+  bool stop_early = true;
+  // When above 0, the plan gives each record (not the pair tests' rounds) such a window, of
+  // window_s, or launch_bound_window_s for launch-bound records. On a shared machine a 5-sample
+  // spread under the target is luck: a record either stopped after ~5 samples or ran 4-15x
+  // longer to the settle check or the cap, and a phase of them took a time no plan could state
+  // (docs/REFERENCE.md, "Measured against the run"). The window gives each the same samples.
+  double window_s = 0;
+  double launch_bound_window_s = 0;
 };
 
 // Values are broadcast as ints: keep_going must stay 0.

@@ -3,7 +3,8 @@
 # 2-rank run: within 10 s no process of the run is left (launcher, mpirun, ranks); the run did not
 # go on to its end (its last 12 records take about 3.6 s, the kill comes before them: a target cv
 # no record reaches keeps each at its 0.3 s cap, where records that converge or settle early
-# left the tail under the time it takes to see the kill); and the
+# left the tail under the time it takes to see the kill; the quick sizes without --quick, whose
+# fixed windows would end each record at 0.03 s); and the
 # results file, where there is one, is a valid file holding at least the records it held before
 # the kill, each complete (the binary's own loader reads it), with no temporary file beside it.
 #   kill_launcher.sh CLUSTERBENCH launcher|mpirun [TRIALS]
@@ -51,7 +52,7 @@ for trial in $(seq 1 "$trials"); do
   after_records=$(( RANDOM % 16 ))
   extra_ms=$(( RANDOM % (after_records == 0 ? 600 : 300) ))
   extra=$(printf '%d.%03d' $((extra_ms / 1000)) $((extra_ms % 1000)))
-  "$bin" run --np 2 --suite collectives --cases all_reduce --gpus 1,2 --quick \
+  "$bin" run --np 2 --suite collectives --cases all_reduce --gpus 1,2 --max-bytes 2M --step-factor 8 \
     --target-cv 0.0001 --max-time 0.3 --out "$out" \
     >"$dir/out" 2>"$dir/err" &
   launcher=$!

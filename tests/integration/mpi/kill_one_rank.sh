@@ -13,7 +13,9 @@ for v in OMPI_COMM_WORLD_SIZE PMI_SIZE PMIX_RANK PMI_RANK SLURM_STEP_ID CLUSTERB
   unset "$v"
 done
 timeout_s=10
-"$bin" run --np 2 --suite collectives --cases all_reduce --gpus 2 --quick \
+# The quick sizes without --quick: a record samples at least 0.1 s, so the job is still in its
+# sweep when the rank stops (the quick profile's 0.03 s windows end the sweep in under a second).
+"$bin" run --np 2 --suite collectives --cases all_reduce --gpus 2 --max-bytes 2M --step-factor 8 \
   --timeout "$timeout_s" --out "$work/r.json" >"$work/out" 2>"$work/err" &
 launcher=$!
 

@@ -369,3 +369,57 @@ TEST(RunPlan, CommunicatorInitIsOneRecordACount) {
   EXPECT_EQ(init->records, 1);
   EXPECT_EQ(reduce->records % 2, 0) << "in place and out of place";
 }
+
+namespace {
+
+// The host's --quick plan of some suites on `nodes` x `per_node`, at `counts`.
+RunPlan host_quick_plan(const std::vector<std::string>& suites, int nodes, int per_node,
+                        const std::vector<int>& counts, int level = 0) {
+  RunConfig config;
+  config.backend_kind = BackendKind::host;
+  config.quick = true;
+  config.measure = quick_measure_settings();
+  config.suites = suites;
+  PlanTarget t;
+  t.nodes = nodes;
+  t.gpus_per_node = per_node;
+  t.counts = counts;
+  return make_plan(plan_cases_from_registry(config), config, t, host_hardware_model(), level);
+}
+
+} // namespace
+
+TEST(RunPlan, QuickRecordsSampleForAFixedWindow) {
+  // A record either converged after ~5 samples or ran 4-15x longer to the settle check or the
+  // cap, by chance; --quick gives each a fixed window, and its phase a time the plan can state.
+  const RunPlan plan = host_quick_plan({"collectives", "links", "compute"}, 1, 2, {2});
+  const Phase* reduce = plan.find("collectives", "all_reduce", 2);
+  ASSERT_NE(reduce, nullptr);
+  ASSERT_GT(reduce->instances.size(), 5u);
+  for (const auto& pi : reduce->instances) { // the quick sizes are all launch-bound on the host
+    EXPECT_TRUE(pi.launch_bound) << pi.params.dump();
+    EXPECT_FALSE(pi.measure.stop_early);
+    EXPECT_DOUBLE_EQ(pi.measure.min_time_s, 0.03);
+    EXPECT_EQ(pi.expect, "window");
+  }
+  // Longer operations: a window of 0.1 s, at least min_samples, never past the cap.
+  const Phase* gemm = plan.find("compute", "gemm", 2);
+  ASSERT_NE(gemm, nullptr);
+  for (const auto& pi : gemm->instances) {
+    EXPECT_FALSE(pi.launch_bound) << pi.params.dump();
+    EXPECT_FALSE(pi.measure.stop_early);
+    EXPECT_DOUBLE_EQ(pi.measure.min_time_s, 0.1);
+    EXPECT_DOUBLE_EQ(pi.measure.max_time_s, 0.2);
+  }
+  // The pair tests' rounds keep the run's early stop: the diagnosis reads their samples.
+  const Phase* latency = plan.find("links", "pair_latency", 2);
+  ASSERT_NE(latency, nullptr);
+  EXPECT_TRUE(latency->instances.at(0).measure.stop_early);
+  // Level 4 halves the window as it halves the other times.
+  const RunPlan short_plan = host_quick_plan({"collectives"}, 1, 2, {2}, 4);
+  const Phase* short_reduce = short_plan.find("collectives", "all_reduce", 2);
+  ASSERT_NE(short_reduce, nullptr);
+  EXPECT_DOUBLE_EQ(short_reduce->instances.at(0).measure.min_time_s, 0.015);
+  // The default profile keeps its early stop.
+  EXPECT_TRUE(default_plan(2).find("collectives", "all_reduce", 8)->instances.at(0).measure.stop_early);
+}

@@ -30,6 +30,25 @@ TEST(StoppingRule, KeepsGoingWhileNoisyThenCaps) {
   EXPECT_EQ(stopping_rule(noisy, 0.1, s), StopDecision::capped);
 }
 
+TEST(StoppingRule, AFixedWindowStopsWhenItEndsWhateverTheSpread) {
+  MeasureSettings s;
+  s.min_samples = 5;
+  s.min_time_s = 0.1;
+  s.max_time_s = 0.2;
+  s.target_cv = 0.02;
+  s.stop_early = false;
+  const std::vector<double> steady(5, 1.0);
+  const std::vector<double> noisy{1.0, 1.5, 0.7, 1.2, 0.9};
+  // Within the window nothing stops it, not even a spread within the target.
+  EXPECT_EQ(stopping_rule(steady, 0.05, s), StopDecision::keep_going);
+  EXPECT_EQ(stopping_rule({1.0, 1.0, 1.0}, 0.15, s), StopDecision::keep_going); // too few
+  // At its end: converged when the spread is within the target, else noisy at once.
+  EXPECT_EQ(stopping_rule(steady, 0.1, s), StopDecision::converged);
+  EXPECT_EQ(stopping_rule(noisy, 0.1, s), StopDecision::capped);
+  s.stop_early = true; // the same noisy samples would keep going to the cap
+  EXPECT_EQ(stopping_rule(noisy, 0.1, s), StopDecision::keep_going);
+}
+
 TEST(StoppingRule, ConvergedWinsAtTheCapWhenTheTargetIsMet) {
   MeasureSettings s;
   s.min_samples = 3;
