@@ -55,15 +55,20 @@ public:
   // what landed there (three passes over the shard: 1.2-1.4 s for 235 MB on one host rank).
   double setup_seconds(const std::string& name, const nlohmann::json& params,
                        const PhaseShape& shape, const HardwareModel& m) const override {
-    const double fill =
-        m.checkpoint_fill_bw > 0 ? checkpoint_shard(params, shape) / m.checkpoint_fill_bw : 0;
+    const double fill_bw = shape.memory_reused && m.checkpoint_fill_reused_bw > 0
+                               ? m.checkpoint_fill_reused_bw
+                               : m.checkpoint_fill_bw;
+    const double fill = fill_bw > 0 ? checkpoint_shard(params, shape) / fill_bw : 0;
     if (name == "checkpoint_stage")
       return 3 * fill;
     if (m.storage_bw_per_node <= 0)
       return 0;
     if (name.rfind("checkpoint_", 0) == 0) {
-      return m.storage_setup_s + fill +
-             checkpoint_shard(params, shape) * shape.ranks_per_node / m.checkpoint_bw_per_node;
+      // The node's shards written once (the restore's checkpoint, the save's target); the save's
+      // last checkpoint read back from storage to check it.
+      const double node_pass =
+          checkpoint_shard(params, shape) * shape.ranks_per_node / m.checkpoint_bw_per_node;
+      return m.storage_setup_s + fill + (name == "checkpoint_write" ? 2 : 1) * node_pass;
     }
     return m.storage_setup_s +
            param_number(params, "file_bytes", param_number(params, "bytes", 0)) *

@@ -33,9 +33,13 @@ HardwareModel host_hardware_model() {
   // the record's other costs (~1.6 GB/s; 0.2 GB/s under a load average of 9).
   m.first_touch_bw = 1.6e9;
   // A checkpoint's state filled with its pattern: 235 MB in ~0.4 s beyond the file's own costs
-  // (checkpoint_write and _read on one rank); 2 x 235 MB in 1.1 s for checkpoint_stage's state and
-  // snapshot. On two ranks each rank's half filled 2-5x faster (memory the first count freed).
+  // (checkpoint_write and _read on one rank); 2 x 235 MB in 1.1-1.2 s for checkpoint_stage's state
+  // and snapshot, counted as three passes. Those buffers are huge pages (storage/io_memory), and
+  // this VM reports free memory to its host: a huge page freed a few seconds before faults in at
+  // 0.45-0.7 GB/s, one freed just before at ~7 GB/s. checkpoint_stage on two ranks, right after
+  // one rank freed the same bytes: three passes at 2.6-3.4 GB/s.
   m.checkpoint_fill_bw = 0.6e9;
+  m.checkpoint_fill_reused_bw = 3e9;
   m.fma_flops = 117e9; // fma_peak's fp32 figure on one core
   m.fma_peak_op_s = 0.43e-3;
   m.gemm_flops = 100e9; // OpenBLAS sgemm at 512 and 1024 on one core: 98-104 GFLOP/s

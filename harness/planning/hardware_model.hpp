@@ -43,6 +43,10 @@ struct HardwareModel {
   double kernel_setup_s = 0; // a compute record's own beyond that (its kernels made and checked)
   // A checkpoint's state filled with its verifiable pattern (storage/checkpoint_*), per rank.
   double checkpoint_fill_bw = 0;
+  // The same when the node freed that memory in the case's previous phase a moment before; 0: the
+  // same rate. On a VM that reports free memory to its host (virtio-balloon free page reporting),
+  // huge pages freed seconds ago fault in at the host's cost, those freed just now at the guest's.
+  double checkpoint_fill_reused_bw = 0;
   double links_setup_s = 0;  // a links record's own set-up (its fabric of buffers and peers)
   double links_setup_intra_s = 0; // the same for a record within one node
   // Each direction's share of one direction's rate when a node pair moves both ways at once

@@ -282,12 +282,15 @@ RunPlan make_plan(const std::vector<PlanCase>& cases, const RunConfig& config,
   for (const auto& c : cases) {
     if (c.instances.empty())
       continue;
+    int previous_nodes = 0; // the case's previous phase's, 0 before its first
     for (int n : counts_for(c, target.counts)) {
       Phase phase;
       phase.suite = c.suite;
       phase.name = c.name;
       phase.gpus = n;
-      const PhaseShape shape = shape_at(n, target);
+      PhaseShape shape = shape_at(n, target);
+      shape.memory_reused = previous_nodes >= shape.nodes; // the phases run on the first nodes
+      previous_nodes = shape.nodes;
       phase.nodes = shape.nodes;
       if (c.pair_rounds != PairRounds::none) {
         plan_pair_phase(phase, c, target, config, model, level, plan);

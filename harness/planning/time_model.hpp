@@ -29,6 +29,10 @@ struct PhaseShape {
   int ranks = 1;
   int nodes = 1;
   int ranks_per_node = 1;
+  // Every node of this phase ran the case's previous phase a moment before and freed its memory:
+  // what this phase allocates, up to that, comes back faster (hardware_model.hpp,
+  // checkpoint_fill_reused_bw).
+  bool memory_reused = false;
 };
 
 inline constexpr double kDefaultOperationSeconds = 1e-3;

@@ -423,3 +423,26 @@ TEST(RunPlan, QuickRecordsSampleForAFixedWindow) {
   // The default profile keeps its early stop.
   EXPECT_TRUE(default_plan(2).find("collectives", "all_reduce", 8)->instances.at(0).measure.stop_early);
 }
+
+TEST(RunPlan, APhaseOnTheNodesOfItsCasesPreviousPhaseReusesItsMemory) {
+  // checkpoint_stage on two ranks of one node right after one rank: the node's memory was freed
+  // a moment before (HardwareModel::checkpoint_fill_reused_bw).
+  const HardwareModel m = host_hardware_model();
+  const RunPlan after_one = host_quick_plan({"storage"}, 1, 2, {1, 2});
+  const RunPlan alone = host_quick_plan({"storage"}, 1, 2, {2});
+  const Phase* reused = after_one.find("storage", "checkpoint_stage", 2);
+  const Phase* fresh = alone.find("storage", "checkpoint_stage", 2);
+  ASSERT_NE(reused, nullptr);
+  ASSERT_NE(fresh, nullptr);
+  const double shard = reused->instances.at(0).params.at("checkpoint_bytes").get<double>() / 2;
+  EXPECT_NEAR(fresh->estimate_s - reused->estimate_s,
+              3 * shard * (1 / m.checkpoint_fill_bw - 1 / m.checkpoint_fill_reused_bw), 1e-9);
+  // On two nodes the second node sat idle in the one-rank phase: nothing is reused.
+  const RunPlan two_nodes = host_quick_plan({"storage"}, 2, 1, {1, 2});
+  const Phase* spread = two_nodes.find("storage", "checkpoint_stage", 2);
+  ASSERT_NE(spread, nullptr);
+  EXPECT_NEAR(
+      spread->estimate_s,
+      host_quick_plan({"storage"}, 2, 1, {2}).find("storage", "checkpoint_stage", 2)->estimate_s,
+      1e-9);
+}

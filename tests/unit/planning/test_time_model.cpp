@@ -104,6 +104,21 @@ TEST(TimeModel, CheckpointsMoveEachNodesShardsThroughItsStorage) {
   EXPECT_NEAR(setup_seconds("storage", "checkpoint_read", ckpt, eight, m),
               m.storage_setup_s + fill + 4.0 * (1 << 30) / 8 / m.checkpoint_bw_per_node, 1e-9);
   EXPECT_NEAR(setup_seconds("storage", "checkpoint_stage", ckpt, eight, m), 3 * fill, 1e-9);
+  // The save's last checkpoint is read back from storage to be checked: one more node pass.
+  EXPECT_NEAR(setup_seconds("storage", "checkpoint_write", ckpt, eight, m),
+              setup_seconds("storage", "checkpoint_read", ckpt, eight, m) +
+                  4.0 * (1 << 30) / 8 / m.checkpoint_bw_per_node,
+              1e-9);
+  // Memory the node freed in the case's previous phase comes back at the reuse rate.
+  PhaseShape reused = eight;
+  reused.memory_reused = true;
+  EXPECT_NEAR(setup_seconds("storage", "checkpoint_stage", ckpt, reused, m),
+              3.0 * (1 << 30) / 8 / m.checkpoint_fill_reused_bw, 1e-9);
+  EXPECT_GT(m.checkpoint_fill_reused_bw, m.checkpoint_fill_bw);
+  // A model without the distinction keeps the one rate.
+  const HardwareModel gpu = cuda_hardware_model(nullptr);
+  EXPECT_DOUBLE_EQ(setup_seconds("storage", "checkpoint_stage", ckpt, reused, gpu),
+                   setup_seconds("storage", "checkpoint_stage", ckpt, eight, gpu));
 }
 
 TEST(TimeModel, CommunicatorStartUpIsPricedOnEachBackend) {
