@@ -7,11 +7,13 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "cli/command.hpp"
 #include "cli/run_job.hpp"
 #include "core/duration.hpp"
 #include "core/error.hpp"
+#include "core/format.hpp"
 #include "core/stats.hpp"
 #include "core/units.hpp"
 #include "planning/measured_link.hpp"
@@ -33,6 +35,7 @@
 #include "runtime/run_options.hpp"
 #include "runtime/run_summary.hpp"
 #include "runtime/sweep.hpp"
+#include "runtime/watchdog.hpp"
 
 namespace cb {
 namespace {
@@ -188,9 +191,16 @@ int launch_ranks(const RunConfig& config, const std::vector<std::string>& args) 
   }
   std::cerr << "clusterbench run: launching " << command_line(cmd) << "\n";
   LauncherOutput mpirun_stderr;
-  const int rc = run_child(cmd, &mpirun_stderr);
+  bool ended_late = false;
+  const int rc = run_child(cmd, &mpirun_stderr, config.timeout_s, &ended_late);
   for (const auto& line : mpirun_stderr.repeated())
     std::cerr << line << "\n";
+  if (ended_late) {
+    std::cerr << "clusterbench run: the results are written, but the job did not end within "
+              << format_seconds(config.timeout_s)
+              << " (--timeout): a rank stopped or hung on its way out; mpirun was ended\n";
+    return 3;
+  }
   if (rc > 3) {
     // Not one of our exit codes: mpirun itself failed, before or while starting the ranks (an
     // unreachable host in the hostfile, no daemon, a rank killed by a signal). One line with the
@@ -356,6 +366,9 @@ int run_sweep(const Communicator& world, const RunConfig& config,
     sweeping = true;
     const SweepSummary summary = runner.run(cases, writer.get(), root ? &std::cout : nullptr);
 
+    // A rank stopped now (SIGSTOP, a hung node) would hold the others in the last collectives.
+    Watchdog ending(config.timeout_s, world.rank());
+    WatchdogScope guard(ending, "the job's end (the ranks' last figures and the results file)");
     const std::vector<double> rss = world.gather(static_cast<double>(peak_rss_bytes()));
     if (root)
       finish_results(*writer, config, plan, summary, rss, !world.is_mpi());
@@ -394,10 +407,21 @@ int run_ranks(const RunConfig& config, const std::vector<std::string>& argv, Lau
   const char* launcher =
       mode == LaunchMode::self_launched ? std::getenv(kLauncherIdentityVariable) : nullptr;
   LauncherWatch watch(launcher ? launcher : "");
+  // Made before the session so that it outlives it: armed through MPI_Finalize, which waits for
+  // every rank, and would wait forever for a stopped one.
+  std::optional<Watchdog> finalizing;
   MpiSession mpi(nullptr, nullptr);
   const Communicator world = Communicator::world();
   watch.set_rank(world.rank());
-  return run_sweep(world, config, argv, mode, &watch.write_lock());
+  const int code = run_sweep(world, config, argv, mode, &watch.write_lock());
+  finalizing.emplace(config.timeout_s, world.rank());
+  finalizing->arm("leaving MPI (MPI_Finalize)");
+  if (mode == LaunchMode::self_launched && world.rank() == 0) {
+    // Our launcher waits --timeout at most for the other ranks from here (run_child).
+    std::fprintf(stderr, "%s\n", kJobDoneLine);
+    std::fflush(stderr);
+  }
+  return code;
 }
 
 // --single-process: one thread per rank, each driving its own device; no mpirun, no MPI.

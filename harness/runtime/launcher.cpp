@@ -1,6 +1,7 @@
 #include "runtime/launcher.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -8,11 +9,13 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <climits>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "core/environment.hpp"
@@ -163,7 +166,55 @@ std::string command_line(const std::vector<std::string>& argv) {
   return out;
 }
 
-int run_child(const std::vector<std::string>& argv, LauncherOutput* stderr_sorter) {
+namespace {
+
+// Reads the child's stderr through `sorter` until every writer has closed it. Once rank 0 said the
+// job is done, the child gets `grace_s` more to end; past it, SIGTERM (mpirun tears its ranks
+// down), and 10 s later SIGKILL, after which a stopped rank still holding the pipe is not waited
+// for. Returns whether the child had to be ended so.
+template <typename Show>
+bool pump_child_stderr(int fd, pid_t child, LauncherOutput& sorter, double grace_s,
+                       const Show& show) {
+  using clock = std::chrono::steady_clock;
+  std::optional<clock::time_point> deadline;
+  int signals_sent = 0;
+  char buffer[4096];
+  for (;;) {
+    if (grace_s > 0 && sorter.job_done() && !deadline)
+      deadline = clock::now() + std::chrono::duration_cast<clock::duration>(
+                                    std::chrono::duration<double>(grace_s));
+    int wait_ms = -1;
+    if (deadline) {
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - clock::now());
+      wait_ms = static_cast<int>(std::clamp<long long>(left.count(), 0, INT_MAX));
+    }
+    pollfd readable{fd, POLLIN, 0};
+    const int ready = ::poll(&readable, 1, wait_ms);
+    if (ready < 0 && errno == EINTR)
+      continue;
+    if (ready == 0) { // past the deadline
+      if (signals_sent++ == 1) {
+        ::kill(child, SIGKILL);
+        return true;
+      }
+      ::kill(child, SIGTERM);
+      deadline = clock::now() + std::chrono::seconds(10);
+      continue;
+    }
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return signals_sent > 0; // every writer (mpirun and what it started) has closed it
+    show(sorter.feed(std::string(buffer, static_cast<std::size_t>(n))));
+  }
+}
+
+} // namespace
+
+int run_child(const std::vector<std::string>& argv, LauncherOutput* stderr_sorter,
+              double end_grace_s, bool* ended_late) {
   std::vector<char*> c_argv;
   for (const auto& a : argv)
     c_argv.push_back(const_cast<char*>(a.c_str()));
@@ -205,15 +256,9 @@ int run_child(const std::vector<std::string>& argv, LauncherOutput* stderr_sorte
         std::fprintf(stderr, "%s\n", line.c_str());
       std::fflush(stderr);
     };
-    char buffer[4096];
-    for (;;) {
-      const ssize_t n = ::read(err_pipe[0], buffer, sizeof buffer);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        break; // every writer (mpirun and what it started) has closed it
-      show(stderr_sorter->feed(std::string(buffer, static_cast<std::size_t>(n))));
-    }
+    const bool done_late = pump_child_stderr(err_pipe[0], pid, *stderr_sorter, end_grace_s, show);
+    if (ended_late)
+      *ended_late = done_late;
     show(stderr_sorter->finish());
     ::close(err_pipe[0]);
   }

@@ -53,7 +53,10 @@ class LauncherOutput;
 // kLauncherIdentityVariable) and returns its exit code; a child killed by a signal counts as a
 // failed run (3). The child gets SIGTERM if this process dies first. With `stderr_sorter`, the
 // child's stderr goes through it: the lines it shows are written to ours as they come, the rest it
-// holds.
-int run_child(const std::vector<std::string>& argv, LauncherOutput* stderr_sorter = nullptr);
+// holds. Once rank 0 said the job is done (kJobDoneLine), the child gets `end_grace_s` (0: no
+// limit) to end, else it is ended (SIGTERM, then SIGKILL) and `ended_late` set: a rank stopped or
+// hung after the results were written would otherwise hold the job, and its nodes, forever.
+int run_child(const std::vector<std::string>& argv, LauncherOutput* stderr_sorter = nullptr,
+              double end_grace_s = 0, bool* ended_late = nullptr);
 
 } // namespace cb

@@ -41,6 +41,10 @@ void LauncherOutput::take_line(const std::string& line, std::vector<std::string>
     in_banner_ = !in_banner_;
     return;
   }
+  if (!in_banner_ && line == kJobDoneLine) {
+    job_done_ = true;
+    return;
+  }
   if (!in_banner_ && is_ours(line)) {
     if (const auto said = rank_line(line)) {
       const auto [it, first] = repeat_of_.try_emplace(said->second, repeats_.size());

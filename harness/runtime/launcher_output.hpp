@@ -9,6 +9,11 @@
 
 namespace cb {
 
+// The line rank 0 of a job we launched writes once the job's results are written and it leaves
+// MPI: from then on the job has nothing left to do, and a rank that keeps it open (stopped, on a
+// hung node) is waited for no longer than --timeout (run_child). Never shown.
+inline constexpr const char* kJobDoneLine = "clusterbench run: rank 0: the results are written";
+
 class LauncherOutput {
 public:
   // Feeds bytes as they arrive; returns the complete lines to show at once: the ranks' own
@@ -32,6 +37,8 @@ public:
   // The line that best says why mpirun failed: the first held line outside a banner (ssh's own
   // "Could not resolve hostname X"), else the first line inside one; empty when nothing was held.
   std::string cause() const;
+  // Whether rank 0 said kJobDoneLine.
+  bool job_done() const { return job_done_; }
 
 private:
   void take_line(const std::string& line, std::vector<std::string>& shown);
@@ -47,6 +54,7 @@ private:
   std::map<std::string, std::size_t> repeat_of_;
   std::string partial_;
   bool in_banner_ = false;
+  bool job_done_ = false;
   std::vector<std::string> held_;
   std::vector<bool> held_in_banner_;
 };

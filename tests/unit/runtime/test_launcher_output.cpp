@@ -74,5 +74,18 @@ TEST(LauncherOutput, TheSameLineFromManyRanksIsShownOnceAndCounted) {
   EXPECT_TRUE(other.repeated().empty());
 }
 
+TEST(LauncherOutput, RankZerosJobDoneLineIsNotedNotShown) {
+  LauncherOutput out;
+  EXPECT_FALSE(out.job_done());
+  const auto shown = out.feed(std::string("progress: 7/7\n") + kJobDoneLine + "\n");
+  EXPECT_EQ(shown, std::vector<std::string>{"progress: 7/7"});
+  EXPECT_TRUE(out.job_done());
+  EXPECT_TRUE(out.held().empty());
+  // Inside an Open MPI banner the same words are its text, not our line.
+  LauncherOutput banner;
+  banner.feed(std::string(40, '-') + "\n" + kJobDoneLine + "\n");
+  EXPECT_FALSE(banner.job_done());
+}
+
 } // namespace
 } // namespace cb
