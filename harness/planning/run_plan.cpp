@@ -45,6 +45,7 @@ std::vector<PlanCase> plan_cases_from_registry(const RunConfig& config) {
     p.records_per_instance = family ? family->records_per_instance(p.name, config) : 1;
     p.pair_rounds = family ? family->pair_rounds(p.name) : PairRounds::none;
     p.thins_sizes = family && family->thins_sizes_between_counts();
+    p.launch_bound_window = family && family->launch_bound_window(p.name);
     out.push_back(std::move(p));
   }
   return out;
@@ -133,14 +134,20 @@ MeasureSettings settings_at(const MeasureSettings& base, int level, bool launch_
   return s;
 }
 
-// A record of a case other than the pair tests: the profile's fixed window where it has one
-// (engine.hpp, window_s), halved at level 4 as the other times are, never above the cap.
-MeasureSettings record_settings_at(const MeasureSettings& base, int level, bool launch_bound) {
+// A record of a case other than the pair tests: the profile's fixed window, or its shorter cap for
+// a launch-bound record (a window of that length where the case asks), where it has them
+// (engine.hpp), halved at level 4 as the other times are, never above the cap.
+MeasureSettings record_settings_at(const MeasureSettings& base, int level, bool launch_bound,
+                                   bool launch_bound_window) {
   MeasureSettings s = settings_at(base, level, launch_bound);
-  const double window = launch_bound ? s.launch_bound_window_s : s.window_s;
-  if (window > 0) {
+  const double scale = level >= 4 ? 0.5 : 1.0;
+  if (launch_bound && s.launch_bound_cap_s > 0) {
+    s.max_time_s = std::min(s.max_time_s, scale * s.launch_bound_cap_s);
+    s.min_time_s = std::min(launch_bound_window ? s.max_time_s : s.min_time_s, s.max_time_s);
+    s.stop_early = !launch_bound_window;
+  } else if (!launch_bound && s.window_s > 0) {
     s.stop_early = false;
-    s.min_time_s = std::min(s.max_time_s, level >= 4 ? window / 2 : window);
+    s.min_time_s = std::min(s.max_time_s, scale * s.window_s);
   }
   return s;
 }
@@ -326,7 +333,8 @@ RunPlan make_plan(const std::vector<PlanCase>& cases, const RunConfig& config,
           pi.op_s = est.seconds;
           pi.default_estimate = !est.from_family;
           pi.launch_bound = pi.op_s < model.launch_bound_s;
-          pi.measure = record_settings_at(config.measure, level, pi.launch_bound);
+          pi.measure =
+              record_settings_at(config.measure, level, pi.launch_bound, c.launch_bound_window);
           const double converge =
               pi.launch_bound && c.family
                   ? c.family->launch_bound_converge_share(c.name, shape, model)

@@ -61,6 +61,7 @@ struct PlanCase {
   int records_per_instance = 1;
   PairRounds pair_rounds = PairRounds::none;
   bool thins_sizes = false;
+  bool launch_bound_window = false;
   // The case's BenchmarkCase::operation_at (empty, or nullopt: every instance is measured).
   std::function<std::optional<nlohmann::json>(const nlohmann::json& params, int ranks)>
       operation_at;

@@ -81,6 +81,10 @@ public:
                                    const RunConfig& /*config*/) const {
     return 1;
   }
+  // Whether the case's launch-bound records take the profile's fixed window (engine.hpp,
+  // window_s) of launch_bound_cap_s rather than its early stop under that cap: for a case of one
+  // record a phase, whose chance early stop no other record averages out.
+  virtual bool launch_bound_window(const std::string& /*case_name*/) const { return false; }
   // Whether the counts between one node and the whole job keep only some message sizes (the
   // plan's profile, harness/planning/run_plan.hpp).
   virtual bool thins_sizes_between_counts() const { return false; }

@@ -29,8 +29,8 @@ MeasureSettings quick_measure_settings() {
   s.min_time_s = 0.01;
   s.max_time_s = 0.2;
   s.batch_time_s = 0.001;
-  s.window_s = 0.1;               // 10 samples of a 10 ms operation, at least min_samples
-  s.launch_bound_window_s = 0.03; // ~25 samples of a 1 ms batch
+  s.window_s = 0.1;            // 10 samples of a 10 ms operation, at least min_samples
+  s.launch_bound_cap_s = 0.03; // ~25 samples of a 1 ms batch, 2.5x a converging record
   return s;
 }
 

@@ -389,18 +389,19 @@ RunPlan host_quick_plan(const std::vector<std::string>& suites, int nodes, int p
 
 } // namespace
 
-TEST(RunPlan, QuickRecordsSampleForAFixedWindow) {
+TEST(RunPlan, QuickRecordsGetAWindowOrAShortCap) {
   // A record either converged after ~5 samples or ran 4-15x longer to the settle check or the
-  // cap, by chance; --quick gives each a fixed window, and its phase a time the plan can state.
+  // cap, by chance; --quick gives a launch-bound record a cap 2.5x its converging time, and the
+  // others a fixed window: each phase a time the plan can state.
   const RunPlan plan = host_quick_plan({"collectives", "links", "compute"}, 1, 2, {2});
   const Phase* reduce = plan.find("collectives", "all_reduce", 2);
   ASSERT_NE(reduce, nullptr);
   ASSERT_GT(reduce->instances.size(), 5u);
   for (const auto& pi : reduce->instances) { // the quick sizes are all launch-bound on the host
     EXPECT_TRUE(pi.launch_bound) << pi.params.dump();
-    EXPECT_FALSE(pi.measure.stop_early);
-    EXPECT_DOUBLE_EQ(pi.measure.min_time_s, 0.03);
-    EXPECT_EQ(pi.expect, "window");
+    EXPECT_TRUE(pi.measure.stop_early);
+    EXPECT_DOUBLE_EQ(pi.measure.min_time_s, 0.01);
+    EXPECT_DOUBLE_EQ(pi.measure.max_time_s, 0.03);
   }
   // Longer operations: a window of 0.1 s, at least min_samples, never past the cap.
   const Phase* gemm = plan.find("compute", "gemm", 2);
@@ -411,6 +412,12 @@ TEST(RunPlan, QuickRecordsSampleForAFixedWindow) {
     EXPECT_DOUBLE_EQ(pi.measure.min_time_s, 0.1);
     EXPECT_DOUBLE_EQ(pi.measure.max_time_s, 0.2);
   }
+  // communicator_init, one record a phase, samples for the window instead.
+  const Phase* init = plan.find("collectives", "communicator_init", 2);
+  ASSERT_NE(init, nullptr);
+  EXPECT_FALSE(init->instances.at(0).measure.stop_early);
+  EXPECT_DOUBLE_EQ(init->instances.at(0).measure.min_time_s, 0.03);
+  EXPECT_EQ(init->instances.at(0).expect, "window");
   // The pair tests' rounds keep the run's early stop: the diagnosis reads their samples.
   const Phase* latency = plan.find("links", "pair_latency", 2);
   ASSERT_NE(latency, nullptr);
@@ -419,7 +426,8 @@ TEST(RunPlan, QuickRecordsSampleForAFixedWindow) {
   const RunPlan short_plan = host_quick_plan({"collectives"}, 1, 2, {2}, 4);
   const Phase* short_reduce = short_plan.find("collectives", "all_reduce", 2);
   ASSERT_NE(short_reduce, nullptr);
-  EXPECT_DOUBLE_EQ(short_reduce->instances.at(0).measure.min_time_s, 0.015);
+  EXPECT_DOUBLE_EQ(short_reduce->instances.at(0).measure.max_time_s, 0.015);
+  EXPECT_DOUBLE_EQ(short_reduce->instances.at(0).measure.min_time_s, 0.005);
   // The default profile keeps its early stop.
   EXPECT_TRUE(default_plan(2).find("collectives", "all_reduce", 8)->instances.at(0).measure.stop_early);
 }
