@@ -229,11 +229,13 @@ std::vector<int> PairNaming::find_good_members(const PairCounts& counts) {
 std::vector<std::vector<std::size_t>>
 PairNaming::choose_end_partners(const std::vector<int>& suspect_of,
                                 const std::vector<int>& good_members) {
-  // The ends to retest, each once, in member order.
+  // The ends to retest, each once, in member order: those that are not good. A good end is never
+  // named (member_slow), so its retests could only cost rounds: a transient slow pair between two
+  // good members went through eight sub-rounds of them before its own retest cleared it.
   std::vector<bool> is_end(static_cast<std::size_t>(members_), false);
   for (std::size_t s : suspects_) {
-    is_end[static_cast<std::size_t>(figures_[s].a)] = true;
-    is_end[static_cast<std::size_t>(figures_[s].b)] = true;
+    for (const int m : {figures_[s].a, figures_[s].b})
+      is_end[static_cast<std::size_t>(m)] = !good_[static_cast<std::size_t>(m)];
   }
   // Partners are spread over the good members (starting at a different one for each end), so the
   // retests pack into few rounds instead of queueing on one partner.
@@ -470,8 +472,13 @@ void PairNaming::record_end_retests(const std::vector<double>& values) {
         candidates.push_back(s);
       continue;
     }
-    if (retests_of_member_[static_cast<std::size_t>(f.a)].empty() ||
-        retests_of_member_[static_cast<std::size_t>(f.b)].empty())
+    // An end that is not good and went without retests (no good partner, or beyond the cap)
+    // leaves the pair unresolved; a good end needs none.
+    const auto unretested = [&](int m) {
+      return !good_[static_cast<std::size_t>(m)] &&
+             retests_of_member_[static_cast<std::size_t>(m)].empty();
+    };
+    if (unretested(f.a) || unretested(f.b))
       continue;
     if (!member_slow(f.a) && !member_slow(f.b))
       candidates.push_back(s);

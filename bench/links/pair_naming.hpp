@@ -20,11 +20,12 @@
 // qualify warns instead of passing it in silence.
 //
 // One slow member makes every pair it is in suspect, so a suspect pair alone cannot say which end
-// is bad. Each end of a suspect pair is therefore retested against known-good partners (two where
-// there are): members at most half of whose pairs are suspect (a good member's suspect pairs are
-// the ones it shares with bad members). A member that is not good and whose retests all stay
-// outside the tolerance is named (a good member slow only in its retests met noise: most of its
-// own pairs passed). A suspect pair both of whose ends pass is measured again, alone when they are
+// is bad. Each end of a suspect pair that is not good is therefore retested against known-good
+// partners (two where there are): good members are those at most half of whose pairs are suspect
+// (a good member's suspect pairs are the ones it shares with bad members). A member that is not
+// good and whose retests all stay outside the tolerance is named. A good member is never named (one
+// slow only in retests met noise: most of its own pairs passed), so it is not retested as an end.
+// A suspect pair neither of whose ends was found slow is measured again, alone when they are
 // few (free of a round's congestion) and else packed into rounds of their own: still outside, the
 // link between them (cable, switch port) is named; inside, it was transient and is cleared. Ends
 // without any good partner (more than half the fleet suspect, or too few members) leave their
@@ -113,9 +114,9 @@ public:
   static constexpr std::size_t kMaxRetestRounds = kSecondPassMaxRoundsPerStage;
   static constexpr std::size_t kMaxAloneRetests = kMaxRetestRounds;
 
-  // Stage 1: each distinct end of a suspect pair against up to kPartners good partners (fewer
-  // where the fleet has fewer). One retest alone could be one noisy measurement; a member is
-  // slow when every one of its retests is outside the tolerance.
+  // Stage 1: each distinct end of a suspect pair that is not good against up to kPartners good
+  // partners (fewer where the fleet has fewer). One retest alone could be one noisy measurement; a
+  // member is slow when every one of its retests is outside the tolerance.
   static constexpr std::size_t kPartners = 2;
   // In round order: end_rounds() holds, per round, indices into end_retests(), no member twice.
   const std::vector<EndRetest>& end_retests() const { return end_retests_; }
@@ -129,8 +130,8 @@ public:
   // After stage 1: slow, and not in a group of members fast with one another (named).
   bool member_named(int member) const;
 
-  // Stage 2 (after stage 1): suspect pairs neither of whose ends was found slow and both of whose
-  // ends were retested, worst first; pair_rounds() as end_rounds(): one pair per round when they
+  // Stage 2 (after stage 1): suspect pairs neither of whose ends was found slow, each end good or
+  // retested, worst first; pair_rounds() as end_rounds(): one pair per round when they
   // are at most kMaxAloneRetests (pair_retests_alone()), else packed.
   const std::vector<MemberPair>& pair_retests() const { return pair_retests_; }
   const std::vector<std::vector<std::size_t>>& pair_rounds() const { return pair_rounds_; }
