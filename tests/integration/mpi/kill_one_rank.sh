@@ -39,7 +39,9 @@ records() {
 }
 wait_for_records() {
   for _ in $(seq 1 3000); do
-    [ "$(grep -c '^  {"' "$work/r.json" 2>/dev/null)" -ge "$1" ] && return 0
+    local n
+    n=$(grep -c '^  {"' "$work/r.json" 2>/dev/null)
+    [ "${n:-0}" -ge "$1" ] && return 0
     sleep 0.01
   done
   return 1
@@ -57,6 +59,7 @@ for attempt in 1 2 3; do
   victim=$(rank_pid 1) || { echo "FAIL: rank 1 not found"; cat "$work/err"; kill -9 "$launcher"; exit 1; }
   [ "$mode" = end ] && wait_for_records "$all_records"
   before=$(grep -c '^  {"' "$work/r.json" 2>/dev/null)
+  before=${before:-0}
   start=$(date +%s)
   if [ "$mode" = kill ]; then
     kill -9 "$victim"
@@ -88,4 +91,4 @@ if [ "$mode" = end ]; then
 fi
 [ "$fail" = 0 ] || { tail -5 "$work/err"; exit 1; }
 echo "rank 1 $what: exit 3 after ${elapsed}s, $after records kept, no rank left"
-grep -E "no progress|did not end" "$work/err" | head -2 # how the job ended
+grep -E "no progress|did not end" "$work/err" | head -2 || true # how the job ended, if it said
