@@ -3,6 +3,7 @@
 // round-robin rounds, the second pass and the screen (bench/links/pair_run.hpp), and by the cases
 // that define the probe (pair_bw, pair_latency).
 #include <functional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -20,6 +21,9 @@ struct PairProbe {
   std::function<long long(Pair)> check;
   bool directed = false;
   bool latency = false; // timed with latency_settings(): more operations per sample
+  // Why the figures across nodes are measured but not judged (no second pass, no screen): the
+  // record says so and nothing is named from them. Empty: judged.
+  std::string not_judged_across_nodes;
 };
 
 struct PairTimes {

@@ -265,6 +265,8 @@ void write_rounds_record(PairRun& run, const SecondPass& pass) {
   write_per_rank(run);
   if (pass.naming)
     record.extra["second_pass"] = second_pass_json(run, pass);
+  else if (run.multi_node && !run.probe.not_judged_across_nodes.empty())
+    record.extra["second_pass"] = second_pass_not_judged_json(run);
 }
 
 } // namespace cb

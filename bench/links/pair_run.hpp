@@ -73,6 +73,8 @@ SecondPass run_second_pass(PairRun& run);
 void write_rounds_record(PairRun& run, const SecondPass& pass);
 // The record's second_pass (rank 0, after write_rounds_record).
 nlohmann::json second_pass_json(const PairRun& run, const SecondPass& pass);
+// Its place in a record whose probe is not judged across nodes (PairProbe): judged false, why.
+nlohmann::json second_pass_not_judged_json(const PairRun& run);
 // How the (sub-)rounds were sampled, in a fixed-size summary: extra.sub_rounds (rank 0).
 void write_sub_rounds(const PairRun& run, const std::vector<const PairTimes*>& passes);
 // The per-rank figures (rank 0).

@@ -117,7 +117,7 @@ std::vector<double> measure_retests(PairRun& run, SecondPass& pass, const Retest
 
 SecondPass run_second_pass(PairRun& run) {
   SecondPass pass;
-  if (!run.multi_node)
+  if (!run.multi_node || !run.probe.not_judged_across_nodes.empty())
     return pass;
   if (run.root)
     pass.naming = first_pass_naming(run);
@@ -188,6 +188,15 @@ nlohmann::json verdicts_json(const PairRun& run, const SecondPass& pass) {
 }
 
 } // namespace
+
+nlohmann::json second_pass_not_judged_json(const PairRun& run) {
+  return {{"tier", "inter"},
+          {"unit", "node"},
+          {"metric", run.metric},
+          {"judged", false},
+          {"why", run.probe.not_judged_across_nodes},
+          {"verdicts", nlohmann::json::array()}};
+}
 
 nlohmann::json second_pass_json(const PairRun& run, const SecondPass& second) {
   const PairNaming& naming = *second.naming;

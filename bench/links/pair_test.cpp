@@ -48,6 +48,13 @@ void LinksCase::run_pair_test(CaseRun& state, const PairProbe& probe,
   Record& record = state.record();
   PairRun run(ctx, record, probe, value_of, metric, rails);
   const std::string& schedule = run.schedule;
+  // The screen is a diagnosis and nothing else: figures that are not judged have no use for it.
+  if (schedule == "screen" && run.multi_node && !probe.not_judged_across_nodes.empty()) {
+    if (run.progress)
+      run.progress->finished();
+    return state.skip("--pairs screen judges the pairs, and these are not judged across nodes: " +
+                      probe.not_judged_across_nodes + " (--pairs rounds measures them)");
+  }
   run_first_pass(run);
   SecondPass pass;
   ScreenPass screen;

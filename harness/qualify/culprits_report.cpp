@@ -61,7 +61,7 @@ std::string format_culprits_text(const CulpritReport& r) {
       out << "  ... and " << r.notes.size() - kShownNotes << " more notes\n";
   }
   if (!r.not_weighed.empty()) {
-    out << "not weighed (too few samples or noisy: they convict nothing): ";
+    out << "not weighed (too few samples, noisy, or not judged: they convict nothing): ";
     for (std::size_t i = 0; i < r.not_weighed.size() && i < kShownNotes; ++i)
       out << (i == 0 ? "" : "; ") << r.not_weighed[i];
     if (r.not_weighed.size() > kShownNotes)

@@ -9,6 +9,7 @@
 #include "qualify/spec.hpp"
 #include "results/pair_test_record.hpp"
 #include "results/rank_identity.hpp"
+#include "results/second_pass_record.hpp"
 #include "results/suite_names.hpp"
 
 namespace cb {
@@ -39,6 +40,12 @@ public:
     if (r.status == RecordStatus::skipped || r.status == RecordStatus::failed)
       return;
     if (is_pair_test_across_nodes(r.extra)) {
+      // A test that measured its pairs but said they cannot be judged (the host backend's
+      // both-ways pairs: full or half duplex by the transport's whim) convicts nobody here either.
+      if (const auto pass = second_pass_from_json(r.extra, ""); pass && !pass->judged) {
+        e_.not_weighed.push_back(describe_record(r) + ": measured, not judged across nodes");
+        return;
+      }
       add_pair_test(index, r);
       return;
     }

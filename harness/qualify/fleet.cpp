@@ -245,7 +245,7 @@ private:
   void judge_second_pass(std::size_t index, const Record& r, const SecondPassRecord& pass) {
     auto matrix = r.extra.find("matrix");
     const std::size_t members = matrix != r.extra.end() && matrix->is_array() ? matrix->size() : 0;
-    if (static_cast<int>(members) < rules_.min_peers)
+    if (static_cast<int>(members) < rules_.min_peers || !pass.judged)
       return;
     ++report_.fleets_examined;
     const bool lower = lower_is_better(pass.metric);

@@ -93,6 +93,13 @@ std::optional<SecondPassRecord> second_pass_from_json(const json& extra,
   auto reference = pass->find("reference");
   out.reference =
       reference != pass->end() && reference->is_number() ? reference->get<double>() : 0.0;
+  // Only an explicit false: a file from before the field was judged.
+  auto judged = pass->find("judged");
+  if (judged != pass->end() && judged->is_boolean() && !judged->get<bool>()) {
+    out.judged = false;
+    out.why = string_or_empty(*pass, "why");
+    return out; // whatever else it lists was not judged: nothing to name, nothing to note
+  }
   read_verdicts(*pass, out);
   read_notes(*pass, out);
   return out;

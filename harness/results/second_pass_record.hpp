@@ -22,6 +22,10 @@ struct SecondPassVerdict {
 };
 
 struct SecondPassRecord {
+  // false where the test measured its pairs across nodes but did not judge them (`why` says
+  // why; bench/links/pair_bw.cpp): no verdicts and no notes are read from it.
+  bool judged = true;
+  std::string why;
   std::string metric;  // the second pass's, else the fallback given to the reader
   double reference = 0; // the known-good figure its verdicts were judged against (0: none)
   std::vector<SecondPassVerdict> verdicts;

@@ -68,3 +68,26 @@ TEST(SecondPassRecord, FallsBackAndReadsBadCountsAsNone) {
   EXPECT_FALSE(cb::second_pass_from_json(json{{"second_pass", "x"}}, "gbps"));
   EXPECT_FALSE(cb::second_pass_from_json(json::array(), "gbps"));
 }
+
+// A pass that measured its pairs but did not judge them (the host backend's both-ways pair test):
+// nothing it lists is read, so a verdict in a hand-edited file is not acted on. Only an explicit
+// false says so: a file from before the field was judged.
+TEST(SecondPassRecord, APassNotJudgedReadsNoVerdictsAndNoNotes) {
+  json extra = pass_extra();
+  extra["second_pass"]["judged"] = false;
+  extra["second_pass"]["why"] = "both ways at once over the host backend's MPI transport";
+  const auto read = cb::second_pass_from_json(extra, "gbps");
+  ASSERT_TRUE(read);
+  EXPECT_FALSE(read->judged);
+  EXPECT_EQ(read->why, "both ways at once over the host backend's MPI transport");
+  EXPECT_TRUE(read->verdicts.empty());
+  EXPECT_EQ(read->better_pairs, 0u);
+  EXPECT_EQ(read->split_pairs, 0u);
+  EXPECT_EQ(read->unresolved, 0u);
+  for (const json& unclear : {json("false"), json(0), json(true)}) {
+    extra["second_pass"]["judged"] = unclear;
+    const auto judged = cb::second_pass_from_json(extra, "gbps");
+    EXPECT_TRUE(judged->judged) << unclear.dump();
+    EXPECT_EQ(judged->verdicts.size(), 2u) << unclear.dump();
+  }
+}

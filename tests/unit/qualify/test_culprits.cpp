@@ -195,6 +195,24 @@ TEST(Culprits, APairTestsImpossibleValuesAreBadInput) {
       cb::InputError);
 }
 
+// Both ways on the host backend, nodes 6 and 7 with their pairs at half duplex (as a healthy
+// fleet gave them on the emulated cluster): judged, the pairs convict the two; a record that
+// says its pairs are not judged across nodes convicts nothing and is listed as not weighed.
+TEST(Culprits, APairTestNotJudgedAcrossNodesConvictsNothing) {
+  std::mt19937 rng(5);
+  auto rate = [&](int a, int b) { return (a >= 6 || b >= 6 ? 0.012 : 0.024) * jitter(rng, 0.01); };
+  cb::Record r = pair_bw(8, rate);
+  r.params = {{"direction", "bi"}};
+  ASSERT_FALSE(culprits_of({r}).culprits.empty());
+  r.extra["second_pass"] = {{"judged", false}, {"why", "both ways over the host transport"}};
+  const cb::CulpritReport report = culprits_of({r});
+  EXPECT_TRUE(report.culprits.empty());
+  EXPECT_EQ(report.sources, 0u);
+  ASSERT_EQ(report.not_weighed.size(), 1u);
+  EXPECT_NE(report.not_weighed[0].find("measured, not judged across nodes"), std::string::npos)
+      << report.not_weighed[0];
+}
+
 // The fleet verdict: a culprit fails it; an outlier no culprit explains does not.
 TEST(Culprits, OnlyACulpritFailsTheFleet) {
   cb::ResultsFile file;

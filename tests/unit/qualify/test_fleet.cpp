@@ -208,6 +208,21 @@ TEST(Fleet, ASecondPassNamesTheSlowNodeAloneNotItsPartnersOrItsGpu) {
   EXPECT_EQ(report.suspects[0].label, "node n3");
 }
 
+// A pair test across nodes measured but not judged (the host backend's both-ways pairs): its
+// slow row names nobody, by the second pass or by the matrix's fleet rules, whatever it lists.
+TEST(Fleet, APairTestNotJudgedAcrossNodesNamesNothing) {
+  ResultsFile f;
+  Record r = node_pair_record(
+      nlohmann::json::array({{{"kind", "node"}, {"node", 2}, {"host", "n3"}, {"gbps", 0.016}}}));
+  r.extra["second_pass"]["judged"] = false;
+  r.extra["second_pass"]["why"] = "both ways at once over the host backend's MPI transport";
+  f.records.push_back(r);
+  const FleetReport report = analyze_fleet(f, FleetRules{});
+  EXPECT_TRUE(report.outliers.empty());
+  EXPECT_TRUE(report.suspects.empty());
+  EXPECT_TRUE(report.notes.empty());
+}
+
 TEST(Fleet, ASecondPassWhoseMetricIsNotAStringFallsBackToTheMatrixMetric) {
   // A foreign or hand-edited file: the metric is a number. The verdict is still read, judged by
   // the matrix's own metric, and nothing throws.

@@ -43,7 +43,7 @@ struct Outcome {
 // that never meets the cv target but settles.
 Outcome run_on_threads(int n, const std::vector<double>& rate, const std::string& pairs = "rounds",
                        int per_node = 1, bool rails = false, double wobble = 0,
-                       const std::string& topology = "") {
+                       const std::string& topology = "", const std::string& not_judged = "") {
   std::vector<Communicator> worlds = Communicator::threads(n);
   std::vector<int> node_keys;
   std::vector<std::string> hosts;
@@ -92,6 +92,7 @@ Outcome run_on_threads(int n, const std::vector<double>& rate, const std::string
           return k * factor / gbps; // 1 GB per operation
         };
         probe.check = [](std::pair<int, int>) { return 0LL; };
+        probe.not_judged_across_nodes = not_judged;
         Record made;
         made.suite = "links";
         made.case_name = "rounds_under_test";
@@ -208,6 +209,30 @@ TEST(PairRoundsOnThreads, OneSlowNodeIsNamedByHostAmong6_16And64) {
     EXPECT_EQ(pass["retest_rounds"].get<int>(), 2) << n;
     EXPECT_EQ(pass["beyond_cap"]["end_retests"], 0) << n;
     EXPECT_EQ(pass["pair_retests"].size(), 0u) << n;
+  }
+}
+
+// A probe whose figures across nodes are not judged (pair_bw both ways on the host backend): the
+// slow node's pairs are measured and kept, but no second pass runs and nothing is named.
+TEST(PairRoundsOnThreads, PairsNotJudgedAcrossNodesAreMeasuredAndNameNothing) {
+  const int n = 6;
+  std::vector<double> rate(n, 12.0);
+  rate[3] = 4.0;
+  const Outcome out = run_on_threads(n, rate, "rounds", 1, false, 0, "", "the reason");
+  const auto& x = out.record.extra;
+  ASSERT_EQ(x.at("matrix").size(), static_cast<std::size_t>(n));
+  EXPECT_DOUBLE_EQ(x["matrix"][3][0].get<double>(), 4.0);
+  EXPECT_DOUBLE_EQ(x["matrix"][1][0].get<double>(), 12.0);
+  const auto& pass = x.at("second_pass");
+  EXPECT_EQ(pass.at("judged"), false);
+  EXPECT_EQ(pass.at("why"), "the reason");
+  EXPECT_EQ(pass.at("verdicts"), nlohmann::json::array());
+  EXPECT_FALSE(pass.contains("end_retests"));
+  // The first pass's n - 1 rounds and no retest round: no rank timed a round after them.
+  for (int r = 0; r < n; ++r) {
+    const auto& log = out.log[static_cast<std::size_t>(r)];
+    ASSERT_EQ(log.size(), static_cast<std::size_t>(n - 1)) << r;
+    EXPECT_EQ(log.back().first, n - 2) << r;
   }
 }
 
@@ -375,6 +400,18 @@ TEST(PairScreenOnThreads, HealthyFleetScreensInSixRoundsWithTheContractsFields) 
       EXPECT_NE(std::find(theirs.begin(), theirs.end(), std::pair{round, r}), theirs.end());
     }
   }
+}
+
+// The screen only judges: a probe not judged across nodes is skipped with the reason, before any
+// rank has measured anything.
+TEST(PairScreenOnThreads, PairsNotJudgedAcrossNodesAreNotScreened) {
+  const int n = 20;
+  const Outcome out = run_on_threads(n, std::vector<double>(n, 10.0), "", 1, false, 0, "", "why");
+  EXPECT_EQ(out.record.status, RecordStatus::skipped);
+  EXPECT_NE(out.record.reason.find("not judged across nodes: why"), std::string::npos)
+      << out.record.reason;
+  for (const auto& log : out.log)
+    EXPECT_TRUE(log.empty());
 }
 
 // One slow node: the screen confirms it (more rounds than a healthy fleet's, the same on every
